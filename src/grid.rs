@@ -1,0 +1,303 @@
+//! `Grid`: the 81 cells of a Sudoku, parsing from text, the givens' rule check and
+//! solution verification.
+//!
+//! Cells are numbered row-major, 0..81: cell `i` is in row `i / 9`, column `i % 9` and
+//! box `(i / 27) * 3 + (i % 9) / 3`. A cell holds 0 when blank, else its digit 1..=9.
+
+use std::fmt;
+
+/// The 81 cells of a Sudoku grid, row-major, 0 for a blank cell.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid {
+    cells: [u8; 81],
+}
+
+/// Why a field is not an 81-cell grid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CellError {
+    #[error("expected 81 cells, found {found}")]
+    Length { found: usize },
+    /// `column` is 1-based within the field.
+    #[error("character {found:?} at column {column} is not a digit or a blank ('.' or '0')")]
+    Character { found: char, column: usize },
+}
+
+/// A house: one of the 27 rows, columns and boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Row(u8),
+    Column(u8),
+    Box(u8),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(r) => write!(f, "row {}", r + 1),
+            Unit::Column(c) => write!(f, "column {}", c + 1),
+            Unit::Box(b) => write!(f, "box {}", b + 1),
+        }
+    }
+}
+
+/// Two givens with the same digit in one house.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conflict {
+    pub digit: u8,
+    pub unit: Unit,
+    /// The two cells, in row-major order (`first < second`).
+    pub first: usize,
+    pub second: usize,
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "digit {} appears twice in {} ({} and {})",
+            self.digit,
+            self.unit,
+            cell_name(self.first),
+            cell_name(self.second)
+        )
+    }
+}
+
+/// `r3c7` style name of a cell, 1-based.
+pub fn cell_name(cell: usize) -> String {
+    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+}
+
+/// The box (0..9) that holds `cell`.
+#[inline]
+pub const fn box_of(cell: usize) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+
+impl Grid {
+    /// An all-blank grid.
+    pub const EMPTY: Grid = Grid { cells: [0; 81] };
+
+    /// Build a grid from cell values; any value above 9 is rejected.
+    pub fn from_cells(cells: [u8; 81]) -> Option<Grid> {
+        cells.iter().all(|&c| c <= 9).then_some(Grid { cells })
+    }
+
+    /// Parse exactly 81 cells: `1`-`9` for a digit, `.` or `0` for a blank.
+    pub fn parse(field: &[u8]) -> Result<Grid, CellError> {
+        if field.len() != 81 {
+            // Count characters, not bytes, so the message matches what the user sees.
+            let found = match std::str::from_utf8(field) {
+                Ok(s) => s.chars().count(),
+                Err(_) => field.len(),
+            };
+            return Err(CellError::Length { found });
+        }
+        let mut cells = [0u8; 81];
+        for (i, &b) in field.iter().enumerate() {
+            cells[i] = match b {
+                b'1'..=b'9' => b - b'0',
+                b'.' | b'0' => 0,
+                _ => {
+                    let found = std::str::from_utf8(&field[i..])
+                        .ok()
+                        .and_then(|s| s.chars().next())
+                        .unwrap_or(char::REPLACEMENT_CHARACTER);
+                    return Err(CellError::Character {
+                        found,
+                        column: i + 1,
+                    });
+                }
+            };
+        }
+        Ok(Grid { cells })
+    }
+
+    #[inline]
+    pub fn cells(&self) -> &[u8; 81] {
+        &self.cells
+    }
+
+    #[inline]
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    #[inline]
+    pub fn set(&mut self, cell: usize, digit: u8) {
+        debug_assert!(digit <= 9);
+        self.cells[cell] = digit;
+    }
+
+    /// Number of givens (non-blank cells).
+    pub fn clues(&self) -> usize {
+        self.cells.iter().filter(|&&c| c != 0).count()
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&c| c != 0)
+    }
+
+    /// The first pair of givens that share a digit in a house, scanning rows, then
+    /// columns, then boxes; `None` when the givens break no rule.
+    pub fn conflict(&self) -> Option<Conflict> {
+        // seen[d] holds the cell index + 1 where digit d was met in the current house.
+        let mut seen = [0usize; 10];
+        for kind in 0..3u8 {
+            for unit in 0..9u8 {
+                seen.fill(0);
+                for k in 0..9 {
+                    let cell = unit_cell(kind, unit as usize, k);
+                    let d = self.cells[cell] as usize;
+                    if d == 0 {
+                        continue;
+                    }
+                    if seen[d] != 0 {
+                        let other = seen[d] - 1;
+                        return Some(Conflict {
+                            digit: d as u8,
+                            unit: match kind {
+                                0 => Unit::Row(unit),
+                                1 => Unit::Column(unit),
+                                _ => Unit::Box(unit),
+                            },
+                            first: other.min(cell),
+                            second: other.max(cell),
+                        });
+                    }
+                    seen[d] = cell + 1;
+                }
+            }
+        }
+        None
+    }
+
+    /// True when `self` is a complete grid that breaks no rule and keeps every given of
+    /// `puzzle`.
+    pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
+        self.is_complete()
+            && self.conflict().is_none()
+            && puzzle
+                .cells
+                .iter()
+                .zip(self.cells.iter())
+                .all(|(&p, &s)| p == 0 || p == s)
+    }
+
+    /// Write the grid as 81 bytes, `.` for blanks.
+    pub fn write_dotted(&self, out: &mut [u8; 81]) {
+        for (o, &c) in out.iter_mut().zip(self.cells.iter()) {
+            *o = if c == 0 { b'.' } else { b'0' + c };
+        }
+    }
+
+    /// The grid as an 81-character string, `.` for blanks.
+    pub fn to_dotted(&self) -> String {
+        let mut buf = [0u8; 81];
+        self.write_dotted(&mut buf);
+        // Only ASCII digits and dots were written.
+        String::from_utf8_lossy(&buf).into_owned()
+    }
+}
+
+/// The `k`-th cell of house `unit` of kind 0 (row), 1 (column) or 2 (box).
+#[inline]
+fn unit_cell(kind: u8, unit: usize, k: usize) -> usize {
+    match kind {
+        0 => unit * 9 + k,
+        1 => k * 9 + unit,
+        _ => (unit / 3) * 27 + (unit % 3) * 3 + (k / 3) * 9 + k % 3,
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_dotted())
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({})", self.to_dotted())
+    }
+}
+
+impl std::str::FromStr for Grid {
+    type Err = CellError;
+    fn from_str(s: &str) -> Result<Grid, CellError> {
+        Grid::parse(s.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    #[test]
+    fn parse_round_trips_and_counts_clues() {
+        let g: Grid = PUZZLE.parse().unwrap();
+        assert_eq!(g.to_dotted(), PUZZLE);
+        assert_eq!(g.clues(), 18);
+        let zeros = PUZZLE.replace('.', "0");
+        assert_eq!(zeros.parse::<Grid>().unwrap(), g);
+    }
+
+    #[test]
+    fn parse_reports_length_and_bad_character() {
+        assert_eq!(
+            Grid::parse(&PUZZLE.as_bytes()[..80]),
+            Err(CellError::Length { found: 80 })
+        );
+        let mut bad = PUZZLE.to_string();
+        bad.replace_range(16..17, "x");
+        assert_eq!(
+            Grid::parse(bad.as_bytes()),
+            Err(CellError::Character {
+                found: 'x',
+                column: 17
+            })
+        );
+    }
+
+    #[test]
+    fn conflict_names_digit_unit_and_cells() {
+        let mut g: Grid = PUZZLE.parse().unwrap();
+        assert!(g.conflict().is_none());
+        // A second 4 in row 1 (cell r1c9).
+        g.set(8, 4);
+        let c = g.conflict().unwrap();
+        assert_eq!(
+            (c.digit, c.unit, c.first, c.second),
+            (4, Unit::Row(0), 0, 8)
+        );
+        assert_eq!(
+            c.to_string(),
+            "digit 4 appears twice in row 1 (r1c1 and r1c9)"
+        );
+
+        let mut g: Grid = PUZZLE.parse().unwrap();
+        g.set(9 * 8, 4); // r9c1 shares column 1 with r1c1
+        assert_eq!(g.conflict().unwrap().unit, Unit::Column(0));
+
+        let mut g: Grid = PUZZLE.parse().unwrap();
+        g.set(10, 4); // r2c2 shares box 1 with r1c1
+        assert_eq!(g.conflict().unwrap().unit, Unit::Box(0));
+    }
+
+    #[test]
+    fn solution_check_rejects_wrong_grids() {
+        let solution: Grid =
+            "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
+                .parse()
+                .unwrap();
+        let puzzle: Grid = PUZZLE.parse().unwrap();
+        assert!(solution.is_solution_of(&puzzle));
+        let mut wrong = solution;
+        wrong.set(0, 1);
+        assert!(!wrong.is_solution_of(&puzzle));
+        assert!(!puzzle.is_solution_of(&puzzle));
+    }
+}
