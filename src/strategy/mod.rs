@@ -194,3 +194,47 @@ impl Tally {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod testkit;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_stops_at_max_nodes_exactly() {
+        let limits = Limits {
+            max_nodes: 3,
+            ..Limits::default()
+        };
+        let mut b = Budget::new(&limits);
+        assert!(b.spend() && b.spend() && b.spend());
+        assert!(!b.spend());
+        assert_eq!((b.nodes(), b.aborted()), (3, Some(Abort::NodeLimit)));
+    }
+
+    #[test]
+    fn budget_times_out_at_the_next_clock_check() {
+        let limits = Limits {
+            timeout: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let mut b = Budget::new(&limits);
+        let spent = std::iter::repeat_with(|| b.spend())
+            .take_while(|&ok| ok)
+            .count() as u64;
+        assert_eq!(spent, CLOCK_EVERY - 1);
+        assert_eq!(b.aborted(), Some(Abort::Timeout));
+    }
+
+    #[test]
+    fn tally_keeps_the_first_solution_and_stops_at_the_limit() {
+        let mut t = Tally::new(&Limits::default());
+        let a = testkit::grid(testkit::EASY_SOLUTION);
+        let b = testkit::grid(testkit::HARD_SOLUTION);
+        assert!(!t.found(&a));
+        assert!(t.found(&b));
+        assert_eq!((t.solutions, t.first), (2, Some(a)));
+    }
+}
