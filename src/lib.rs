@@ -1,11 +1,14 @@
 //! sudoku-bench: benchmark Sudoku solver strategies over large puzzle corpora.
 //!
 //! The library owns the pieces the `sudoku-bench` binary puts together: [`grid`] (the
-//! board), [`strategy`] (the solvers behind one trait), and, as they land, the corpus
-//! loader, the parallel runner and the reporters.
+//! board), [`corpus`] (streaming loader), [`strategy`] (the solvers behind one trait),
+//! [`runner`] (parallel, order-preserving execution) and [`report`] (per-puzzle CSV and
+//! summaries).
 
+pub mod corpus;
 pub mod grid;
 pub mod strategy;
 
+pub use corpus::{Corpus, Format, Kind, Record};
 pub use grid::Grid;
 pub use strategy::{Limits, Outcome, Strategy};

@@ -1,0 +1,137 @@
+//! CSV corpora: a header names the puzzle column and, optionally, a solution column.
+//!
+//! Recognised names (case-insensitive, surrounding spaces and quotes ignored): `quizzes`,
+//! `puzzle`, `puzzles`, `quiz`, `sudoku` for the puzzle; `solutions`, `solution` for the
+//! solution. This covers the Kaggle layouts `quizzes,solutions` and
+//! `id,puzzle,solution,clues,difficulty`. Records are one per line; a quoted field may
+//! hold commas and `""` escapes, but not a line break (no Sudoku corpus needs one).
+
+use super::text::cell_error;
+use super::{Bad, Fields};
+use crate::grid::Grid;
+
+pub(super) const PUZZLE_COLUMNS: &[&str] = &["quizzes", "puzzle", "puzzles", "quiz", "sudoku"];
+const SOLUTION_COLUMNS: &[&str] = &["solutions", "solution"];
+
+/// Where the puzzle and solution live in each record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvLayout {
+    pub puzzle: usize,
+    pub solution: Option<usize>,
+    pub columns: usize,
+}
+
+/// One field: its text (quotes removed) and its 1-based starting column in the line.
+struct Field {
+    text: Vec<u8>,
+    column: usize,
+}
+
+/// Split one CSV line into fields. `Err` carries the column of an unterminated quote.
+fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), usize> {
+    out.clear();
+    let mut i = 0;
+    loop {
+        let mut text = Vec::new();
+        let column = i + 1;
+        if line.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match line.get(i) {
+                    None => return Err(column),
+                    Some(b'"') if line.get(i + 1) == Some(&b'"') => {
+                        text.push(b'"');
+                        i += 2;
+                    }
+                    Some(b'"') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(&b) => {
+                        text.push(b);
+                        i += 1;
+                    }
+                }
+            }
+            // Anything between the closing quote and the comma is kept, like most readers.
+            while let Some(&b) = line.get(i) {
+                if b == b',' {
+                    break;
+                }
+                text.push(b);
+                i += 1;
+            }
+        } else {
+            while let Some(&b) = line.get(i) {
+                if b == b',' {
+                    break;
+                }
+                text.push(b);
+                i += 1;
+            }
+        }
+        out.push(Field {
+            text: text.trim_ascii().to_vec(),
+            column: column + (text.len() - text.trim_ascii_start().len()),
+        });
+        if i >= line.len() {
+            return Ok(());
+        }
+        i += 1; // the comma
+    }
+}
+
+impl CsvLayout {
+    /// The layout a header line describes, or `None` when it names no puzzle column.
+    pub fn from_header(line: &[u8]) -> Option<CsvLayout> {
+        let mut fields = Vec::new();
+        split(line, &mut fields).ok()?;
+        let names: Vec<String> = fields
+            .iter()
+            .map(|f| String::from_utf8_lossy(&f.text).to_ascii_lowercase())
+            .collect();
+        let find = |wanted: &[&str]| names.iter().position(|n| wanted.contains(&n.as_str()));
+        let puzzle = find(PUZZLE_COLUMNS)?;
+        Some(CsvLayout {
+            puzzle,
+            solution: find(SOLUTION_COLUMNS),
+            columns: names.len(),
+        })
+    }
+
+    /// Parse one trimmed, non-empty, UTF-8 data line.
+    pub(super) fn parse(&self, line: &[u8]) -> Result<Fields, Bad> {
+        let mut fields = Vec::with_capacity(self.columns);
+        split(line, &mut fields).map_err(|column| Bad {
+            reason: format!("unterminated quote starting at column {column}"),
+            column,
+        })?;
+        let Some(puzzle) = fields.get(self.puzzle) else {
+            return Err(Bad {
+                reason: format!(
+                    "expected {} CSV fields, found {} (no puzzle column)",
+                    self.columns,
+                    fields.len()
+                ),
+                column: line.len(),
+            });
+        };
+        let grid = Grid::parse(&puzzle.text).map_err(|e| cell_error(e, puzzle.column))?;
+        let expected = match self.solution.and_then(|i| fields.get(i)) {
+            Some(f) if !f.text.is_empty() => {
+                let solution = Grid::parse(&f.text).map_err(|e| {
+                    let mut bad = cell_error(e, f.column);
+                    bad.reason = format!("solution column: {}", bad.reason);
+                    bad
+                })?;
+                Some(solution)
+            }
+            _ => None,
+        };
+        Ok(Fields {
+            grid,
+            grid_column: puzzle.column,
+            expected,
+        })
+    }
+}

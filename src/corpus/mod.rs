@@ -1,0 +1,369 @@
+//! `Corpus`: streams puzzle records from a text or CSV corpus, a file or stdin, in
+//! constant memory.
+//!
+//! Every line of the input becomes one `Record` (comments, blanks and the CSV header
+//! included, so tools that rewrite a corpus can keep them), carrying the exact bytes read
+//! and its 1-based line number. A line that is not a puzzle is a `Kind::Malformed` record
+//! and a puzzle whose givens break a rule is `Kind::Invalid`: neither stops the stream.
+//! Only failures to read at all are errors.
+
+mod csv;
+mod text;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use crate::grid::{cell_name, Grid};
+
+pub use self::csv::CsvLayout;
+
+/// How a corpus is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One puzzle per line; the first field of the line is the grid.
+    Text,
+    /// A header names the puzzle column (and maybe a solution column).
+    Csv,
+}
+
+/// A failure to read a corpus at all (bad lines are records, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot open {path}: {source}")]
+    Open { path: PathBuf, source: io::Error },
+    #[error("{name}: read error after line {line}: {source}")]
+    Read {
+        name: String,
+        line: u64,
+        source: io::Error,
+    },
+    #[error(
+        "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
+    )]
+    NoPuzzleColumn {
+        name: String,
+        line: u64,
+        wanted: String,
+        found: String,
+    },
+}
+
+/// What a line of the corpus holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// A puzzle whose givens break no rule; `expected` is the corpus's own solution, when
+    /// it has a solution column.
+    Puzzle { grid: Grid, expected: Option<Grid> },
+    /// A grid whose givens break a rule.
+    Invalid {
+        grid: Grid,
+        reason: String,
+        column: usize,
+    },
+    /// A line that is not a puzzle; `column` is 1-based within the line.
+    Malformed { reason: String, column: usize },
+    /// A `#` line.
+    Comment,
+    /// An empty (or all-whitespace) line.
+    Blank,
+    /// The CSV header line.
+    Header,
+}
+
+/// One line of a corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// 1-based line number in its file.
+    pub line: u64,
+    /// The bytes as read, line ending included.
+    pub raw: Vec<u8>,
+    pub kind: Kind,
+}
+
+impl Default for Record {
+    fn default() -> Self {
+        Record {
+            line: 0,
+            raw: Vec::new(),
+            kind: Kind::Blank,
+        }
+    }
+}
+
+impl Record {
+    /// True for the kinds a benchmark reports on (puzzles, invalid and malformed lines).
+    pub fn is_entry(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Puzzle { .. } | Kind::Invalid { .. } | Kind::Malformed { .. }
+        )
+    }
+}
+
+/// A corpus being read, one record at a time.
+pub struct Corpus {
+    name: String,
+    reader: Box<dyn BufRead + Send>,
+    size: Option<u64>,
+    forced: Option<Format>,
+    layout: Option<Layout>,
+    line: u64,
+    bytes_read: u64,
+}
+
+#[derive(Debug)]
+enum Layout {
+    Text,
+    Csv(CsvLayout),
+}
+
+impl std::fmt::Debug for Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Corpus")
+            .field("name", &self.name)
+            .field("line", &self.line)
+            .finish()
+    }
+}
+
+const READ_BUFFER: usize = 1 << 16;
+
+impl Corpus {
+    /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
+    pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
+        if path.as_os_str() == "-" {
+            let reader = BufReader::with_capacity(READ_BUFFER, io::stdin());
+            return Ok(Corpus::from_reader("-", Box::new(reader), None, forced));
+        }
+        let open_err = |source| LoadError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(open_err)?;
+        let meta = file.metadata().map_err(open_err)?;
+        if meta.is_dir() {
+            return Err(open_err(io::Error::other("is a directory")));
+        }
+        let size = meta.is_file().then_some(meta.len());
+        let reader = BufReader::with_capacity(READ_BUFFER, file);
+        Ok(Corpus::from_reader(
+            &path.display().to_string(),
+            Box::new(reader),
+            size,
+            forced,
+        ))
+    }
+
+    /// A corpus over any reader; `size` in bytes when known (for progress).
+    pub fn from_reader(
+        name: &str,
+        reader: Box<dyn BufRead + Send>,
+        size: Option<u64>,
+        forced: Option<Format>,
+    ) -> Corpus {
+        Corpus {
+            name: name.to_string(),
+            reader,
+            size,
+            forced,
+            layout: None,
+            line: 0,
+            bytes_read: 0,
+        }
+    }
+
+    /// The name reports use: the path as given, or `-` for stdin.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Size in bytes, when the corpus is a regular file.
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    /// Bytes consumed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The format in use, once the first data line has been seen.
+    pub fn format(&self) -> Option<Format> {
+        self.layout.as_ref().map(|l| match l {
+            Layout::Text => Format::Text,
+            Layout::Csv(_) => Format::Csv,
+        })
+    }
+
+    /// Read the next line into `record`, reusing its buffer. `Ok(false)` at the end.
+    pub fn next_into(&mut self, record: &mut Record) -> Result<bool, LoadError> {
+        record.raw.clear();
+        let n = self
+            .reader
+            .read_until(b'\n', &mut record.raw)
+            .map_err(|source| LoadError::Read {
+                name: self.name.clone(),
+                line: self.line,
+                source,
+            })?;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.line += 1;
+        self.bytes_read += n as u64;
+        record.line = self.line;
+        record.kind = self.classify(&record.raw)?;
+        Ok(true)
+    }
+
+    /// Read up to `max` records that a benchmark reports on into `chunk`, reusing its
+    /// records' buffers; other lines are skipped. Returns how many were read (0 at the end).
+    pub fn next_entries(
+        &mut self,
+        chunk: &mut Vec<Record>,
+        max: usize,
+    ) -> Result<usize, LoadError> {
+        let mut filled = 0;
+        while filled < max {
+            if filled == chunk.len() {
+                chunk.push(Record::default());
+            }
+            if !self.next_into(&mut chunk[filled])? {
+                break;
+            }
+            if chunk[filled].is_entry() {
+                filled += 1;
+            }
+        }
+        Ok(filled)
+    }
+
+    fn classify(&mut self, raw: &[u8]) -> Result<Kind, LoadError> {
+        let line = trim(raw);
+        if line.is_empty() {
+            return Ok(Kind::Blank);
+        }
+        if line.starts_with(b"#") {
+            return Ok(Kind::Comment);
+        }
+        let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
+        if self.layout.is_none() {
+            let layout = self.detect(line)?;
+            let header = matches!(layout, Layout::Csv(_));
+            self.layout = Some(layout);
+            if header {
+                return Ok(Kind::Header);
+            }
+        }
+        if std::str::from_utf8(line).is_err() {
+            let column = first_non_utf8(line) + offset + 1;
+            return Ok(Kind::Malformed {
+                reason: format!("bytes at column {column} are not valid UTF-8"),
+                column,
+            });
+        }
+        let parsed = match self.layout.as_ref() {
+            Some(Layout::Csv(layout)) => layout.parse(line),
+            _ => text::parse(line),
+        };
+        Ok(match parsed {
+            Err(Bad { reason, column }) => Kind::Malformed {
+                reason,
+                column: column + offset,
+            },
+            Ok(Fields {
+                grid,
+                grid_column,
+                expected,
+            }) => match grid.conflict() {
+                Some(conflict) => Kind::Invalid {
+                    grid,
+                    reason: conflict.to_string(),
+                    column: grid_column + offset + conflict.second,
+                },
+                None => match expected {
+                    Some(solution) if !solution.is_solution_of(&grid) => Kind::Malformed {
+                        reason: solution_reason(&grid, &solution),
+                        column: grid_column + offset,
+                    },
+                    _ => Kind::Puzzle { grid, expected },
+                },
+            },
+        })
+    }
+
+    fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {
+        let csv = CsvLayout::from_header(first);
+        match (self.forced, csv) {
+            (Some(Format::Text), _) => Ok(Layout::Text),
+            (_, Some(layout)) => Ok(Layout::Csv(layout)),
+            (Some(Format::Csv), None) => Err(LoadError::NoPuzzleColumn {
+                name: self.name.clone(),
+                line: self.line,
+                wanted: csv::PUZZLE_COLUMNS.join(", "),
+                found: String::from_utf8_lossy(first).into_owned(),
+            }),
+            (None, None) => Ok(Layout::Text),
+        }
+    }
+}
+
+/// Why a corpus's solution column does not fit its puzzle.
+fn solution_reason(puzzle: &Grid, solution: &Grid) -> String {
+    if !solution.is_complete() {
+        return "solution column is not a complete grid".to_string();
+    }
+    if let Some(i) = (0..81).find(|&i| puzzle.get(i) != 0 && puzzle.get(i) != solution.get(i)) {
+        return format!(
+            "solution column has {} at {} where the puzzle gives {}",
+            solution.get(i),
+            cell_name(i),
+            puzzle.get(i)
+        );
+    }
+    match solution.conflict() {
+        Some(conflict) => format!("solution column breaks a rule: {conflict}"),
+        None => "solution column does not solve the puzzle".to_string(),
+    }
+}
+
+/// A line's fields once parsed: the grid (and where it starts, 1-based column minus one)
+/// and the corpus's own solution, if any.
+pub(crate) struct Fields {
+    grid: Grid,
+    grid_column: usize,
+    expected: Option<Grid>,
+}
+
+/// Why a line is not a puzzle; `column` is 1-based within the trimmed line.
+pub(crate) struct Bad {
+    reason: String,
+    column: usize,
+}
+
+/// Strip surrounding ASCII whitespace, `\r` and the line ending.
+fn trim(raw: &[u8]) -> &[u8] {
+    raw.trim_ascii()
+}
+
+fn first_non_utf8(line: &[u8]) -> usize {
+    match std::str::from_utf8(line) {
+        Ok(_) => line.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// Read a whole corpus into memory: for tests and small inputs only.
+pub fn read_all(name: &str, input: impl Read + Send + 'static) -> Result<Vec<Record>, LoadError> {
+    let mut corpus = Corpus::from_reader(name, Box::new(BufReader::new(input)), None, None);
+    let mut out = Vec::new();
+    let mut record = Record::default();
+    while corpus.next_into(&mut record)? {
+        out.push(record.clone());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+use super::*;
+
+const P: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const S: &str = "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+
+fn load(text: &str) -> Vec<Record> {
+    read_all("t", io::Cursor::new(text.as_bytes().to_vec())).unwrap()
+}
+
+fn kinds(text: &str) -> Vec<Kind> {
+    load(text).into_iter().map(|r| r.kind).collect()
+}
+
+fn puzzle(s: &str, expected: Option<&str>) -> Kind {
+    Kind::Puzzle {
+        grid: s.parse().unwrap(),
+        expected: expected.map(|e| e.parse().unwrap()),
+    }
+}
+
+fn malformed(k: &Kind) -> (&str, usize) {
+    match k {
+        Kind::Malformed { reason, column } => (reason, *column),
+        other => panic!("expected malformed, got {other:?}"),
+    }
+}
+
+#[test]
+fn text_lines_comments_blanks_and_crlf() {
+    let input = format!("# source\r\n\r\n  {P}  \r\n{}\n\n", P.replace('.', "0"));
+    let recs = load(&input);
+    let k: Vec<_> = recs.iter().map(|r| r.kind.clone()).collect();
+    assert_eq!(
+        k,
+        vec![
+            Kind::Comment,
+            Kind::Blank,
+            puzzle(P, None),
+            puzzle(P, None),
+            Kind::Blank
+        ]
+    );
+    assert_eq!(
+        recs.iter().map(|r| r.line).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    // Raw bytes are kept exactly, line endings included.
+    assert_eq!(recs[2].raw, format!("  {P}  \r\n").into_bytes());
+    let joined: Vec<u8> = recs.iter().flat_map(|r| r.raw.clone()).collect();
+    assert_eq!(joined, input.into_bytes());
+}
+
+#[test]
+fn text_takes_the_first_field() {
+    for sep in [":1:", " ", "\t# rated 11.9", ",x", ";y", "|z"] {
+        assert_eq!(
+            kinds(&format!("{P}{sep}{S}\n")),
+            vec![puzzle(P, None)],
+            "{sep:?}"
+        );
+    }
+}
+
+#[test]
+fn last_line_without_newline_is_read() {
+    assert_eq!(kinds(P), vec![puzzle(P, None)]);
+}
+
+#[test]
+fn malformed_lines_say_what_is_wrong_and_where() {
+    let k = kinds(&format!("{}\n{}x\n", &P[..80], &P[..80]));
+    assert_eq!(malformed(&k[0]), ("expected 81 cells, found 80", 1));
+    assert_eq!(
+        malformed(&k[1]),
+        (
+            "character 'x' at column 81 is not a digit or a blank ('.' or '0')",
+            81
+        )
+    );
+    let mut bytes = P.as_bytes().to_vec();
+    bytes[5] = 0xff;
+    bytes.push(b'\n');
+    let recs = read_all("t", io::Cursor::new(bytes)).unwrap();
+    assert_eq!(
+        malformed(&recs[0].kind),
+        ("bytes at column 6 are not valid UTF-8", 6)
+    );
+    // The column counts from the start of the raw line, leading spaces included.
+    let k = kinds(&format!("   {}z{}\n", &P[..10], &P[11..]));
+    assert_eq!(malformed(&k[0]).1, 14);
+}
+
+#[test]
+fn invalid_puzzles_name_digit_and_cells() {
+    let mut bad = P.to_string();
+    bad.replace_range(8..9, "4");
+    let k = kinds(&format!("{bad}\n"));
+    match &k[0] {
+        Kind::Invalid { reason, column, .. } => {
+            assert_eq!(reason, "digit 4 appears twice in row 1 (r1c1 and r1c9)");
+            assert_eq!(*column, 9);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn csv_with_kaggle_headers() {
+    let k = kinds(&format!("quizzes,solutions\n{P},{S}\n"));
+    assert_eq!(k, vec![Kind::Header, puzzle(P, Some(S))]);
+    let k = kinds(&format!(
+        "id,Puzzle,Solution,clues,difficulty\r\n1,{P},{S},18,0.9\r\n2,\"{P}\",,18,1\r\n"
+    ));
+    assert_eq!(k, vec![Kind::Header, puzzle(P, Some(S)), puzzle(P, None)]);
+}
+
+#[test]
+fn csv_faults_are_records() {
+    let mut wrong = S.to_string();
+    wrong.replace_range(0..2, "64");
+    let k = kinds(&format!(
+        "id,puzzle,solution\n1,{}\n2,{P},{wrong}\n3,\"{P}\n",
+        &P[..81]
+    ));
+    assert_eq!(
+        k[1],
+        puzzle(P, None),
+        "a missing trailing solution field is allowed"
+    );
+    assert_eq!(
+        malformed(&k[2]).0,
+        "solution column has 6 at r1c1 where the puzzle gives 4"
+    );
+    assert_eq!(
+        malformed(&k[3]).0,
+        "unterminated quote starting at column 3"
+    );
+    let k = kinds("puzzle,solution\n12345\n");
+    assert_eq!(malformed(&k[1]), ("expected 81 cells, found 5", 1));
+}
+
+#[test]
+fn forced_formats() {
+    let input = format!("quizzes,solutions\n{P},{S}\n");
+    let mut c = Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(input.clone().into_bytes())),
+        None,
+        Some(Format::Text),
+    );
+    let mut r = Record::default();
+    c.next_into(&mut r).unwrap();
+    assert!(
+        matches!(r.kind, Kind::Malformed { .. }),
+        "header is just a bad line as text"
+    );
+    c.next_into(&mut r).unwrap();
+    assert_eq!(r.kind, puzzle(P, None));
+
+    let mut c = Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(format!("{P}\n").into_bytes())),
+        None,
+        Some(Format::Csv),
+    );
+    let err = c.next_into(&mut r).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("t:1: CSV header has no puzzle column"),
+        "{err}"
+    );
+}
+
+#[test]
+fn next_entries_skips_non_entries_and_reuses_the_chunk() {
+    let input = format!("# c\n{P}\n\n{}\n{P}\n", &P[..3]);
+    let mut c = Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(input.into_bytes())),
+        None,
+        None,
+    );
+    let mut chunk = Vec::new();
+    assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 2);
+    assert_eq!((chunk[0].line, chunk[1].line), (2, 4));
+    assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 1);
+    assert_eq!(chunk[0].line, 5);
+    assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 0);
+}
