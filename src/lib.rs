@@ -5,8 +5,12 @@
 //! [`runner`] (parallel, order-preserving execution) and [`report`] (per-puzzle CSV and
 //! summaries).
 
+pub mod clock;
 pub mod corpus;
 pub mod grid;
+pub mod machine;
+pub mod report;
+pub mod runner;
 pub mod strategy;
 
 pub use corpus::{Corpus, Format, Kind, Record};

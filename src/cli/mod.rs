@@ -1,0 +1,55 @@
+//! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
+
+mod progress;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Benchmark Sudoku solver strategies over large puzzle corpora.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-bench", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve every puzzle with every selected strategy; write per-puzzle CSV and a summary.
+    Run(run::Args),
+    /// List the strategies, what they do and what their `nodes` count.
+    Strategies,
+}
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Strategies => {
+            for s in sudoku_bench::strategy::STRATEGIES {
+                println!(
+                    "{:<8} {}\n         nodes: {}",
+                    s.name, s.about, s.nodes_unit
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// True when `err` comes from writing to a closed pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return io.kind() == std::io::ErrorKind::BrokenPipe;
+        }
+        if let Some(csv) = cause.downcast_ref::<csv::Error>() {
+            if let csv::ErrorKind::Io(io) = csv.kind() {
+                return io.kind() == std::io::ErrorKind::BrokenPipe;
+            }
+        }
+        false
+    })
+}

@@ -1,0 +1,290 @@
+//! `sudoku-bench run`: the benchmark. Streams corpora through the runner, writes the
+//! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{bail, Context};
+use clap::ValueEnum;
+use sudoku_bench::clock::MonotonicClock;
+use sudoku_bench::corpus::{Corpus, Format, Kind};
+use sudoku_bench::machine::Machine;
+use sudoku_bench::report::csv::PuzzleCsv;
+use sudoku_bench::report::json::JsonExporter;
+use sudoku_bench::report::summary::SummaryReport;
+use sudoku_bench::report::table::{Exporter, TableExporter};
+use sudoku_bench::report::{Status, Summary};
+use sudoku_bench::runner::{RunError, Runner, Settings};
+use sudoku_bench::strategy::{self, Limits, StrategyInfo};
+
+use super::progress::Progress;
+
+/// The corpus `run` uses when given none: shipped in the repository and built into the
+/// binary, so the first command in the README works anywhere.
+const DEFAULT_CORPUS_NAME: &str = "datasets/classic.txt";
+const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/classic.txt");
+
+/// Default node budget: keeps a full-corpus `naive` run bounded (see README).
+pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+
+/// At most this many bad-line warnings go to stderr; the CSV has them all.
+const MAX_WARNINGS: u64 = 100;
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    Text,
+    Csv,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Corpus files to read (`-` for stdin); none: the built-in datasets/classic.txt.
+    #[arg(value_name = "CORPUS")]
+    corpora: Vec<PathBuf>,
+
+    /// Force the corpus format instead of detecting it from the first line.
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+
+    /// Strategies to run, comma-separated (see `sudoku-bench strategies`).
+    #[arg(long, short = 's', value_delimiter = ',', default_value = "all")]
+    strategies: Vec<String>,
+
+    /// Count solutions up to N: 2 tells unique from multiple; 1 stops at the first.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    max_solutions: u32,
+
+    /// Node budget per search; a search that runs out is `aborted`. 0: no limit.
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
+    max_nodes: u64,
+
+    /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`. 0: none.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    timeout: Duration,
+
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+
+    /// Time each solve K times and keep the fastest.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+
+    /// Per-puzzle CSV output (`-` for stdout); default results/run-<time>.csv.
+    #[arg(long, short = 'o')]
+    out: Option<PathBuf>,
+
+    /// Also write the summary as JSON to this path.
+    #[arg(long)]
+    summary: Option<PathBuf>,
+
+    /// Fail (exit 1) when any line is malformed or invalid, or any solution is wrong.
+    #[arg(long)]
+    strict: bool,
+
+    /// No progress bar and no summary table.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+
+    /// Records read and solved per parallel batch.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    chunk_size: u64,
+
+    /// Skip the untimed warm-up before the first timed batch.
+    #[arg(long)]
+    no_warmup: bool,
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    if s.trim() == "0" {
+        return Ok(Duration::ZERO);
+    }
+    humantime::parse_duration(s).map_err(|e| format!("{e} (try 500ms, 10s or 2m)"))
+}
+
+fn select_strategies(names: &[String]) -> anyhow::Result<Vec<&'static StrategyInfo>> {
+    if names.iter().any(|n| n == "all") {
+        return Ok(strategy::STRATEGIES.iter().collect());
+    }
+    let mut chosen = Vec::new();
+    for name in names {
+        let name = name.trim();
+        let Some(info) = strategy::by_name(name) else {
+            let known: Vec<_> = strategy::STRATEGIES.iter().map(|s| s.name).collect();
+            bail!("unknown strategy {name:?}; known: {}", known.join(", "));
+        };
+        if !chosen.iter().any(|c: &&StrategyInfo| c.name == info.name) {
+            chosen.push(info);
+        }
+    }
+    if chosen.is_empty() {
+        bail!("no strategy selected");
+    }
+    Ok(chosen)
+}
+
+fn default_out_path() -> PathBuf {
+    let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
+        .to_string()
+        .replace(':', "");
+    PathBuf::from("results").join(format!("run-{stamp}.csv"))
+}
+
+fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(io::stdout().lock()));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    }
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(Box::new(BufWriter::with_capacity(1 << 16, file)))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let strategies = select_strategies(&args.strategies)?;
+    let limits = Limits {
+        max_solutions: args.max_solutions,
+        max_nodes: if args.max_nodes == 0 {
+            u64::MAX
+        } else {
+            args.max_nodes
+        },
+        timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+    };
+    let format = args.format.map(|f| match f {
+        FormatArg::Text => Format::Text,
+        FormatArg::Csv => Format::Csv,
+    });
+
+    // Open every corpus first, so a typo fails at once rather than after an hour.
+    let mut corpora = Vec::new();
+    if args.corpora.is_empty() {
+        corpora.push(Corpus::from_reader(
+            DEFAULT_CORPUS_NAME,
+            Box::new(io::Cursor::new(DEFAULT_CORPUS)),
+            Some(DEFAULT_CORPUS.len() as u64),
+            format,
+        ));
+    }
+    for path in &args.corpora {
+        corpora.push(Corpus::open(path, format)?);
+    }
+    let total_bytes = corpora.iter().map(|c| c.size()).sum::<Option<u64>>();
+
+    let out_path = args.out.clone().unwrap_or_else(default_out_path);
+    let mut csv = PuzzleCsv::new(open_out(&out_path)?)
+        .with_context(|| format!("cannot write {}", out_path.display()))?;
+
+    let clock = MonotonicClock::default();
+    let settings = Settings {
+        strategies,
+        limits,
+        repeat: args.repeat,
+        chunk_size: args.chunk_size as usize,
+        warmup: !args.no_warmup,
+    };
+    let mut runner = Runner::new(settings, args.threads, &clock)?;
+    let mut summary = Summary::default();
+    let mut progress = Progress::new(total_bytes, args.quiet);
+    let mut warnings = 0u64;
+    let mut read_failures = 0;
+
+    for corpus in &mut corpora {
+        let result = runner.run(corpus, &mut summary, |batch| -> anyhow::Result<()> {
+            for (i, record) in batch.records.iter().enumerate() {
+                if let Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } = &record.kind
+                {
+                    warn(
+                        &progress,
+                        &mut warnings,
+                        &format!("{}:{}: {reason}", batch.corpus, record.line),
+                    );
+                }
+                for (s, info) in batch.strategies.iter().enumerate() {
+                    let result = &batch.results[s][i];
+                    if result.mismatch {
+                        let why = result.error.as_deref().unwrap_or("wrong solution");
+                        let line =
+                            format!("{}:{}: {}: {why}", batch.corpus, record.line, info.name);
+                        warn(&progress, &mut warnings, &line);
+                    }
+                    csv.write(batch.corpus, record, info.name, result)
+                        .with_context(|| format!("cannot write {}", out_path.display()))?;
+                }
+            }
+            progress.advance(batch.records.len() as u64, batch.bytes_read);
+            Ok(())
+        });
+        progress.finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
+        match result {
+            Ok(()) => {}
+            Err(RunError::Load(e)) => {
+                // Keep what was read; go on with the next corpus.
+                progress.println(&format!("error: {e}"));
+                read_failures += 1;
+            }
+            Err(RunError::Sink(e)) => return Err(e),
+        }
+    }
+    csv.flush()
+        .with_context(|| format!("cannot write {}", out_path.display()))?;
+    progress.finish();
+    if warnings > MAX_WARNINGS {
+        eprintln!(
+            "warning: {} more bad lines not shown; see the error column of {}",
+            warnings - MAX_WARNINGS,
+            out_path.display()
+        );
+    }
+
+    let report = SummaryReport {
+        tool: env!("CARGO_PKG_NAME").to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        date: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        machine: Machine::detect(),
+        threads: runner.threads(),
+        max_solutions: limits.max_solutions,
+        max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
+        timeout_ns: limits.timeout.map(|t| t.as_nanos() as u64),
+        repeat: args.repeat,
+        wall_ns: started.elapsed().as_nanos() as u64,
+        rows: summary.rows(),
+    };
+    if let Some(path) = &args.summary {
+        std::fs::write(path, JsonExporter.export(&report))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if !args.quiet {
+        eprint!("{}", TableExporter.export(&report));
+        if out_path.as_os_str() != "-" {
+            eprintln!("per-puzzle results: {}", out_path.display());
+        }
+    }
+
+    let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);
+    let bad_lines = bad / runner.settings().strategies.len().max(1) as u64;
+    let mismatches = summary.mismatches();
+    if read_failures > 0 {
+        return Ok(ExitCode::from(2));
+    }
+    if args.strict && (bad_lines > 0 || mismatches > 0) {
+        eprintln!(
+            "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong solutions"
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn warn(progress: &Progress, count: &mut u64, line: &str) {
+    *count += 1;
+    if *count <= MAX_WARNINGS {
+        progress.println(&format!("warning: {line}"));
+    }
+}

@@ -1,0 +1,175 @@
+//! What a run reports: each (puzzle, strategy) as a `PuzzleResult` with its `Status`, the
+//! per-puzzle CSV, and the per-corpus, per-strategy `Summary` with its exporters.
+
+pub mod csv;
+pub mod json;
+pub mod summary;
+pub mod table;
+
+use crate::grid::Grid;
+use crate::strategy::{Abort, Limits, Outcome};
+
+pub use summary::{Summary, SummaryRow};
+
+/// What became of one puzzle under one strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Exactly one solution (the search finished with a limit of 2 or more).
+    Unique,
+    /// At least two solutions.
+    Multiple,
+    /// No solution.
+    Unsolvable,
+    /// A solution was found with `--max-solutions 1`; uniqueness was not checked.
+    Solved,
+    /// The givens break a rule.
+    Invalid,
+    /// The line is not a puzzle.
+    Malformed,
+    /// The search ran out of nodes or time.
+    Aborted,
+}
+
+impl Status {
+    pub const ALL: [Status; 7] = [
+        Status::Unique,
+        Status::Multiple,
+        Status::Unsolvable,
+        Status::Solved,
+        Status::Invalid,
+        Status::Malformed,
+        Status::Aborted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::Unsolvable => "unsolvable",
+            Status::Solved => "solved",
+            Status::Invalid => "invalid",
+            Status::Malformed => "malformed",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// The status a finished or aborted search earns under `limits`.
+    pub fn of(outcome: &Outcome, limits: &Limits) -> Status {
+        match (outcome.aborted, outcome.solutions) {
+            (Some(_), _) => Status::Aborted,
+            (None, 0) => Status::Unsolvable,
+            (None, _) if limits.max_solutions <= 1 => Status::Solved,
+            (None, 1) => Status::Unique,
+            (None, _) => Status::Multiple,
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One (puzzle, strategy) result. Numbers are `None` where nothing was searched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleResult {
+    pub status: Status,
+    pub solutions: Option<u32>,
+    pub nodes: Option<u64>,
+    pub guesses: Option<u64>,
+    pub time_ns: Option<u64>,
+    pub solution: Option<Grid>,
+    /// Why the puzzle is invalid, malformed or aborted, or why the solution is wrong.
+    pub error: Option<String>,
+    /// The reported solution is not a solution, or contradicts the corpus's own.
+    pub mismatch: bool,
+}
+
+impl Default for PuzzleResult {
+    fn default() -> Self {
+        PuzzleResult {
+            status: Status::Malformed,
+            solutions: None,
+            nodes: None,
+            guesses: None,
+            time_ns: None,
+            solution: None,
+            error: None,
+            mismatch: false,
+        }
+    }
+}
+
+impl PuzzleResult {
+    /// A line that was never searched.
+    pub fn unsearched(status: Status, reason: &str) -> PuzzleResult {
+        PuzzleResult {
+            status,
+            error: Some(reason.to_string()),
+            ..PuzzleResult::default()
+        }
+    }
+
+    /// The result of a search of `puzzle`, checked against the corpus's `expected` solution.
+    pub fn searched(
+        puzzle: &Grid,
+        expected: Option<&Grid>,
+        outcome: &Outcome,
+        time_ns: u64,
+        limits: &Limits,
+    ) -> PuzzleResult {
+        let status = Status::of(outcome, limits);
+        let mut error = outcome
+            .aborted
+            .map(|why| abort_reason(why, outcome, limits));
+        let mut mismatch = false;
+        if let Some(found) = &outcome.first {
+            if !found.is_solution_of(puzzle) {
+                mismatch = true;
+                error = Some(format!(
+                    "strategy returned {found}, which is not a solution"
+                ));
+            } else if let Some(expected) = expected {
+                // Only a unique solution must equal the corpus's; with several, any will do.
+                if status == Status::Unique && found != expected {
+                    mismatch = true;
+                    error = Some("solution differs from the corpus's solution column".into());
+                }
+            }
+        }
+        if expected.is_some() && status == Status::Unsolvable {
+            mismatch = true;
+            error = Some("no solution found, but the corpus gives one".into());
+        }
+        PuzzleResult {
+            status,
+            solutions: Some(outcome.solutions),
+            nodes: Some(outcome.nodes),
+            guesses: Some(outcome.guesses),
+            time_ns: Some(time_ns),
+            solution: outcome.first,
+            error,
+            mismatch,
+        }
+    }
+}
+
+fn abort_reason(why: Abort, outcome: &Outcome, limits: &Limits) -> String {
+    let what = match why {
+        Abort::NodeLimit => format!("node budget of {} exhausted", limits.max_nodes),
+        Abort::Timeout => format!(
+            "timed out after {}",
+            humantime::format_duration(limits.timeout.unwrap_or_default())
+        ),
+    };
+    match outcome.solutions {
+        0 => what,
+        1 => format!("{what} after finding 1 solution"),
+        n => format!("{what} after finding {n} solutions"),
+    }
+}

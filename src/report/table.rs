@@ -1,0 +1,167 @@
+//! The summary as an aligned text table for the terminal, and the `Exporter` trait that
+//! every summary format implements.
+
+use std::fmt::Write;
+
+use super::summary::{SummaryReport, SummaryRow};
+
+/// Turns a finished run's summary into one output format.
+pub trait Exporter {
+    fn export(&self, report: &SummaryReport) -> String;
+}
+
+pub struct TableExporter;
+
+/// A column: its heading and how a row shows in it.
+struct Column {
+    heading: &'static str,
+    cell: fn(&SummaryRow) -> String,
+    /// Shown only when some row has a non-zero value (rare statuses stay out of the way).
+    optional: Option<fn(&SummaryRow) -> u64>,
+}
+
+fn columns() -> Vec<Column> {
+    fn always(heading: &'static str, cell: fn(&SummaryRow) -> String) -> Column {
+        Column {
+            heading,
+            cell,
+            optional: None,
+        }
+    }
+    fn when(heading: &'static str, value: fn(&SummaryRow) -> u64) -> Column {
+        Column {
+            heading,
+            cell: |_| String::new(),
+            optional: Some(value),
+        }
+    }
+    vec![
+        always("corpus", |r| r.corpus.clone()),
+        always("strategy", |r| r.strategy.clone()),
+        always("puzzles", |r| r.puzzles.to_string()),
+        always("unique", |r| r.unique.to_string()),
+        always("multiple", |r| r.multiple.to_string()),
+        always("unsolvable", |r| r.unsolvable.to_string()),
+        when("solved", |r| r.solved),
+        when("invalid", |r| r.invalid),
+        when("malformed", |r| r.malformed),
+        when("aborted", |r| r.aborted),
+        when("mismatch", |r| r.mismatches),
+        always("puzzles/s/core", |r| rate(r.puzzles_per_s_per_core)),
+        always("wall puzzles/s", |r| rate(r.wall_puzzles_per_s)),
+        always("mean", |r| duration(r.mean_ns)),
+        always("median", |r| duration(r.median_ns as f64)),
+        always("p90", |r| duration(r.p90_ns as f64)),
+        always("p99", |r| duration(r.p99_ns as f64)),
+        always("max", |r| duration(r.max_ns as f64)),
+        always("mean nodes", |r| format!("{:.1}", r.mean_nodes)),
+    ]
+}
+
+/// A rate with thousands separators and no false precision.
+pub fn rate(per_s: f64) -> String {
+    if per_s >= 100.0 {
+        thousands(per_s.round() as u64)
+    } else {
+        format!("{per_s:.1}")
+    }
+}
+
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Nanoseconds in the unit that keeps 3 significant digits.
+pub fn duration(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.0} ns")
+    } else if ns < 1e6 {
+        format!("{:.3} µs", ns / 1e3)
+    } else if ns < 1e9 {
+        format!("{:.3} ms", ns / 1e6)
+    } else {
+        format!("{:.3} s", ns / 1e9)
+    }
+}
+
+impl Exporter for TableExporter {
+    fn export(&self, report: &SummaryReport) -> String {
+        let shown: Vec<Column> = columns()
+            .into_iter()
+            .filter(|c| {
+                c.optional
+                    .is_none_or(|v| report.rows.iter().any(|r| v(r) > 0))
+            })
+            .collect();
+        let cells: Vec<Vec<String>> = report
+            .rows
+            .iter()
+            .map(|r| {
+                shown
+                    .iter()
+                    .map(|c| match c.optional {
+                        Some(v) => v(r).to_string(),
+                        None => (c.cell)(r),
+                    })
+                    .collect()
+            })
+            .collect();
+        let widths: Vec<usize> = shown
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                cells
+                    .iter()
+                    .map(|row| row[i].chars().count())
+                    .chain([c.heading.len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        let line = |out: &mut String, values: &mut dyn Iterator<Item = String>| {
+            for (i, v) in values.enumerate() {
+                let pad = widths[i].saturating_sub(v.chars().count());
+                // Names read left-aligned, numbers right-aligned.
+                if i < 2 {
+                    let _ = write!(out, "{v}{}  ", " ".repeat(pad));
+                } else {
+                    let _ = write!(out, "{}{v}  ", " ".repeat(pad));
+                }
+            }
+            let trimmed = out.trim_end().len();
+            out.truncate(trimmed);
+            out.push('\n');
+        };
+        line(&mut out, &mut shown.iter().map(|c| c.heading.to_string()));
+        for row in cells {
+            line(&mut out, &mut row.into_iter());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_readable() {
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(rate(12.345), "12.3");
+        assert_eq!(rate(304_000.4), "304,000");
+        assert_eq!(duration(850.0), "850 ns");
+        assert_eq!(duration(12_345.0), "12.345 µs");
+        assert_eq!(duration(2_500_000.0), "2.500 ms");
+        assert_eq!(duration(3e9), "3.000 s");
+    }
+}

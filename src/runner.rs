@@ -1,0 +1,222 @@
+//! `Runner`: solves every puzzle of a corpus with every selected strategy on a rayon pool,
+//! and hands results back in input order, chunk by chunk, whatever the thread count.
+//!
+//! A chunk of records is read, then each strategy in turn solves the whole chunk in
+//! parallel: one phase per strategy, so its wall-clock time is measured on its own and two
+//! strategies never compete for the cores while being timed. Each worker thread keeps its
+//! own solver per strategy, reused across puzzles. Only the solve call is timed; reading,
+//! checking and reporting happen outside it.
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::clock::Clock;
+use crate::corpus::{Corpus, Kind, LoadError, Record};
+use crate::report::{PuzzleResult, Status, Summary};
+use crate::strategy::{Limits, Strategy, StrategyInfo};
+
+/// What to run and how.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub strategies: Vec<&'static StrategyInfo>,
+    pub limits: Limits,
+    /// Time each solve this many times and keep the fastest.
+    pub repeat: u32,
+    /// Records read (and held) at once.
+    pub chunk_size: usize,
+    /// Solve a few puzzles untimed before the first timed phase.
+    pub warmup: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            strategies: crate::strategy::STRATEGIES.iter().collect(),
+            limits: Limits::default(),
+            repeat: 1,
+            chunk_size: 4096,
+            warmup: true,
+        }
+    }
+}
+
+/// A chunk of results, in input order: `results[s][i]` is `records[i]` under strategy `s`
+/// (a results vector may be longer than `records`; only the first `records.len()` count).
+#[derive(Debug)]
+pub struct Batch<'a> {
+    pub corpus: &'a str,
+    pub records: &'a [Record],
+    pub strategies: &'a [&'static StrategyInfo],
+    pub results: &'a [Vec<PuzzleResult>],
+    /// Bytes of the corpus consumed so far.
+    pub bytes_read: u64,
+}
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError<E> {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The sink refused a batch (e.g. the output could not be written).
+    #[error("{0}")]
+    Sink(E),
+}
+
+/// Puzzles each strategy solves, untimed, before its first timed phase.
+const WARMUP_PUZZLES: usize = 64;
+/// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
+const WARMUP_MAX_NODES: u64 = 100_000;
+
+pub struct Runner<'c> {
+    settings: Settings,
+    pool: rayon::ThreadPool,
+    clock: &'c dyn Clock,
+    /// One set of solvers per worker thread, indexed by `rayon::current_thread_index`.
+    solvers: Vec<Mutex<Vec<Box<dyn Strategy>>>>,
+    records: Vec<Record>,
+    results: Vec<Vec<PuzzleResult>>,
+    warmed_up: bool,
+}
+
+impl<'c> Runner<'c> {
+    /// A runner on `threads` worker threads (0: one per core).
+    pub fn new(
+        settings: Settings,
+        threads: usize,
+        clock: &'c dyn Clock,
+    ) -> Result<Runner<'c>, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("solver-{i}"))
+            .build()?;
+        let solvers = (0..pool.current_num_threads())
+            .map(|_| Mutex::new(settings.strategies.iter().map(|s| (s.make)()).collect()))
+            .collect();
+        let results = vec![Vec::new(); settings.strategies.len()];
+        Ok(Runner {
+            warmed_up: !settings.warmup,
+            settings,
+            pool,
+            clock,
+            solvers,
+            records: Vec::new(),
+            results,
+        })
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Run every strategy over `corpus`, adding to `summary` and giving each chunk of
+    /// results to `sink` in input order.
+    pub fn run<E>(
+        &mut self,
+        corpus: &mut Corpus,
+        summary: &mut Summary,
+        mut sink: impl FnMut(&Batch) -> Result<(), E>,
+    ) -> Result<(), RunError<E>> {
+        let groups: Vec<usize> = self
+            .settings
+            .strategies
+            .iter()
+            .map(|s| summary.group(corpus.name(), s.name))
+            .collect();
+        loop {
+            let n = corpus.next_entries(&mut self.records, self.settings.chunk_size)?;
+            if n == 0 {
+                return Ok(());
+            }
+            if !self.warmed_up {
+                self.warm_up(n);
+                self.warmed_up = true;
+            }
+            for s in 0..self.settings.strategies.len() {
+                let start = self.clock.now_ns();
+                self.phase(s, n, self.settings.limits, self.settings.repeat);
+                let wall = self.clock.now_ns().saturating_sub(start);
+                summary.add_wall(groups[s], wall);
+                for result in &self.results[s][..n] {
+                    summary.add(groups[s], result);
+                }
+            }
+            let batch = Batch {
+                corpus: corpus.name(),
+                records: &self.records[..n],
+                strategies: &self.settings.strategies,
+                results: &self.results,
+                bytes_read: corpus.bytes_read(),
+            };
+            sink(&batch).map_err(RunError::Sink)?;
+        }
+    }
+
+    /// Solve the first puzzles of the chunk once per strategy, untimed, so that caches,
+    /// branch predictors and lazily built tables are warm before the first timed phase.
+    fn warm_up(&mut self, n: usize) {
+        let limits = Limits {
+            max_nodes: self.settings.limits.max_nodes.min(WARMUP_MAX_NODES),
+            ..self.settings.limits
+        };
+        for s in 0..self.settings.strategies.len() {
+            self.phase(s, n.min(WARMUP_PUZZLES), limits, 1);
+        }
+    }
+
+    /// Solve records `..n` with strategy `s`, in parallel, into `results[s]`.
+    fn phase(&mut self, s: usize, n: usize, limits: Limits, repeat: u32) {
+        let results = &mut self.results[s];
+        if results.len() < n {
+            results.resize(n, PuzzleResult::default());
+        }
+        let records = &self.records[..n];
+        let solvers = &self.solvers;
+        let clock = self.clock;
+        self.pool.install(|| {
+            results[..n]
+                .par_iter_mut()
+                .zip(records.par_iter())
+                .with_min_len(8)
+                .for_each(|(result, record)| {
+                    let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
+                    // Each worker only ever takes its own slot, so the lock is uncontended.
+                    let mut mine = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
+                    *result = evaluate(record, mine[s].as_mut(), &limits, repeat, clock);
+                });
+        });
+    }
+}
+
+/// One record under one strategy.
+pub fn evaluate(
+    record: &Record,
+    strategy: &mut dyn Strategy,
+    limits: &Limits,
+    repeat: u32,
+    clock: &dyn Clock,
+) -> PuzzleResult {
+    match &record.kind {
+        Kind::Puzzle { grid, expected } => {
+            let mut best = u64::MAX;
+            let mut outcome = None;
+            for _ in 0..repeat.max(1) {
+                let (out, ns) = clock.time(&mut || strategy.solve(grid, limits));
+                best = best.min(ns);
+                outcome = Some(out);
+            }
+            let outcome = outcome.expect("at least one solve ran");
+            PuzzleResult::searched(grid, expected.as_ref(), &outcome, best, limits)
+        }
+        Kind::Invalid { reason, .. } => PuzzleResult::unsearched(Status::Invalid, reason),
+        Kind::Malformed { reason, .. } => PuzzleResult::unsearched(Status::Malformed, reason),
+        // Chunks hold only entries; anything else is reported rather than dropped.
+        Kind::Comment | Kind::Blank | Kind::Header => {
+            PuzzleResult::unsearched(Status::Malformed, "not a puzzle line")
+        }
+    }
+}

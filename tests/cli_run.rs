@@ -1,0 +1,494 @@
+//! End-to-end tests of `sudoku-bench run` on the hand-written fixtures.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const EASY_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+const HARD_SOLUTION: &str =
+    "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bench() -> Command {
+    let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+type Row = BTreeMap<String, String>;
+
+fn rows(csv_text: &[u8]) -> Vec<Row> {
+    let mut reader = csv::Reader::from_reader(csv_text);
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Run with `args` plus `--out - --quiet`, expecting success; the CSV rows.
+fn run_ok(args: &[&str]) -> Vec<Row> {
+    let out = bench()
+        .arg("run")
+        .args(args)
+        .args(["--out", "-", "--quiet"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    rows(&out)
+}
+
+/// (line, strategy) -> status
+fn statuses(rows: &[Row]) -> BTreeMap<(u64, String), String> {
+    rows.iter()
+        .map(|r| {
+            (
+                (r["line"].parse().unwrap(), r["strategy"].clone()),
+                r["status"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn strategies() -> Vec<String> {
+    let out = bench().arg("strategies").output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn header_is_exactly_the_documented_columns() {
+    let out = bench()
+        .args(["run", &fixture("mixed.txt"), "--out", "-", "-q"])
+        .output()
+        .unwrap();
+    let first = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        first.lines().next().unwrap(),
+        "corpus,line,strategy,status,solutions,nodes,time_ns,clues,puzzle,solution,error"
+    );
+}
+
+#[test]
+fn every_status_on_the_mixed_fixture() {
+    let all = strategies();
+    assert!(all.len() >= 4, "{all:?}");
+    let rows = run_ok(&[&fixture("mixed.txt")]);
+    // Entries: lines 2, 3, 4, 6, 7, 8, 9; comment and blank lines are not reported.
+    assert_eq!(rows.len(), 7 * all.len());
+    let st = statuses(&rows);
+    for s in &all {
+        let at = |line: u64| st[&(line, s.clone())].as_str();
+        assert_eq!(at(2), "unique", "{s}");
+        assert_eq!(at(3), "multiple", "{s}");
+        assert_eq!(at(4), "unsolvable", "{s}");
+        assert_eq!(at(6), "invalid", "{s}");
+        assert_eq!(at(7), "malformed", "{s}");
+        assert_eq!(at(8), "malformed", "{s}");
+    }
+    let line = |n: &str, s: &str| {
+        rows.iter()
+            .find(|r| r["line"] == n && r["strategy"] == s)
+            .unwrap()
+            .clone()
+    };
+    let easy = line("2", "bitmask");
+    assert_eq!(easy["solution"], EASY_SOLUTION);
+    assert_eq!(
+        (easy["solutions"].as_str(), easy["clues"].as_str()),
+        ("1", "30")
+    );
+    assert!(easy["time_ns"].parse::<u64>().unwrap() > 0);
+    assert!(easy["nodes"].parse::<u64>().unwrap() > 0);
+    assert_eq!(easy["error"], "");
+    assert_eq!(line("3", "stack")["solutions"], "2");
+    assert_eq!(line("4", "naive")["solution"], "");
+    let invalid = line("6", "naive");
+    assert_eq!(
+        invalid["error"],
+        "digit 5 appears twice in row 1 (r1c1 and r1c2)"
+    );
+    assert_eq!(
+        (invalid["nodes"].as_str(), invalid["time_ns"].as_str()),
+        ("", "")
+    );
+    assert_eq!(line("7", "naive")["error"], "expected 81 cells, found 80");
+    assert_eq!(
+        line("8", "naive")["error"],
+        "character 'x' at column 81 is not a digit or a blank ('.' or '0')"
+    );
+    assert_eq!(line("8", "naive")["puzzle"], "");
+    assert!(rows.iter().all(|r| r["corpus"] == fixture("mixed.txt")));
+}
+
+#[test]
+fn bad_lines_warn_with_file_and_line_and_the_run_goes_on() {
+    let path = fixture("mixed.txt");
+    bench()
+        .args(["run", &path, "--out", "-", "--strategies", "bitmask"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "warning: {path}:6: digit 5 appears twice in row 1 (r1c1 and r1c2)"
+        )))
+        .stderr(predicate::str::contains(format!(
+            "warning: {path}:7: expected 81 cells, found 80"
+        )))
+        .stderr(predicate::str::contains(format!(
+            "warning: {path}:8: character 'x'"
+        )))
+        // The summary table counts them.
+        .stderr(predicate::str::contains("malformed"))
+        .stderr(predicate::str::contains("invalid"));
+}
+
+#[test]
+fn strict_fails_on_bad_lines_but_keeps_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    bench()
+        .args([
+            "run",
+            &fixture("mixed.txt"),
+            "--strict",
+            "-q",
+            "-s",
+            "bitmask",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--strict: 3 malformed or invalid lines",
+        ));
+    assert_eq!(rows(&std::fs::read(&out).unwrap()).len(), 7);
+    bench()
+        .args([
+            "run",
+            &fixture("kaggle.csv"),
+            "--strict",
+            "-q",
+            "--out",
+            "-",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn node_budget_aborts_and_says_so() {
+    let rows = run_ok(&[&fixture("mixed.txt"), "--max-nodes", "1"]);
+    for r in rows.iter().filter(|r| r["line"] == "9") {
+        assert_eq!(r["status"], "aborted", "{r:?}");
+        assert_eq!(r["error"], "node budget of 1 exhausted", "{r:?}");
+        assert!(r["nodes"].parse::<u64>().unwrap() <= 1);
+    }
+}
+
+#[test]
+fn first_solution_mode_reports_solved() {
+    let rows = run_ok(&[&fixture("mixed.txt"), "--max-solutions", "1"]);
+    let st = statuses(&rows);
+    for s in strategies() {
+        assert_eq!(st[&(2, s.clone())], "solved");
+        assert_eq!(st[&(3, s.clone())], "solved");
+        assert_eq!(st[&(4, s.clone())], "unsolvable");
+    }
+}
+
+#[test]
+fn crlf_gives_the_same_results_as_lf() {
+    let strip = |rows: Vec<Row>| -> Vec<Vec<String>> {
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove("time_ns");
+                r.remove("corpus");
+                r.into_values().collect()
+            })
+            .collect()
+    };
+    let lf = strip(run_ok(&[&fixture("mixed.txt")]));
+    let crlf = strip(run_ok(&[&fixture("mixed_crlf.txt")]));
+    assert_eq!(lf, crlf);
+}
+
+#[test]
+fn csv_with_both_kaggle_headers_checks_solutions() {
+    for name in ["kaggle.csv", "kaggle_id.csv"] {
+        let rows = run_ok(&[&fixture(name), "-s", "bitmask,stack"]);
+        assert_eq!(rows[0]["line"], "2", "the header is line 1");
+        assert_eq!(rows[0]["solution"], EASY_SOLUTION);
+        assert_eq!(rows[2]["solution"], HARD_SOLUTION);
+        assert!(rows.iter().all(|r| r["error"].is_empty()), "{rows:?}");
+    }
+    let rows = run_ok(&[&fixture("kaggle_id.csv"), "-s", "bitmask"]);
+    assert_eq!(
+        rows[2]["status"], "multiple",
+        "an empty solution field is allowed"
+    );
+}
+
+#[test]
+fn a_wrong_solution_column_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wrong.csv");
+    let text = std::fs::read_to_string(fixture("kaggle.csv")).unwrap();
+    // Swap two digits of the first solution: it no longer fits the puzzle's givens.
+    std::fs::write(&path, text.replacen(",5346", ",3546", 1)).unwrap();
+    let rows = run_ok(&[path.to_str().unwrap(), "-s", "bitmask"]);
+    assert_eq!(rows[0]["status"], "malformed");
+    assert_eq!(
+        rows[0]["error"],
+        "solution column has 3 at r1c1 where the puzzle gives 5"
+    );
+    assert_eq!(rows[1]["status"], "unique");
+}
+
+#[test]
+fn format_can_be_forced() {
+    let rows = run_ok(&[&fixture("kaggle.csv"), "--format", "text", "-s", "bitmask"]);
+    assert_eq!(
+        rows[0]["status"], "malformed",
+        "the header is a bad line when read as text"
+    );
+    assert_eq!(
+        rows[1]["status"], "unique",
+        "text takes the first field of a CSV line"
+    );
+    bench()
+        .args([
+            "run",
+            &fixture("mixed.txt"),
+            "--format",
+            "csv",
+            "--out",
+            "-",
+            "-q",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("CSV header has no puzzle column"));
+}
+
+#[test]
+fn extra_fields_after_the_grid_are_ignored() {
+    let rows = run_ok(&[&fixture("extra_fields.txt"), "-s", "bitmask"]);
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r["status"] == "unique"), "{rows:?}");
+}
+
+#[test]
+fn stdin_is_a_corpus() {
+    let input = std::fs::read(fixture("mixed.txt")).unwrap();
+    let out = bench()
+        .args(["run", "-", "--out", "-", "-q", "-s", "bitmask"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 7);
+    assert!(rows.iter().all(|r| r["corpus"] == "-"));
+    assert_eq!(rows[0]["status"], "unique");
+}
+
+#[test]
+fn output_does_not_depend_on_thread_count() {
+    let strip = |rows: Vec<Row>| -> Vec<Vec<String>> {
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove("time_ns");
+                r.into_values().collect()
+            })
+            .collect()
+    };
+    let corpus = format!(
+        "{}/../shared/datasets/puzzles3_magictour_top1465",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let corpus = if Path::new(&corpus).exists() {
+        corpus
+    } else {
+        fixture("mixed.txt")
+    };
+    let args = |threads: &'static str| {
+        vec![
+            corpus.clone(),
+            "-s".into(),
+            "bitmask,stack".into(),
+            "--max-nodes".into(),
+            "20000".into(),
+            "--chunk-size".into(),
+            "100".into(),
+            "--threads".into(),
+            threads.into(),
+        ]
+    };
+    let one = strip(run_ok(
+        &args("1").iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    let two = strip(run_ok(
+        &args("2").iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    assert!(one.len() > 2);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn summary_json_has_machine_settings_and_ns_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    bench()
+        .args([
+            "run",
+            &fixture("mixed.txt"),
+            "-q",
+            "--out",
+            "-",
+            "--threads",
+            "2",
+            "--summary",
+        ])
+        .arg(&json)
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["tool"], "sudoku-bench");
+    assert_eq!(v["threads"], 2);
+    assert_eq!(v["max_solutions"], 2);
+    assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert!(!v["machine"]["cpu"].as_str().unwrap().is_empty());
+    assert!(v["date"].as_str().unwrap().starts_with("20"));
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), strategies().len());
+    let r = &rows[0];
+    assert_eq!(r["corpus"], fixture("mixed.txt"));
+    assert_eq!(
+        (
+            r["puzzles"].as_u64(),
+            r["malformed"].as_u64(),
+            r["invalid"].as_u64()
+        ),
+        (Some(7), Some(2), Some(1))
+    );
+    for field in [
+        "mean_ns",
+        "median_ns",
+        "p90_ns",
+        "p99_ns",
+        "max_ns",
+        "wall_ns",
+        "total_time_ns",
+    ] {
+        assert!(r[field].is_number(), "{field}");
+    }
+    assert!(r["puzzles_per_s_per_core"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn summary_table_goes_to_stderr() {
+    bench()
+        .args(["run", &fixture("kaggle.csv"), "--out", "-", "-s", "bitmask"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("puzzles/s/core"))
+        .stderr(predicate::str::contains("median"))
+        .stderr(predicate::str::contains("bitmask"));
+}
+
+#[test]
+fn default_corpus_and_default_output_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = bench()
+        .current_dir(dir.path())
+        .args(["run", "-s", "bitmask,stack"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("datasets/classic.txt"));
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("per-puzzle results: results/run-"),
+        "{stderr}"
+    );
+    let results: Vec<_> = std::fs::read_dir(dir.path().join("results"))
+        .unwrap()
+        .collect();
+    assert_eq!(results.len(), 1);
+    let rows = rows(&std::fs::read(results[0].as_ref().unwrap().path()).unwrap());
+    assert_eq!(rows.len(), 2 * 15);
+    assert!(
+        rows.iter().all(|r| r["status"] == "unique"),
+        "every shipped puzzle is proper"
+    );
+}
+
+#[test]
+fn missing_corpus_and_unknown_strategy_fail_clearly() {
+    bench()
+        .args(["run", "no/such/file.txt", "--out", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot open no/such/file.txt"));
+    bench()
+        .args(["run", &fixture("mixed.txt"), "-s", "magic", "--out", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown strategy \"magic\""));
+}
+
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command as StdCommand, Stdio};
+    // Enough rows that writing goes on after the reader has gone.
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    let line = format!("{EASY_SOLUTION}\n");
+    std::fs::write(&big, line.repeat(50_000)).unwrap();
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args(["run", "-q", "-s", "bitmask", "--out", "-"])
+        .arg(&big)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("corpus,"));
+    // The reader is dropped here: stdout is closed.
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
