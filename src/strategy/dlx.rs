@@ -326,6 +326,43 @@ mod tests {
         testkit::conformance(INFO.make, false);
     }
 
+    fn corpus(name: &str) -> String {
+        let path = format!("{}/../shared/datasets/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn puzzles(text: &str) -> impl Iterator<Item = Grid> + '_ {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(testkit::grid)
+    }
+
+    fn check_unique(puzzles: impl Iterator<Item = Grid>) -> usize {
+        let mut s = (INFO.make)();
+        let limits = testkit::limits(2);
+        let mut n = 0;
+        for p in puzzles {
+            let out = s.solve(&p, &limits);
+            assert_eq!((out.solutions, out.aborted), (1, None), "{p}");
+            assert!(out.first.unwrap().is_solution_of(&p), "{p}");
+            n += 1;
+        }
+        n
+    }
+
+    #[test]
+    fn top1465_all_unique() {
+        let text = corpus("puzzles3_magictour_top1465");
+        assert_eq!(check_unique(puzzles(&text)), 1465);
+    }
+
+    #[test]
+    fn seventeen_clue_sample_unique() {
+        let text = corpus("puzzles2_17_clue");
+        assert_eq!(check_unique(puzzles(&text).take(3000)), 3000);
+    }
+
     #[test]
     fn counts_nodes_and_guesses() {
         let mut s = Dlx::new();
