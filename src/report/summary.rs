@@ -99,7 +99,11 @@ impl Summary {
             g.searched += 1;
             g.time_sum_ns += t as u128;
             g.max_ns = g.max_ns.max(t);
-            g.times.saturating_record(t);
+            // `record` grows the auto-resizing histogram; `saturating_record` would clamp
+            // to its current (tiny) upper bound.
+            if g.times.record(t).is_err() {
+                g.times.saturating_record(t);
+            }
             g.nodes_sum += result.nodes.unwrap_or(0) as u128;
             g.guesses_sum += result.guesses.unwrap_or(0) as u128;
         }

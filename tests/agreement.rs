@@ -1,0 +1,232 @@
+//! Every strategy must agree with every other on the solution count of every puzzle, and
+//! every solution it reports must be valid.
+//!
+//! Runs over the public corpora in `../shared/datasets/` (skipped with a note when absent),
+//! plus puzzles derived from them whose counts are known by construction:
+//! - a 17-clue puzzle with one clue removed has 16 clues, and no 16-clue Sudoku has a unique
+//!   solution (McGuire, Tugemann, Civario 2012), so it has 2 or more;
+//! - a uniquely solvable puzzle with a wrong digit written into a blank cell (one no given
+//!   rules out) has no solution, since any solution would also solve the original.
+//!
+//! Strategies that search row-major without propagation (`naive`, `hashset`, `stack`) get a
+//! node budget and are checked only where they finish; they must also agree with each other
+//! on `nodes` exactly, since they walk the same search tree.
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use sudoku_bench::corpus::{Corpus, Kind, Record};
+use sudoku_bench::strategy::{Limits, StrategyInfo, STRATEGIES};
+use sudoku_bench::Grid;
+
+/// Budget for the strategies without propagation.
+const SLOW_MAX_NODES: u64 = 200_000;
+const SLOW: [&str; 3] = ["naive", "hashset", "stack"];
+
+fn shared(file: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets")
+        .join(file);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("note: {} not found; skipping", path.display());
+        None
+    }
+}
+
+fn load(path: &PathBuf) -> Vec<Grid> {
+    let mut corpus = Corpus::open(path, None).unwrap();
+    let mut record = Record::default();
+    let mut grids = Vec::new();
+    while corpus.next_into(&mut record).unwrap() {
+        match record.kind {
+            Kind::Puzzle { grid, .. } => grids.push(grid),
+            Kind::Comment | Kind::Blank => {}
+            ref other => panic!("{}:{}: {other:?}", path.display(), record.line),
+        }
+    }
+    grids
+}
+
+fn limits_for(info: &StrategyInfo) -> Limits {
+    Limits {
+        max_nodes: if SLOW.contains(&info.name) {
+            SLOW_MAX_NODES
+        } else {
+            u64::MAX
+        },
+        ..Limits::default()
+    }
+}
+
+/// What one strategy said about one puzzle: `None` when it ran out of budget.
+type Verdict = Option<(u32, u64)>;
+
+/// Solve every puzzle with every strategy in `which`; check validity and agreement, and
+/// that each count satisfies `expect`. Returns, per strategy, how many puzzles it finished.
+fn check(
+    label: &str,
+    puzzles: &[Grid],
+    which: &[&'static StrategyInfo],
+    expect: impl Fn(u32) -> bool + Sync,
+) -> Vec<usize> {
+    let verdicts: Vec<Vec<Verdict>> = puzzles
+        .par_iter()
+        .map_init(
+            || which.iter().map(|s| (s.make)()).collect::<Vec<_>>(),
+            |solvers, puzzle| {
+                which
+                    .iter()
+                    .zip(solvers.iter_mut())
+                    .map(|(info, solver)| {
+                        let out = solver.solve(puzzle, &limits_for(info));
+                        if let Some(first) = out.first {
+                            assert!(
+                                first.is_solution_of(puzzle),
+                                "{label}: {} returned a non-solution for {puzzle}",
+                                info.name
+                            );
+                        }
+                        out.aborted.is_none().then_some((out.solutions, out.nodes))
+                    })
+                    .collect()
+            },
+        )
+        .collect();
+    let mut finished = vec![0; which.len()];
+    for (puzzle, row) in puzzles.iter().zip(&verdicts) {
+        let counts: Vec<(&str, u32)> = which
+            .iter()
+            .zip(row)
+            .filter_map(|(info, v)| v.map(|(count, _)| (info.name, count)))
+            .collect();
+        assert!(
+            counts.windows(2).all(|w| w[0].1 == w[1].1),
+            "{label}: strategies disagree on {puzzle}: {counts:?}"
+        );
+        if let Some(&(name, count)) = counts.first() {
+            assert!(expect(count), "{label}: {name} counted {count} for {puzzle}");
+        }
+        let slow_nodes: Vec<u64> = which
+            .iter()
+            .zip(row)
+            .filter(|(info, _)| SLOW.contains(&info.name))
+            .filter_map(|(_, v)| v.map(|(_, nodes)| nodes))
+            .collect();
+        assert!(
+            slow_nodes.windows(2).all(|w| w[0] == w[1]),
+            "{label}: naive, hashset and stack walk one tree but counted {slow_nodes:?} nodes for {puzzle}"
+        );
+        for (i, v) in row.iter().enumerate() {
+            finished[i] += v.is_some() as usize;
+        }
+    }
+    for (info, n) in which.iter().zip(&finished) {
+        eprintln!("{label}: {} finished {n} of {}", info.name, puzzles.len());
+        if !SLOW.contains(&info.name) {
+            assert_eq!(*n, puzzles.len(), "{label}: {} must finish every puzzle", info.name);
+        }
+    }
+    finished
+}
+
+fn all() -> Vec<&'static StrategyInfo> {
+    STRATEGIES.iter().collect()
+}
+
+fn fast_ones() -> Vec<&'static StrategyInfo> {
+    STRATEGIES.iter().filter(|s| !SLOW.contains(&s.name)).collect()
+}
+
+fn unique(n: u32) -> bool {
+    n == 1
+}
+
+#[test]
+fn top1465_every_strategy() {
+    let Some(path) = shared("puzzles3_magictour_top1465") else {
+        return;
+    };
+    let puzzles = load(&path);
+    assert_eq!(puzzles.len(), 1465);
+    check("top1465", &puzzles, &all(), unique);
+}
+
+#[test]
+fn seventeen_clue_sample_every_strategy() {
+    let Some(path) = shared("puzzles2_17_clue") else {
+        return;
+    };
+    let puzzles: Vec<Grid> = load(&path).into_iter().step_by(97).collect();
+    let finished = check("17-clue sample", &puzzles, &all(), unique);
+    assert!(finished.iter().all(|&n| n > 0), "every strategy finishes some: {finished:?}");
+}
+
+#[test]
+fn seventeen_clue_in_full_fast_strategies() {
+    let Some(path) = shared("puzzles2_17_clue") else {
+        return;
+    };
+    let puzzles = load(&path);
+    assert_eq!(puzzles.len(), 49_158);
+    let which: Vec<_> = fast_ones().into_iter().filter(|s| s.name != "bitmask").collect();
+    check("17-clue", &puzzles, &which, unique);
+}
+
+#[test]
+fn forum_hardest_in_full_fast_strategies() {
+    let Some(path) = shared("puzzles5_forum_hardest_1905_11+") else {
+        return;
+    };
+    let puzzles = load(&path);
+    assert_eq!(puzzles.len(), 48_766);
+    let which: Vec<_> = fast_ones().into_iter().filter(|s| s.name != "bitmask").collect();
+    check("forum hardest", &puzzles, &which, unique);
+}
+
+#[test]
+fn sixteen_clue_derivatives_have_several_solutions() {
+    let Some(path) = shared("puzzles2_17_clue") else {
+        return;
+    };
+    let puzzles: Vec<Grid> = load(&path)
+        .into_iter()
+        .step_by(211)
+        .enumerate()
+        .map(|(i, mut g)| {
+            let givens: Vec<usize> = (0..81).filter(|&c| g.get(c) != 0).collect();
+            g.set(givens[i % givens.len()], 0);
+            g
+        })
+        .collect();
+    check("16-clue", &puzzles, &all(), |n| n == 2);
+}
+
+#[test]
+fn a_wrong_digit_leaves_no_solution() {
+    let Some(path) = shared("puzzles3_magictour_top1465") else {
+        return;
+    };
+    let originals: Vec<Grid> = load(&path).into_iter().step_by(7).collect();
+    let mut solver = (STRATEGIES.iter().find(|s| s.name == "dlx").unwrap().make)();
+    let puzzles: Vec<Grid> = originals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let solution = solver.solve(p, &Limits::default()).first?;
+            // The (i mod blanks)-th blank cell that accepts a wrong digit without a clash.
+            let blanks: Vec<usize> = (0..81).filter(|&c| p.get(c) == 0).collect();
+            (0..blanks.len()).find_map(|k| {
+                let cell = blanks[(i + k) % blanks.len()];
+                (1..=9).filter(|&d| d != solution.get(cell)).find_map(|d| {
+                    let mut q = *p;
+                    q.set(cell, d);
+                    q.conflict().is_none().then_some(q)
+                })
+            })
+        })
+        .collect();
+    assert!(puzzles.len() > 150);
+    check("wrong digit", &puzzles, &all(), |n| n == 0);
+}
