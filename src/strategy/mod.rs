@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
+mod hashset;
 mod naive;
 
 /// How far one search may go.
@@ -82,7 +83,7 @@ impl std::fmt::Debug for StrategyInfo {
 }
 
 /// Every strategy, in the order reports list them.
-pub static STRATEGIES: &[StrategyInfo] = &[naive::INFO];
+pub static STRATEGIES: &[StrategyInfo] = &[naive::INFO, hashset::INFO];
 
 /// The strategy registered as `name`.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {

@@ -91,7 +91,7 @@ impl Search {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::strategy::testkit::{self, grid, limits};
     use crate::strategy::Abort;
@@ -109,6 +109,46 @@ mod tests {
         let out = make().solve(&puzzle, &limits(2));
         assert_eq!((out.solutions, out.aborted), (1, None));
         assert!(out.first.is_some_and(|s| s.is_solution_of(&puzzle)));
+    }
+
+    /// Runs `make`'s strategy and `naive` on the same puzzles and limits and asserts the
+    /// outcomes are identical, nodes and abort points included: for strategies that walk
+    /// naive's search tree in naive's order, with different bookkeeping.
+    pub(in crate::strategy) fn assert_same_search_as_naive(make: fn() -> Box<dyn Strategy>) {
+        let mut naive = (INFO.make)();
+        let mut other = make();
+        let mut check = |puzzle: &str, limits: Limits| {
+            let p = grid(puzzle);
+            let expected = naive.solve(&p, &limits);
+            let got = other.solve(&p, &limits);
+            assert_eq!(got, expected, "{puzzle} with {limits:?}");
+            expected
+        };
+        for puzzle in [
+            testkit::EASY,
+            testkit::UNSOLVABLE,
+            testkit::DEAD_CELL,
+            testkit::TWO_SOLUTIONS,
+            testkit::HARDEST,
+        ] {
+            for max_solutions in [1, 2, 10] {
+                check(puzzle, limits(max_solutions));
+            }
+        }
+        // Budgets that end just before, at and just after the first solution of TWO_SOLUTIONS:
+        // both strategies must stop at the same placement with the same partial result.
+        let first = check(testkit::TWO_SOLUTIONS, limits(1));
+        assert!(first.nodes > 1);
+        for max_nodes in [first.nodes - 1, first.nodes, first.nodes + 1] {
+            let out = check(
+                testkit::TWO_SOLUTIONS,
+                Limits {
+                    max_nodes,
+                    ..limits(2)
+                },
+            );
+            assert_eq!(out.aborted, Some(Abort::NodeLimit), "max_nodes {max_nodes}");
+        }
     }
 
     #[test]
