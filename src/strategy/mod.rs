@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
+mod bitmask;
 mod hashset;
 mod naive;
 
@@ -83,7 +84,7 @@ impl std::fmt::Debug for StrategyInfo {
 }
 
 /// Every strategy, in the order reports list them.
-pub static STRATEGIES: &[StrategyInfo] = &[naive::INFO, hashset::INFO];
+pub static STRATEGIES: &[StrategyInfo] = &[naive::INFO, hashset::INFO, bitmask::INFO];
 
 /// The strategy registered as `name`.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {
