@@ -14,6 +14,7 @@ use crate::grid::Grid;
 mod bitmask;
 mod hashset;
 mod naive;
+mod stack;
 
 /// How far one search may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +85,7 @@ impl std::fmt::Debug for StrategyInfo {
 }
 
 /// Every strategy, in the order reports list them.
-pub static STRATEGIES: &[StrategyInfo] = &[naive::INFO, hashset::INFO, bitmask::INFO];
+pub static STRATEGIES: &[StrategyInfo] = &[naive::INFO, hashset::INFO, bitmask::INFO, stack::INFO];
 
 /// The strategy registered as `name`.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {

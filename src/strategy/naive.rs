@@ -98,7 +98,7 @@ pub(super) mod tests {
 
     #[test]
     fn conformance() {
-        // HARD takes naive about 21 million placements, over a second even optimised.
+        // HARD takes naive 21 million placements, about a second even optimised.
         testkit::conformance(INFO.make, true);
     }
 
@@ -134,6 +134,11 @@ pub(super) mod tests {
             for max_solutions in [1, 2, 10] {
                 check(puzzle, limits(max_solutions));
             }
+        }
+        // The empty grid has solutions in every branch, so a high limit exercises the
+        // resumption after each solution many times over.
+        for max_solutions in [1, 100] {
+            check(&".".repeat(81), limits(max_solutions));
         }
         // Budgets that end just before, at and just after the first solution of TWO_SOLUTIONS:
         // both strategies must stop at the same placement with the same partial result.
