@@ -11,7 +11,11 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
+mod bitmask;
 mod dlx;
+mod hashset;
+mod naive;
+mod stack;
 
 /// How far one search may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +86,13 @@ impl std::fmt::Debug for StrategyInfo {
 }
 
 /// Every strategy, in the order reports list them.
-pub static STRATEGIES: &[StrategyInfo] = &[dlx::INFO];
+pub static STRATEGIES: &[StrategyInfo] = &[
+    naive::INFO,
+    hashset::INFO,
+    bitmask::INFO,
+    stack::INFO,
+    dlx::INFO,
+];
 
 /// The strategy registered as `name`.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {
