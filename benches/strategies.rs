@@ -34,7 +34,10 @@ fn load(path: &Path, limit: usize) -> Vec<Grid> {
 fn sets() -> Vec<(&'static str, Vec<Grid>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared/datasets");
-    let mut sets = vec![("classic", load(&root.join("datasets/classic.txt"), usize::MAX))];
+    let mut sets = vec![(
+        "classic",
+        load(&root.join("datasets/classic.txt"), usize::MAX),
+    )];
     for (name, file) in [
         ("17_clue", "puzzles2_17_clue"),
         ("top1465", "puzzles3_magictour_top1465"),

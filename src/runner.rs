@@ -136,13 +136,13 @@ impl<'c> Runner<'c> {
                 self.warm_up(n);
                 self.warmed_up = true;
             }
-            for s in 0..self.settings.strategies.len() {
+            for (s, &group) in groups.iter().enumerate() {
                 let start = self.clock.now_ns();
                 self.phase(s, n, self.settings.limits, self.settings.repeat);
                 let wall = self.clock.now_ns().saturating_sub(start);
-                summary.add_wall(groups[s], wall);
+                summary.add_wall(group, wall);
                 for result in &self.results[s][..n] {
-                    summary.add(groups[s], result);
+                    summary.add(group, result);
                 }
             }
             let batch = Batch {

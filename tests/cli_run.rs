@@ -235,7 +235,7 @@ fn crlf_gives_the_same_results_as_lf() {
 #[test]
 fn csv_with_both_kaggle_headers_checks_solutions() {
     for name in ["kaggle.csv", "kaggle_id.csv"] {
-        let rows = run_ok(&[&fixture(name), "-s", "bitmask,stack"]);
+        let rows = run_ok(&[&fixture(name), "-s", "bitmask,dlx"]);
         assert_eq!(rows[0]["line"], "2", "the header is line 1");
         assert_eq!(rows[0]["solution"], EASY_SOLUTION);
         assert_eq!(rows[2]["solution"], HARD_SOLUTION);
@@ -423,7 +423,7 @@ fn default_corpus_and_default_output_path() {
     let dir = tempfile::tempdir().unwrap();
     let assert = bench()
         .current_dir(dir.path())
-        .args(["run", "-s", "bitmask,stack"])
+        .args(["run", "-s", "bitmask,dlx"])
         .assert()
         .success()
         .stderr(predicate::str::contains("datasets/classic.txt"));
@@ -437,7 +437,7 @@ fn default_corpus_and_default_output_path() {
         .collect();
     assert_eq!(results.len(), 1);
     let rows = rows(&std::fs::read(results[0].as_ref().unwrap().path()).unwrap());
-    assert_eq!(rows.len(), 2 * 15);
+    assert_eq!(rows.len(), 2 * 14);
     assert!(
         rows.iter().all(|r| r["status"] == "unique"),
         "every shipped puzzle is proper"

@@ -28,7 +28,7 @@ const DEFAULT_CORPUS_NAME: &str = "datasets/classic.txt";
 const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/classic.txt");
 
 /// Default node budget: keeps a full-corpus `naive` run bounded (see README).
-pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
 /// At most this many bad-line warnings go to stderr; the CSV has them all.
 const MAX_WARNINGS: u64 = 100;
