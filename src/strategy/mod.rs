@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
+mod fast;
+
 /// How far one search may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -80,7 +82,7 @@ impl std::fmt::Debug for StrategyInfo {
 }
 
 /// Every strategy, in the order reports list them.
-pub static STRATEGIES: &[StrategyInfo] = &[];
+pub static STRATEGIES: &[StrategyInfo] = &[fast::INFO];
 
 /// The strategy registered as `name`.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {
