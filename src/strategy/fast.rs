@@ -64,6 +64,8 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     make: || Box::new(Fast::new()),
 };
 
+const COLUMN_SINGLES: bool = true;
+
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
@@ -348,7 +350,7 @@ impl State {
             if self.naked_singles()? {
                 continue;
             }
-            if self.column_singles()? {
+            if COLUMN_SINGLES && self.column_singles()? {
                 continue;
             }
             return Ok(Stall::Stuck);
@@ -372,7 +374,7 @@ impl State {
             }
             let two = u & r2 & !r3;
             if two != 0 {
-                let p = two.trailing_zeros() as usize;
+                let p = 31 - two.leading_zeros() as usize;
                 return (b, p, self.digits_at(b, p));
             }
         }
@@ -434,6 +436,9 @@ pub struct Fast {
     state: State,
     stack: Box<[Frame; MAX_DEPTH]>,
     solution: Grid,
+    /// The CPU has what `search_x86_v3` needs.
+    #[cfg(target_arch = "x86_64")]
+    x86_v3: bool,
 }
 
 impl Fast {
@@ -448,6 +453,12 @@ impl Fast {
             state: State::new(),
             stack: Box::new([frame; MAX_DEPTH]),
             solution: Grid::EMPTY,
+            #[cfg(target_arch = "x86_64")]
+            x86_v3: std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("lzcnt")
+                && std::is_x86_feature_detected!("popcnt"),
         }
     }
 
@@ -467,8 +478,27 @@ impl Fast {
         true
     }
 
-    /// Depth-first search from the loaded state; returns the number of guesses.
+    /// `search_impl` compiled for CPUs with AVX2 and BMI1/2 (wider compares for the
+    /// bit-parallel loops, `tzcnt`, `andn`, `shlx`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn search_x86_v3(&mut self, tally: &mut Tally, budget: &mut Budget) -> u64 {
+        self.search_impl(tally, budget)
+    }
+
     fn search(&mut self, tally: &mut Tally, budget: &mut Budget) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.x86_v3 {
+            // SAFETY: `x86_v3` is only set when the CPU reports every feature that
+            // `search_x86_v3` is compiled for.
+            return unsafe { self.search_x86_v3(tally, budget) };
+        }
+        self.search_impl(tally, budget)
+    }
+
+    /// Depth-first search from the loaded state; returns the number of guesses.
+    #[inline(always)]
+    fn search_impl(&mut self, tally: &mut Tally, budget: &mut Budget) -> u64 {
         let mut guesses = 0u64;
         let mut depth = 0usize;
         loop {
