@@ -120,6 +120,23 @@ const COMPLEX: [u32; 512] = {
     t
 };
 
+/// The cells of the rows of a band in a 3-bit row set.
+const ROW_CELLS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if m & (1 << r) != 0 {
+                t[m] |= 0x1ff << (9 * r);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The column `c` of a band: its three cells.
 const fn col_cells(c: usize) -> u32 {
     (1 << c) | (1 << (c + 9)) | (1 << (c + 18))
@@ -229,23 +246,17 @@ impl State {
         if todo == 0 {
             return Ok(());
         }
-        let mut placed = 0u32;
-        for r in 0..3 {
-            if todo & (1 << r) != 0 {
-                let x = (a >> (9 * r)) & 0x1ff;
-                if x & (x - 1) == 0 {
-                    placed |= x << (9 * r);
-                }
-            }
-        }
-        if placed == 0 {
+        // Rows left with a single cell, among the rows where the digit is not yet placed.
+        let (r0, r1, r2) = (a & 0x1ff, (a >> 9) & 0x1ff, a >> 18);
+        let singles = ((r0 & (r0 - 1) == 0) as u32)
+            | ((r1 & (r1 - 1) == 0) as u32) << 1
+            | ((r2 & (r2 - 1) == 0) as u32) << 2;
+        let rows = singles & todo;
+        if rows == 0 {
             return Ok(());
         }
-        // Rows of this band where the digit is now placed.
-        let solved_rows = (((placed & 0x1ff != 0) as u32)
-            | (((placed >> 9) & 0x1ff != 0) as u32) << 1
-            | (((placed >> 18) != 0) as u32) << 2)
-            << (3 * d);
+        let placed = a & ROW_CELLS[rows as usize];
+        let solved_rows = rows << (3 * d);
         self.rows_todo[b] &= !solved_rows;
         self.unsolved[b] &= !placed;
         let cols = (placed | placed >> 9 | placed >> 18) & 0x1ff;
@@ -304,15 +315,13 @@ impl State {
         let mut any = false;
         for d in 0..9 {
             let (x0, x1, x2) = (self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]);
-            // Per band: columns with at least one and at least two candidates.
+            // Columns with at least one and with at least two candidates.
             let mut once = 0u32;
             let mut twice = 0u32;
             for x in [x0, x1, x2] {
-                for r in 0..3 {
-                    let row = (x >> (9 * r)) & 0x1ff;
-                    twice |= once & row;
-                    once |= row;
-                }
+                let (r0, r1, r2) = (x & 0x1ff, (x >> 9) & 0x1ff, x >> 18);
+                twice |= (once & (r0 | r1 | r2)) | (r0 & r1) | (r2 & (r0 | r1));
+                once |= r0 | r1 | r2;
             }
             if once != 0x1ff {
                 return Err(Contradiction);
