@@ -243,9 +243,6 @@ impl State {
         self.seen[i] = a;
         let (d, b) = (i / 3, i % 3);
         let todo = (self.rows_todo[b] >> (3 * d)) & 7;
-        if todo == 0 {
-            return Ok(());
-        }
         // Rows left with a single cell, among the rows where the digit is not yet placed.
         let (r0, r1, r2) = (a & 0x1ff, (a >> 9) & 0x1ff, a >> 18);
         let singles = ((r0 & (r0 - 1) == 0) as u32)
@@ -264,12 +261,10 @@ impl State {
         for d2 in 0..9 {
             self.cand[3 * d2 + b] &= !placed;
         }
-        self.cand[i] = a;
         for b2 in 0..3 {
-            if b2 != b {
-                self.cand[3 * d + b2] &= !colmask;
-            }
+            self.cand[3 * d + b2] &= !colmask;
         }
+        self.cand[i] = a;
         Ok(())
     }
 
@@ -295,15 +290,11 @@ impl State {
             while singles != 0 {
                 let p = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
-                let bit = 1u32 << p;
-                let mut d = 0;
-                while d < 9 && self.cand[3 * d + b] & bit == 0 {
-                    d += 1;
-                }
-                if d == 9 {
+                let ds = self.digits_at(b, p);
+                if ds == 0 {
                     return Err(Contradiction);
                 }
-                self.assign(d, b, p);
+                self.assign(ds.trailing_zeros() as usize, b, p);
                 any = true;
             }
         }
@@ -406,6 +397,7 @@ impl State {
         best
     }
 
+    #[inline(always)]
     fn digits_at(&self, b: usize, p: usize) -> u32 {
         let mut ds = 0;
         for d in 0..9 {
