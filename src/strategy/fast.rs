@@ -2,8 +2,8 @@
 //!
 //! The algorithm follows JCZSolve (Zhouyundong's solver, as tuned by JasonLion and
 //! others on the Enjoy Sudoku forum) and its Rust port in the `sudoku` crate by
-//! Emerentius, with ideas on guessing taken from tdoku (Tom Dillion). The code here is
-//! written from the ideas, not from their sources.
+//! Emerentius. tdoku (Tom Dillon) is the yardstick it is measured against; none of tdoku's
+//! SIMD encoding is used. The code here is written from the ideas, not from their sources.
 //!
 //! # Bit layout
 //!
@@ -42,16 +42,23 @@
 //!
 //! # Search
 //!
-//! When propagation stalls, the solver guesses on the first cell with two candidates (or,
-//! failing that, a cell with the fewest), copying its whole state (a few hundred bytes) onto
-//! a fixed stack kept in the solver, so nothing is undone and nothing is allocated per
-//! puzzle or per node. When a cell's last candidate is tried, the other digits have all
-//! failed, so it is placed as a forced move, not a guess.
+//! When propagation stalls, the solver guesses on a cell with two candidates (the last one,
+//! in bit order, of the first band that has one) or, failing that, on a cell with the
+//! fewest candidates, trying its digits in increasing order. It copies its whole state (a
+//! few hundred bytes) onto a fixed stack kept in the solver, so nothing is undone and
+//! nothing is allocated per puzzle or per node. When a cell's last candidate is tried, the
+//! other digits have all been explored, so it is placed as a forced move, not a guess.
 //!
 //! * `nodes` counts search-tree states entered by guessing: one per guess, each paid for
 //!   with `Budget::spend` before it is made. A puzzle solved by propagation alone has 0.
 //! * `guesses` counts placements made while other candidates remained for the cell, that is
 //!   the guess branches taken. Every node is a guess, so the two are equal.
+//!
+//! # Speed
+//!
+//! The search is compiled twice: portable, and for x86-64-v3 (AVX2, BMI1/2, LZCNT, POPCNT)
+//! behind a run-time feature check; the wider instruction set speeds the bit-parallel loops
+//! by about 7%. Hot paths avoid data-dependent branches where that measured faster.
 
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::Grid;
