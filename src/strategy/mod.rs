@@ -13,6 +13,7 @@ use crate::grid::Grid;
 
 mod bitmask;
 mod dlx;
+mod fast;
 mod hashset;
 mod naive;
 mod stack;
@@ -92,6 +93,7 @@ pub static STRATEGIES: &[StrategyInfo] = &[
     bitmask::INFO,
     stack::INFO,
     dlx::INFO,
+    fast::INFO,
 ];
 
 /// The strategy registered as `name`.
