@@ -177,6 +177,7 @@ impl<'c> Runner<'c> {
         let records = &self.records[..n];
         let solvers = &self.solvers;
         let clock = self.clock;
+        let counts_guesses = self.settings.strategies[s].counts_guesses;
         self.pool.install(|| {
             results[..n]
                 .par_iter_mut()
@@ -186,7 +187,14 @@ impl<'c> Runner<'c> {
                     let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
                     // Each worker only ever takes its own slot, so the lock is uncontended.
                     let mut mine = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
-                    *result = evaluate(record, mine[s].as_mut(), &limits, repeat, clock);
+                    *result = evaluate(
+                        record,
+                        mine[s].as_mut(),
+                        counts_guesses,
+                        &limits,
+                        repeat,
+                        clock,
+                    );
                 });
         });
     }
@@ -196,6 +204,7 @@ impl<'c> Runner<'c> {
 pub fn evaluate(
     record: &Record,
     strategy: &mut dyn Strategy,
+    counts_guesses: bool,
     limits: &Limits,
     repeat: u32,
     clock: &dyn Clock,
@@ -210,7 +219,14 @@ pub fn evaluate(
                 outcome = Some(out);
             }
             let outcome = outcome.expect("at least one solve ran");
-            PuzzleResult::searched(grid, expected.as_ref(), &outcome, best, limits)
+            PuzzleResult::searched(
+                grid,
+                expected.as_ref(),
+                &outcome,
+                best,
+                limits,
+                counts_guesses,
+            )
         }
         Kind::Invalid { reason, .. } => PuzzleResult::unsearched(Status::Invalid, reason),
         Kind::Malformed { reason, .. } => PuzzleResult::unsearched(Status::Malformed, reason),

@@ -84,7 +84,7 @@ fn header_is_exactly_the_documented_columns() {
     let first = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         first.lines().next().unwrap(),
-        "corpus,line,strategy,status,solutions,nodes,time_ns,clues,puzzle,solution,error"
+        "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error"
     );
 }
 
@@ -121,6 +121,19 @@ fn every_status_on_the_mixed_fixture() {
     assert!(easy["nodes"].parse::<u64>().unwrap() > 0);
     assert_eq!(easy["error"], "");
     assert_eq!(line("3", "stack")["solutions"], "2");
+    // Guesses are reported only by strategies that tell them from forced moves.
+    assert_eq!(line("2", "naive")["guesses"], "");
+    assert_eq!(
+        line("2", "fast")["guesses"],
+        "0",
+        "the easy puzzle needs no guess"
+    );
+    let hardest = line("9", "fast");
+    assert!(hardest["guesses"].parse::<u64>().unwrap() > 0);
+    assert_eq!(
+        hardest["guesses"], hardest["nodes"],
+        "fast's nodes are its guesses"
+    );
     assert_eq!(line("4", "naive")["solution"], "");
     let invalid = line("6", "naive");
     assert_eq!(

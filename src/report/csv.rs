@@ -6,13 +6,14 @@ use super::PuzzleResult;
 use crate::corpus::{Kind, Record};
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 11] = [
+pub const COLUMNS: [&str; 12] = [
     "corpus",
     "line",
     "strategy",
     "status",
     "solutions",
     "nodes",
+    "guesses",
     "time_ns",
     "clues",
     "puzzle",
@@ -48,7 +49,8 @@ impl<W: Write> PuzzleCsv<W> {
         strategy: &str,
         result: &PuzzleResult,
     ) -> csv::Result<()> {
-        let (mut line, mut solutions, mut nodes, mut time, mut clues) = (
+        let (mut line, mut solutions, mut nodes, mut guesses, mut time, mut clues) = (
+            itoa::Buffer::new(),
             itoa::Buffer::new(),
             itoa::Buffer::new(),
             itoa::Buffer::new(),
@@ -72,6 +74,7 @@ impl<W: Write> PuzzleCsv<W> {
         out.write_field(result.status.as_str())?;
         out.write_field(result.solutions.map_or("", |n| solutions.format(n)))?;
         out.write_field(result.nodes.map_or("", |n| nodes.format(n)))?;
+        out.write_field(result.guesses.map_or("", |n| guesses.format(n)))?;
         out.write_field(result.time_ns.map_or("", |n| time.format(n)))?;
         out.write_field(grid.map_or("", |g| clues.format(g.clues())))?;
         out.write_field(if grid.is_some() {

@@ -122,6 +122,7 @@ impl PuzzleResult {
         outcome: &Outcome,
         time_ns: u64,
         limits: &Limits,
+        counts_guesses: bool,
     ) -> PuzzleResult {
         let status = Status::of(outcome, limits);
         let mut error = outcome
@@ -150,7 +151,7 @@ impl PuzzleResult {
             status,
             solutions: Some(outcome.solutions),
             nodes: Some(outcome.nodes),
-            guesses: Some(outcome.guesses),
+            guesses: counts_guesses.then_some(outcome.guesses),
             time_ns: Some(time_ns),
             solution: outcome.first,
             error,

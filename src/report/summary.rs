@@ -28,7 +28,11 @@ struct Group {
     max_ns: u64,
     times: Histogram<u64>,
     nodes_sum: u128,
+    /// Finished searches by a strategy that counts guesses, and how many of them
+    /// needed none.
+    guessed: u64,
     guesses_sum: u128,
+    no_guess: u64,
     wall_ns: u64,
 }
 
@@ -62,7 +66,10 @@ pub struct SummaryRow {
     pub p99_ns: u64,
     pub max_ns: u64,
     pub mean_nodes: f64,
-    pub mean_guesses: f64,
+    /// Guesses per finished puzzle; `null` for strategies that do not count guesses.
+    pub mean_guesses: Option<f64>,
+    /// Share of finished puzzles solved without a guess (0..=1); `null` likewise.
+    pub no_guess_share: Option<f64>,
 }
 
 impl Summary {
@@ -85,7 +92,9 @@ impl Summary {
             max_ns: 0,
             times: Histogram::new(3).expect("3 significant digits is a valid precision"),
             nodes_sum: 0,
+            guessed: 0,
             guesses_sum: 0,
+            no_guess: 0,
             wall_ns: 0,
         });
         self.groups.len() - 1
@@ -105,7 +114,12 @@ impl Summary {
                 g.times.saturating_record(t);
             }
             g.nodes_sum += result.nodes.unwrap_or(0) as u128;
-            g.guesses_sum += result.guesses.unwrap_or(0) as u128;
+            // An aborted search's guesses say only how far it got: leave it out.
+            if let (Some(guesses), false) = (result.guesses, result.status == Status::Aborted) {
+                g.guessed += 1;
+                g.guesses_sum += guesses as u128;
+                g.no_guess += (guesses == 0) as u64;
+            }
         }
     }
 
@@ -177,7 +191,8 @@ impl Group {
             p99_ns: q(0.99),
             max_ns: self.max_ns,
             mean_nodes: mean(self.nodes_sum),
-            mean_guesses: mean(self.guesses_sum),
+            mean_guesses: (self.guessed > 0).then(|| self.guesses_sum as f64 / self.guessed as f64),
+            no_guess_share: (self.guessed > 0).then(|| self.no_guess as f64 / self.guessed as f64),
         }
     }
 }
@@ -241,7 +256,9 @@ mod tests {
         assert!(r.p99_ns.abs_diff(99_000) <= 99, "{}", r.p99_ns);
         assert_eq!(r.max_ns, 100_000);
         assert_eq!(r.mean_nodes, 50.5);
-        assert_eq!(r.mean_guesses, 25.0);
+        // nodes / 2 for nodes 1..=100: 0 (once), then 1..=50, mean 25.
+        assert_eq!(r.mean_guesses, Some(25.0));
+        assert_eq!(r.no_guess_share, Some(0.01));
     }
 
     #[test]
@@ -255,6 +272,27 @@ mod tests {
         let names: Vec<_> = s.rows().into_iter().map(|r| r.strategy).collect();
         assert_eq!(names, ["b", "a"]);
         assert_eq!((s.count(Status::Aborted), s.count(Status::Invalid)), (2, 1));
+    }
+
+    #[test]
+    fn guesses_leave_out_aborted_searches_and_strategies_that_do_not_count() {
+        let mut s = Summary::default();
+        let g = s.group("c", "fast");
+        s.add(g, &timed(Status::Unique, 10, 0));
+        s.add(g, &timed(Status::Unique, 10, 8));
+        s.add(g, &timed(Status::Aborted, 10, 1000));
+        let r = &s.rows()[0];
+        assert_eq!((r.mean_guesses, r.no_guess_share), (Some(2.0), Some(0.5)));
+        let n = s.group("c", "naive");
+        s.add(
+            n,
+            &PuzzleResult {
+                guesses: None,
+                ..timed(Status::Unique, 10, 8)
+            },
+        );
+        let r = &s.rows()[1];
+        assert_eq!((r.mean_guesses, r.no_guess_share), (None, None));
     }
 
     #[test]

@@ -55,6 +55,13 @@ fn columns() -> Vec<Column> {
         always("p99", |r| duration(r.p99_ns as f64)),
         always("max", |r| duration(r.max_ns as f64)),
         always("mean nodes", |r| format!("{:.1}", r.mean_nodes)),
+        always("guesses/puzzle", |r| {
+            r.mean_guesses.map_or("-".into(), |g| format!("{g:.2}"))
+        }),
+        always("no guess", |r| {
+            r.no_guess_share
+                .map_or("-".into(), |s| format!("{:.1}%", s * 100.0))
+        }),
     ]
 }
 

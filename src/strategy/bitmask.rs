@@ -20,7 +20,9 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     name: "bitmask",
     about: "recursive backtracking on the empty cell with the fewest candidates, houses \
             kept as 9-bit masks",
-    nodes_unit: "digits placed by the search (only candidates are tried)",
+    nodes_unit: "digits placed by the search (only candidates are tried); guesses: those \
+                 placed in a cell that had two or more candidates",
+    counts_guesses: true,
     make,
 };
 
@@ -40,6 +42,8 @@ struct Bitmask {
     /// choosing a cell swaps it to position `k`.
     empty: [u8; 81],
     len: usize,
+    /// Placements made into a cell that had two or more candidates.
+    guesses: u64,
 }
 
 impl Bitmask {
@@ -51,6 +55,7 @@ impl Bitmask {
             boxes: [0; 9],
             empty: [0; 81],
             len: 0,
+            guesses: 0,
         }
     }
 
@@ -116,6 +121,8 @@ impl Bitmask {
             if !budget.spend() {
                 return true;
             }
+            // A placement is a guess when the cell had other candidates to try.
+            self.guesses += (best_count >= 2) as u64;
             self.grid.set(cell, digit);
             self.toggle(cell, digit);
             let stop = self.fill(depth + 1, budget, tally);
@@ -134,8 +141,9 @@ impl Strategy for Bitmask {
         self.load(puzzle);
         let mut budget = Budget::new(limits);
         let mut tally = Tally::new(limits);
+        self.guesses = 0;
         self.fill(0, &mut budget, &mut tally);
-        tally.outcome(&budget, 0)
+        tally.outcome(&budget, self.guesses)
     }
 }
 

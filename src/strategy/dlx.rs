@@ -31,6 +31,7 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     about: "Knuth's Algorithm X with dancing links on the 324-column exact-cover matrix, \
             branching on the column with the fewest rows",
     nodes_unit: "rows selected by the search (givens excluded)",
+    counts_guesses: true,
     make: || Box::new(Dlx::new()),
 };
 

@@ -68,6 +68,7 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     about: "JCZSolve-style band bitboards: locked-candidate band updates, naked and hidden \
             singles, bi-value guessing on a copied state",
     nodes_unit: "guesses (search-tree states entered by guessing)",
+    counts_guesses: true,
     make: || Box::new(Fast::new()),
 };
 

@@ -21,6 +21,7 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     about: "naive's backtracking with the digits of each row, column and box kept in \
             HashSet<u8>",
     nodes_unit: "digits placed by the search (rejected digits are not counted)",
+    counts_guesses: false,
     make,
 };
 

@@ -77,6 +77,8 @@ pub struct StrategyInfo {
     pub about: &'static str,
     /// What its `nodes` count.
     pub nodes_unit: &'static str,
+    /// Whether `Outcome::guesses` is measured (else reports leave it empty).
+    pub counts_guesses: bool,
     pub make: fn() -> Box<dyn Strategy>,
 }
 

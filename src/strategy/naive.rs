@@ -21,6 +21,7 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     about: "recursive backtracking: first empty cell in row-major order, digits 1-9, \
             rules checked by scanning the board",
     nodes_unit: "digits placed by the search (rejected digits are not counted)",
+    counts_guesses: false,
     make,
 };
 

@@ -19,6 +19,7 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     about: "iterative backtracking over the empty cells in row-major order, houses kept \
             as 9-bit masks",
     nodes_unit: "digits placed by the search (naive's count)",
+    counts_guesses: false,
     make,
 };
 
