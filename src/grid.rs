@@ -138,9 +138,35 @@ impl Grid {
         self.cells.iter().all(|&c| c != 0)
     }
 
+    /// True when no digit appears twice in a row, column or box.
+    ///
+    /// One pass with a bitmask per house: this runs on every puzzle and every solution, so
+    /// it must cost far less than the fastest solve.
+    pub fn breaks_no_rule(&self) -> bool {
+        let mut houses = [0u16; 27];
+        for (cell, &d) in self.cells.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let bit = 1u16 << d;
+            let [r, c, b] = HOUSES[cell];
+            let seen = houses[r as usize] | houses[c as usize] | houses[b as usize];
+            if seen & bit != 0 {
+                return false;
+            }
+            houses[r as usize] |= bit;
+            houses[c as usize] |= bit;
+            houses[b as usize] |= bit;
+        }
+        true
+    }
+
     /// The first pair of givens that share a digit in a house, scanning rows, then
     /// columns, then boxes; `None` when the givens break no rule.
     pub fn conflict(&self) -> Option<Conflict> {
+        if self.breaks_no_rule() {
+            return None;
+        }
         // seen[d] holds the cell index + 1 where digit d was met in the current house.
         let mut seen = [0usize; 10];
         for kind in 0..3u8 {
@@ -175,13 +201,19 @@ impl Grid {
     /// True when `self` is a complete grid that breaks no rule and keeps every given of
     /// `puzzle`.
     pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
-        self.is_complete()
-            && self.conflict().is_none()
-            && puzzle
-                .cells
-                .iter()
-                .zip(self.cells.iter())
-                .all(|(&p, &s)| p == 0 || p == s)
+        // A complete grid breaks no rule exactly when each house holds all nine digits:
+        // nine cells can only cover nine digits by holding each once.
+        let mut houses = [0u16; 27];
+        let mut given_ok = true;
+        for (cell, (&s, &p)) in self.cells.iter().zip(puzzle.cells.iter()).enumerate() {
+            let bit = 1u16 << s;
+            let [r, c, b] = HOUSES[cell];
+            houses[r as usize] |= bit;
+            houses[c as usize] |= bit;
+            houses[b as usize] |= bit;
+            given_ok &= p == 0 || p == s;
+        }
+        given_ok && houses.iter().all(|&h| h == ALL_DIGITS)
     }
 
     /// Write the grid as 81 bytes, `.` for blanks.
@@ -199,6 +231,24 @@ impl Grid {
         String::from_utf8_lossy(&buf).into_owned()
     }
 }
+
+/// Bits 1..=9: every digit present (bit 0 would be a blank).
+const ALL_DIGITS: u16 = 0x3fe;
+
+/// The row (0..9), column (9..18) and box (18..27) house of each cell.
+const HOUSES: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        t[cell] = [
+            (cell / 9) as u8,
+            9 + (cell % 9) as u8,
+            18 + box_of(cell) as u8,
+        ];
+        cell += 1;
+    }
+    t
+};
 
 /// The `k`-th cell of house `unit` of kind 0 (row), 1 (column) or 2 (box).
 #[inline]
@@ -285,6 +335,59 @@ mod tests {
         let mut g: Grid = PUZZLE.parse().unwrap();
         g.set(10, 4); // r2c2 shares box 1 with r1c1
         assert_eq!(g.conflict().unwrap().unit, Unit::Box(0));
+    }
+
+    #[test]
+    fn fast_rule_check_agrees_with_the_detailed_one() {
+        let g: Grid = PUZZLE.parse().unwrap();
+        assert!(g.breaks_no_rule());
+        for cell in 0..81 {
+            for d in 1..=9 {
+                let mut h = g;
+                h.set(cell, d);
+                assert_eq!(h.breaks_no_rule(), h.conflict().is_none(), "{h}");
+            }
+        }
+    }
+
+    /// The definition, spelled out: complete, no rule broken, every given kept.
+    fn is_solution_slow(s: &Grid, puzzle: &Grid) -> bool {
+        s.is_complete()
+            && s.conflict().is_none()
+            && (0..81).all(|i| puzzle.get(i) == 0 || puzzle.get(i) == s.get(i))
+    }
+
+    #[test]
+    fn fast_solution_check_agrees_with_the_definition() {
+        let puzzle: Grid = PUZZLE.parse().unwrap();
+        let solution: Grid =
+            "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
+                .parse()
+                .unwrap();
+        assert!(solution.is_solution_of(&puzzle) && is_solution_slow(&solution, &puzzle));
+        for cell in 0..81 {
+            for d in 0..=9 {
+                let mut s = solution;
+                s.set(cell, d);
+                assert_eq!(
+                    s.is_solution_of(&puzzle),
+                    is_solution_slow(&s, &puzzle),
+                    "{s}"
+                );
+                // Swapping two cells of a row keeps every house's digits in the row but
+                // breaks columns (and maybe boxes) unless the cells hold the same digit.
+                let mut t = solution;
+                let (a, b) = (cell, cell - cell % 9 + (cell + d as usize) % 9);
+                let (x, y) = (t.get(a), t.get(b));
+                t.set(a, y);
+                t.set(b, x);
+                assert_eq!(
+                    t.is_solution_of(&puzzle),
+                    is_solution_slow(&t, &puzzle),
+                    "{t}"
+                );
+            }
+        }
     }
 
     #[test]

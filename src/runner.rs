@@ -51,6 +51,8 @@ pub struct Batch<'a> {
     pub results: &'a [Vec<PuzzleResult>],
     /// Bytes of the corpus consumed so far.
     pub bytes_read: u64,
+    /// The runner's worker pool, for sinks that format output in parallel.
+    pub pool: &'a rayon::ThreadPool,
 }
 
 /// Why a run stopped early.
@@ -128,7 +130,9 @@ impl<'c> Runner<'c> {
             .map(|s| summary.group(corpus.name(), s.name))
             .collect();
         loop {
-            let n = corpus.next_entries(&mut self.records, self.settings.chunk_size)?;
+            let (pool, records, size) = (&self.pool, &mut self.records, self.settings.chunk_size);
+            // Inside the pool, so that lines are parsed by its workers.
+            let n = pool.install(|| corpus.next_entries(records, size))?;
             if n == 0 {
                 return Ok(());
             }
@@ -151,6 +155,7 @@ impl<'c> Runner<'c> {
                 strategies: &self.settings.strategies,
                 results: &self.results,
                 bytes_read: corpus.bytes_read(),
+                pool: &self.pool,
             };
             sink(&batch).map_err(RunError::Sink)?;
         }

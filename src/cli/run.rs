@@ -9,10 +9,11 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
+use rayon::prelude::*;
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::{Corpus, Format, Kind};
 use sudoku_bench::machine::Machine;
-use sudoku_bench::report::csv::PuzzleCsv;
+use sudoku_bench::report::csv::{push_field, push_row, PuzzleCsv};
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::table::{Exporter, TableExporter};
@@ -29,6 +30,9 @@ const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/classic.txt");
 
 /// Default node budget: keeps a full-corpus `naive` run bounded (see README).
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
+
+/// Records whose rows one parallel task formats.
+const ROWS_PER_PIECE: usize = 256;
 
 /// At most this many bad-line warnings go to stderr; the CSV has them all.
 const MAX_WARNINGS: u64 = 100;
@@ -196,15 +200,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut read_failures = 0;
 
     for corpus in &mut corpora {
+        let mut corpus_field = Vec::new();
+        push_field(&mut corpus_field, corpus.name().as_bytes());
         let result = runner.run(corpus, &mut summary, |batch| -> anyhow::Result<()> {
             for (i, record) in batch.records.iter().enumerate() {
                 if let Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } = &record.kind
                 {
-                    warn(
-                        &progress,
-                        &mut warnings,
-                        &format!("{}:{}: {reason}", batch.corpus, record.line),
-                    );
+                    let line = format!("{}:{}: {reason}", batch.corpus, record.line);
+                    warn(&progress, &mut warnings, &line);
                 }
                 for (s, info) in batch.strategies.iter().enumerate() {
                     let result = &batch.results[s][i];
@@ -214,9 +217,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             format!("{}:{}: {}: {why}", batch.corpus, record.line, info.name);
                         warn(&progress, &mut warnings, &line);
                     }
-                    csv.write(batch.corpus, record, info.name, result)
-                        .with_context(|| format!("cannot write {}", out_path.display()))?;
                 }
+            }
+            // Format pieces of the batch in parallel, then write them in order.
+            let pieces: Vec<Vec<u8>> = batch.pool.install(|| {
+                batch
+                    .records
+                    .par_chunks(ROWS_PER_PIECE)
+                    .enumerate()
+                    .map(|(k, records)| {
+                        let mut out =
+                            Vec::with_capacity(records.len() * batch.strategies.len() * 256);
+                        for (j, record) in records.iter().enumerate() {
+                            let i = k * ROWS_PER_PIECE + j;
+                            for (s, info) in batch.strategies.iter().enumerate() {
+                                push_row(
+                                    &mut out,
+                                    &corpus_field,
+                                    record,
+                                    info.name,
+                                    &batch.results[s][i],
+                                );
+                            }
+                        }
+                        out
+                    })
+                    .collect()
+            });
+            for piece in &pieces {
+                csv.write_rows(piece)
+                    .with_context(|| format!("cannot write {}", out_path.display()))?;
             }
             progress.advance(batch.records.len() as u64, batch.bytes_read);
             Ok(())

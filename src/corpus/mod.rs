@@ -14,6 +14,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::grid::{cell_name, Grid};
 
 pub use self::csv::CsvLayout;
@@ -198,6 +200,51 @@ impl Corpus {
 
     /// Read the next line into `record`, reusing its buffer. `Ok(false)` at the end.
     pub fn next_into(&mut self, record: &mut Record) -> Result<bool, LoadError> {
+        if !self.read_line(record)? {
+            return Ok(false);
+        }
+        if let Some(kind) = self.structural(&record.raw)? {
+            record.kind = kind;
+        } else {
+            record.kind = self.layout().classify(&record.raw);
+        }
+        Ok(true)
+    }
+
+    /// Read up to `max` records that a benchmark reports on into `chunk`, reusing its
+    /// records' buffers; other lines are skipped. Returns how many were read (0 at the end).
+    ///
+    /// Lines are read in order, then parsed and checked in parallel on the current rayon
+    /// pool: parsing costs more than reading, and a fast solver must not wait for it.
+    pub fn next_entries(
+        &mut self,
+        chunk: &mut Vec<Record>,
+        max: usize,
+    ) -> Result<usize, LoadError> {
+        let mut filled = 0;
+        while filled < max {
+            if filled == chunk.len() {
+                chunk.push(Record::default());
+            }
+            if !self.read_line(&mut chunk[filled])? {
+                break;
+            }
+            match self.structural(&chunk[filled].raw)? {
+                Some(kind) => chunk[filled].kind = kind,
+                None => filled += 1,
+            }
+        }
+        if filled > 0 {
+            let layout = self.layout();
+            chunk[..filled]
+                .par_iter_mut()
+                .with_min_len(256)
+                .for_each(|r| r.kind = layout.classify(&r.raw));
+        }
+        Ok(filled)
+    }
+
+    fn read_line(&mut self, record: &mut Record) -> Result<bool, LoadError> {
         record.raw.clear();
         let n = self
             .reader
@@ -213,61 +260,67 @@ impl Corpus {
         self.line += 1;
         self.bytes_read += n as u64;
         record.line = self.line;
-        record.kind = self.classify(&record.raw)?;
         Ok(true)
     }
 
-    /// Read up to `max` records that a benchmark reports on into `chunk`, reusing its
-    /// records' buffers; other lines are skipped. Returns how many were read (0 at the end).
-    pub fn next_entries(
-        &mut self,
-        chunk: &mut Vec<Record>,
-        max: usize,
-    ) -> Result<usize, LoadError> {
-        let mut filled = 0;
-        while filled < max {
-            if filled == chunk.len() {
-                chunk.push(Record::default());
-            }
-            if !self.next_into(&mut chunk[filled])? {
-                break;
-            }
-            if chunk[filled].is_entry() {
-                filled += 1;
-            }
-        }
-        Ok(filled)
+    fn layout(&self) -> &Layout {
+        self.layout.as_ref().unwrap_or(&Layout::Text)
     }
 
-    fn classify(&mut self, raw: &[u8]) -> Result<Kind, LoadError> {
+    /// The kind of a line that needs no parsing (blank, comment, the CSV header), or
+    /// `None` for a data line. Settles the format on the first data line.
+    fn structural(&mut self, raw: &[u8]) -> Result<Option<Kind>, LoadError> {
         let line = trim(raw);
         if line.is_empty() {
-            return Ok(Kind::Blank);
+            return Ok(Some(Kind::Blank));
         }
         if line.starts_with(b"#") {
-            return Ok(Kind::Comment);
+            return Ok(Some(Kind::Comment));
         }
-        let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
         if self.layout.is_none() {
             let layout = self.detect(line)?;
             let header = matches!(layout, Layout::Csv(_));
             self.layout = Some(layout);
             if header {
-                return Ok(Kind::Header);
+                return Ok(Some(Kind::Header));
             }
         }
+        Ok(None)
+    }
+
+    fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {
+        let csv = CsvLayout::from_header(first);
+        match (self.forced, csv) {
+            (Some(Format::Text), _) => Ok(Layout::Text),
+            (_, Some(layout)) => Ok(Layout::Csv(layout)),
+            (Some(Format::Csv), None) => Err(LoadError::NoPuzzleColumn {
+                name: self.name.clone(),
+                line: self.line,
+                wanted: csv::PUZZLE_COLUMNS.join(", "),
+                found: String::from_utf8_lossy(first).into_owned(),
+            }),
+            (None, None) => Ok(Layout::Text),
+        }
+    }
+}
+
+impl Layout {
+    /// Parse and check a data line (not blank, not a comment, not the header).
+    fn classify(&self, raw: &[u8]) -> Kind {
+        let line = trim(raw);
+        let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
         if std::str::from_utf8(line).is_err() {
             let column = first_non_utf8(line) + offset + 1;
-            return Ok(Kind::Malformed {
+            return Kind::Malformed {
                 reason: format!("bytes at column {column} are not valid UTF-8"),
                 column,
-            });
+            };
         }
-        let parsed = match self.layout.as_ref() {
-            Some(Layout::Csv(layout)) => layout.parse(line),
-            _ => text::parse(line),
+        let parsed = match self {
+            Layout::Csv(layout) => layout.parse(line),
+            Layout::Text => text::parse(line),
         };
-        Ok(match parsed {
+        match parsed {
             Err(Bad { reason, column }) => Kind::Malformed {
                 reason,
                 column: column + offset,
@@ -290,21 +343,6 @@ impl Corpus {
                     _ => Kind::Puzzle { grid, expected },
                 },
             },
-        })
-    }
-
-    fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {
-        let csv = CsvLayout::from_header(first);
-        match (self.forced, csv) {
-            (Some(Format::Text), _) => Ok(Layout::Text),
-            (_, Some(layout)) => Ok(Layout::Csv(layout)),
-            (Some(Format::Csv), None) => Err(LoadError::NoPuzzleColumn {
-                name: self.name.clone(),
-                line: self.line,
-                wanted: csv::PUZZLE_COLUMNS.join(", "),
-                found: String::from_utf8_lossy(first).into_owned(),
-            }),
-            (None, None) => Ok(Layout::Text),
         }
     }
 }
