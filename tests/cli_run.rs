@@ -421,6 +421,44 @@ fn summary_json_has_machine_settings_and_ns_fields() {
 }
 
 #[test]
+fn summary_markdown_names_the_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("s.md");
+    bench()
+        .args([
+            "run",
+            &fixture("kaggle.csv"),
+            "-q",
+            "--out",
+            "-",
+            "-s",
+            "bitmask,fast",
+            "--summary",
+        ])
+        .arg(&md)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&md).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("sudoku-bench "), "{text}");
+    assert!(lines[0].contains("cores)"), "{text}");
+    assert!(
+        lines[2].starts_with("| corpus | strategy | puzzles |"),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("|---|---|---:|"), "{text}");
+    assert_eq!(
+        lines.len(),
+        6,
+        "machine line, blank, heading, rule, two rows: {text}"
+    );
+    assert!(
+        lines[4].contains("| bitmask |") && lines[5].contains("| fast |"),
+        "{text}"
+    );
+}
+
+#[test]
 fn summary_table_goes_to_stderr() {
     bench()
         .args(["run", &fixture("kaggle.csv"), "--out", "-", "-s", "bitmask"])

@@ -16,7 +16,7 @@ use sudoku_bench::machine::Machine;
 use sudoku_bench::report::csv::{push_field, push_row, PuzzleCsv};
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::table::{Exporter, TableExporter};
+use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter};
 use sudoku_bench::report::{Status, Summary};
 use sudoku_bench::runner::{RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
@@ -81,7 +81,7 @@ pub struct Args {
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
 
-    /// Also write the summary as JSON to this path.
+    /// Also write the summary to this path: Markdown when it ends in `.md`, else JSON.
     #[arg(long)]
     summary: Option<PathBuf>,
 
@@ -287,8 +287,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rows: summary.rows(),
     };
     if let Some(path) = &args.summary {
-        std::fs::write(path, JsonExporter.export(&report))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let markdown = path.extension().is_some_and(|e| e == "md");
+        let text = if markdown {
+            MarkdownExporter.export(&report)
+        } else {
+            JsonExporter.export(&report)
+        };
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if !args.quiet {
         eprint!("{}", TableExporter.export(&report));

@@ -99,58 +99,98 @@ pub fn duration(ns: f64) -> String {
     }
 }
 
+/// The columns shown for `report`, with every row's cells.
+fn grid(report: &SummaryReport) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let shown: Vec<Column> = columns()
+        .into_iter()
+        .filter(|c| {
+            c.optional
+                .is_none_or(|v| report.rows.iter().any(|r| v(r) > 0))
+        })
+        .collect();
+    let cells = report
+        .rows
+        .iter()
+        .map(|r| {
+            shown
+                .iter()
+                .map(|c| match c.optional {
+                    Some(v) => v(r).to_string(),
+                    None => (c.cell)(r),
+                })
+                .collect()
+        })
+        .collect();
+    (shown.iter().map(|c| c.heading).collect(), cells)
+}
+
+/// Names (the first two columns) read left-aligned, numbers right-aligned.
+const NAME_COLUMNS: usize = 2;
+
 impl Exporter for TableExporter {
     fn export(&self, report: &SummaryReport) -> String {
-        let shown: Vec<Column> = columns()
-            .into_iter()
-            .filter(|c| {
-                c.optional
-                    .is_none_or(|v| report.rows.iter().any(|r| v(r) > 0))
-            })
-            .collect();
-        let cells: Vec<Vec<String>> = report
-            .rows
-            .iter()
-            .map(|r| {
-                shown
-                    .iter()
-                    .map(|c| match c.optional {
-                        Some(v) => v(r).to_string(),
-                        None => (c.cell)(r),
-                    })
-                    .collect()
-            })
-            .collect();
-        let widths: Vec<usize> = shown
+        let (headings, cells) = grid(report);
+        let widths: Vec<usize> = headings
             .iter()
             .enumerate()
-            .map(|(i, c)| {
+            .map(|(i, h)| {
                 cells
                     .iter()
                     .map(|row| row[i].chars().count())
-                    .chain([c.heading.len()])
+                    .chain([h.len()])
                     .max()
                     .unwrap_or(0)
             })
             .collect();
         let mut out = String::new();
-        let line = |out: &mut String, values: &mut dyn Iterator<Item = String>| {
+        let mut line = |values: &mut dyn Iterator<Item = String>| {
             for (i, v) in values.enumerate() {
-                let pad = widths[i].saturating_sub(v.chars().count());
-                // Names read left-aligned, numbers right-aligned.
-                if i < 2 {
-                    let _ = write!(out, "{v}{}  ", " ".repeat(pad));
+                let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
+                if i < NAME_COLUMNS {
+                    let _ = write!(out, "{v}{pad}  ");
                 } else {
-                    let _ = write!(out, "{}{v}  ", " ".repeat(pad));
+                    let _ = write!(out, "{pad}{v}  ");
                 }
             }
             let trimmed = out.trim_end().len();
             out.truncate(trimmed);
             out.push('\n');
         };
-        line(&mut out, &mut shown.iter().map(|c| c.heading.to_string()));
+        line(&mut headings.iter().map(|h| h.to_string()));
         for row in cells {
-            line(&mut out, &mut row.into_iter());
+            line(&mut row.into_iter());
+        }
+        out
+    }
+}
+
+/// The summary as a Markdown table, for READMEs and pull-request comments, with the
+/// machine and settings it was measured with.
+pub struct MarkdownExporter;
+
+impl Exporter for MarkdownExporter {
+    fn export(&self, report: &SummaryReport) -> String {
+        let (headings, cells) = grid(report);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} {} on {} ({} cores), {} threads, max {} solutions, node budget {}, {}\n",
+            report.tool,
+            report.version,
+            report.machine.cpu,
+            report.machine.cores,
+            report.threads,
+            report.max_solutions,
+            report.max_nodes.map_or("none".to_string(), thousands),
+            report.date
+        );
+        let _ = writeln!(out, "| {} |", headings.join(" | "));
+        let rule: Vec<&str> = (0..headings.len())
+            .map(|i| if i < NAME_COLUMNS { "---" } else { "---:" })
+            .collect();
+        let _ = writeln!(out, "|{}|", rule.join("|"));
+        for row in cells {
+            let _ = writeln!(out, "| {} |", row.join(" | "));
         }
         out
     }
