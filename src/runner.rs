@@ -7,7 +7,8 @@
 //! own solver per strategy, reused across puzzles. Only the solve call is timed; reading,
 //! checking and reporting happen outside it.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -55,6 +56,16 @@ pub struct Batch<'a> {
     pub pool: &'a rayon::ThreadPool,
 }
 
+/// Work finished so far, updated by the workers as each solve ends, so a progress
+/// display can move within a batch (a slow strategy can spend minutes on one).
+#[derive(Debug, Default)]
+pub struct WorkDone {
+    /// (record, strategy) results finished.
+    pub solves: AtomicU64,
+    /// Bytes of input behind them: a record's bytes count once per strategy.
+    pub bytes: AtomicU64,
+}
+
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E> {
@@ -79,6 +90,7 @@ pub struct Runner<'c> {
     records: Vec<Record>,
     results: Vec<Vec<PuzzleResult>>,
     warmed_up: bool,
+    progress: Option<Arc<WorkDone>>,
 }
 
 impl<'c> Runner<'c> {
@@ -104,7 +116,13 @@ impl<'c> Runner<'c> {
             solvers,
             records: Vec::new(),
             results,
+            progress: None,
         })
+    }
+
+    /// Count finished work into `done` from now on.
+    pub fn report_progress(&mut self, done: Arc<WorkDone>) {
+        self.progress = Some(done);
     }
 
     pub fn threads(&self) -> usize {
@@ -142,7 +160,7 @@ impl<'c> Runner<'c> {
             }
             for (s, &group) in groups.iter().enumerate() {
                 let start = self.clock.now_ns();
-                self.phase(s, n, self.settings.limits, self.settings.repeat);
+                self.phase(s, n, self.settings.limits, self.settings.repeat, true);
                 let wall = self.clock.now_ns().saturating_sub(start);
                 summary.add_wall(group, wall);
                 for result in &self.results[s][..n] {
@@ -169,12 +187,12 @@ impl<'c> Runner<'c> {
             ..self.settings.limits
         };
         for s in 0..self.settings.strategies.len() {
-            self.phase(s, n.min(WARMUP_PUZZLES), limits, 1);
+            self.phase(s, n.min(WARMUP_PUZZLES), limits, 1, false);
         }
     }
 
     /// Solve records `..n` with strategy `s`, in parallel, into `results[s]`.
-    fn phase(&mut self, s: usize, n: usize, limits: Limits, repeat: u32) {
+    fn phase(&mut self, s: usize, n: usize, limits: Limits, repeat: u32, counted: bool) {
         let results = &mut self.results[s];
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
@@ -183,6 +201,7 @@ impl<'c> Runner<'c> {
         let solvers = &self.solvers;
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
+        let progress = self.progress.as_deref().filter(|_| counted);
         self.pool.install(|| {
             results[..n]
                 .par_iter_mut()
@@ -200,6 +219,11 @@ impl<'c> Runner<'c> {
                         repeat,
                         clock,
                     );
+                    if let Some(p) = progress {
+                        p.solves.fetch_add(1, Ordering::Relaxed);
+                        p.bytes
+                            .fetch_add(record.raw.len() as u64, Ordering::Relaxed);
+                    }
                 });
         });
     }

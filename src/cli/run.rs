@@ -195,7 +195,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut summary = Summary::default();
-    let mut progress = Progress::new(total_bytes, args.quiet);
+    let mut progress = Progress::new(total_bytes, runner.settings().strategies.len(), args.quiet);
+    if let Some(done) = progress.work_done() {
+        runner.report_progress(done);
+    }
     let mut warnings = 0u64;
     let mut read_failures = 0;
 
@@ -248,10 +251,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 csv.write_rows(piece)
                     .with_context(|| format!("cannot write {}", out_path.display()))?;
             }
-            progress.advance(batch.records.len() as u64, batch.bytes_read);
             Ok(())
         });
-        progress.finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
         match result {
             Ok(()) => {}
             Err(RunError::Load(e)) => {
