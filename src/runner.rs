@@ -265,3 +265,149 @@ pub fn evaluate(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::MockClock;
+    use crate::corpus::read_all;
+    use crate::strategy::by_name;
+
+    const EASY: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const TWO: &str =
+        "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
+
+    fn corpus(text: &str) -> Corpus {
+        Corpus::from_reader(
+            "t",
+            Box::new(std::io::Cursor::new(text.as_bytes().to_vec())),
+            None,
+            None,
+        )
+    }
+
+    fn settings(names: &[&str], chunk_size: usize, repeat: u32) -> Settings {
+        Settings {
+            strategies: names.iter().map(|n| by_name(n).unwrap()).collect(),
+            chunk_size,
+            repeat,
+            ..Settings::default()
+        }
+    }
+
+    /// (line, strategy index, status, nodes, time) for every result, in the order given.
+    type Row = (u64, usize, Status, Option<u64>, Option<u64>);
+
+    fn run(text: &str, s: Settings, threads: usize, clock: &MockClock) -> (Vec<Row>, Summary) {
+        let mut runner = Runner::new(s, threads, clock).unwrap();
+        let mut summary = Summary::default();
+        let mut rows = Vec::new();
+        runner
+            .run(&mut corpus(text), &mut summary, |batch| -> Result<(), ()> {
+                for (i, r) in batch.records.iter().enumerate() {
+                    for s in 0..batch.strategies.len() {
+                        let res = &batch.results[s][i];
+                        rows.push((r.line, s, res.status, res.nodes, res.time_ns));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+        (rows, summary)
+    }
+
+    fn mixed(n: usize) -> String {
+        (0..n)
+            .map(|i| match i % 4 {
+                0 => EASY.to_string(),
+                1 => TWO.to_string(),
+                2 => "# comment".to_string(),
+                _ => EASY[..40].to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn mock_clock_makes_times_deterministic() {
+        let clock = MockClock::new(1_000, 10, 1_000_000);
+        let (rows, summary) = run(
+            &format!("{EASY}\n{TWO}\n"),
+            settings(&["bitmask"], 8, 1),
+            2,
+            &clock,
+        );
+        for (_, _, _, nodes, time) in &rows {
+            assert_eq!(*time, Some(1_000 + 10 * nodes.unwrap()));
+        }
+        let r = &summary.rows()[0];
+        assert_eq!(r.max_ns, rows.iter().filter_map(|r| r.4).max().unwrap());
+        // One batch, one phase: two clock readings one tick apart.
+        assert_eq!(r.wall_ns, 1_000_000);
+    }
+
+    #[test]
+    fn results_keep_input_order_whatever_the_threads_and_chunks() {
+        let text = mixed(203);
+        let clock = MockClock::new(5, 1, 1);
+        let (one, _) = run(&text, settings(&["bitmask", "dlx"], 7, 1), 1, &clock);
+        let (two, _) = run(&text, settings(&["bitmask", "dlx"], 64, 1), 2, &clock);
+        assert_eq!(one, two);
+        let lines: Vec<u64> = one.iter().filter(|r| r.1 == 0).map(|r| r.0).collect();
+        let expected: Vec<u64> = read_all("t", std::io::Cursor::new(text.into_bytes()))
+            .unwrap()
+            .iter()
+            .filter(|r| r.is_entry())
+            .map(|r| r.line)
+            .collect();
+        assert_eq!(lines, expected);
+        assert!(one.iter().any(|r| r.2 == Status::Malformed));
+        assert!(one.iter().any(|r| r.2 == Status::Multiple));
+    }
+
+    #[test]
+    fn repeat_keeps_the_fastest_and_the_same_outcome() {
+        struct Slowing {
+            calls: std::sync::atomic::AtomicU64,
+        }
+        impl Clock for Slowing {
+            // Each timing of the same solve is slower than the last: the first is kept.
+            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+                let n = self.calls.fetch_add(1, Ordering::Relaxed);
+                (solve(), 100 + n)
+            }
+            fn now_ns(&self) -> u64 {
+                0
+            }
+        }
+        let clock = Slowing {
+            calls: AtomicU64::new(0),
+        };
+        let s = Settings {
+            warmup: false,
+            ..settings(&["fast"], 8, 3)
+        };
+        let mut runner = Runner::new(s, 1, &clock).unwrap();
+        let mut summary = Summary::default();
+        runner
+            .run(&mut corpus(EASY), &mut summary, |b| -> Result<(), ()> {
+                assert_eq!(b.results[0][0].time_ns, Some(100));
+                assert_eq!(b.results[0][0].status, Status::Unique);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(clock.calls.load(Ordering::Relaxed), 3, "timed three times");
+    }
+
+    #[test]
+    fn wall_time_is_per_strategy_phase() {
+        let clock = MockClock::new(1, 0, 7);
+        let (_, summary) = run(&mixed(40), settings(&["bitmask", "fast"], 4, 1), 2, &clock);
+        for r in summary.rows() {
+            // 30 entries (every fourth line is a comment) in batches of 4: 8 batches, each
+            // one phase per strategy, timed by two readings 7 ns apart.
+            assert_eq!(r.wall_ns, 7 * 8, "{}", r.strategy);
+        }
+    }
+}
