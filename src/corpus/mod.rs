@@ -131,6 +131,9 @@ impl std::fmt::Debug for Corpus {
 
 const READ_BUFFER: usize = 1 << 16;
 
+/// Bytes of a line kept; a longer line is malformed (no Sudoku format needs more).
+pub const MAX_LINE: usize = 1 << 16;
+
 impl Corpus {
     /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
     pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
@@ -200,10 +203,10 @@ impl Corpus {
 
     /// Read the next line into `record`, reusing its buffer. `Ok(false)` at the end.
     pub fn next_into(&mut self, record: &mut Record) -> Result<bool, LoadError> {
-        if !self.read_line(record)? {
+        let Some(cut) = self.read_line(record)? else {
             return Ok(false);
-        }
-        if let Some(kind) = self.structural(&record.raw)? {
+        };
+        if let Some(kind) = self.structural(&record.raw, cut)? {
             record.kind = kind;
         } else {
             record.kind = self.layout().classify(&record.raw);
@@ -226,10 +229,10 @@ impl Corpus {
             if filled == chunk.len() {
                 chunk.push(Record::default());
             }
-            if !self.read_line(&mut chunk[filled])? {
+            let Some(cut) = self.read_line(&mut chunk[filled])? else {
                 break;
-            }
-            match self.structural(&chunk[filled].raw)? {
+            };
+            match self.structural(&chunk[filled].raw, cut)? {
                 Some(kind) => chunk[filled].kind = kind,
                 None => filled += 1,
             }
@@ -244,23 +247,51 @@ impl Corpus {
         Ok(filled)
     }
 
-    fn read_line(&mut self, record: &mut Record) -> Result<bool, LoadError> {
+    /// Read one line, ending included, into `record.raw`. Past `MAX_LINE` bytes the
+    /// rest of the line is read and dropped, so a file without line breaks cannot fill
+    /// memory; `Ok(None)` at the end, else whether the line was cut.
+    fn read_line(&mut self, record: &mut Record) -> Result<Option<bool>, LoadError> {
         record.raw.clear();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut record.raw)
-            .map_err(|source| LoadError::Read {
-                name: self.name.clone(),
-                line: self.line,
-                source,
-            })?;
-        if n == 0 {
-            return Ok(false);
+        let mut total = 0usize;
+        let mut cut = false;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(source) => {
+                    return Err(LoadError::Read {
+                        name: self.name.clone(),
+                        line: self.line,
+                        source,
+                    })
+                }
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let (piece, ends) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (&buf[..=i], true),
+                None => (buf, false),
+            };
+            let room = MAX_LINE.saturating_sub(record.raw.len());
+            record
+                .raw
+                .extend_from_slice(&piece[..piece.len().min(room)]);
+            cut |= piece.len() > room;
+            let n = piece.len();
+            total += n;
+            self.reader.consume(n);
+            if ends {
+                break;
+            }
+        }
+        if total == 0 {
+            return Ok(None);
         }
         self.line += 1;
-        self.bytes_read += n as u64;
+        self.bytes_read += total as u64;
         record.line = self.line;
-        Ok(true)
+        Ok(Some(cut))
     }
 
     fn layout(&self) -> &Layout {
@@ -269,7 +300,13 @@ impl Corpus {
 
     /// The kind of a line that needs no parsing (blank, comment, the CSV header), or
     /// `None` for a data line. Settles the format on the first data line.
-    fn structural(&mut self, raw: &[u8]) -> Result<Option<Kind>, LoadError> {
+    fn structural(&mut self, raw: &[u8], cut: bool) -> Result<Option<Kind>, LoadError> {
+        if cut {
+            return Ok(Some(Kind::Malformed {
+                reason: format!("line is longer than {MAX_LINE} bytes"),
+                column: MAX_LINE + 1,
+            }));
+        }
         let line = trim(raw);
         if line.is_empty() {
             return Ok(Some(Kind::Blank));

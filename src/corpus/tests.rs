@@ -187,3 +187,21 @@ fn next_entries_skips_non_entries_and_reuses_the_chunk() {
     assert_eq!(chunk[0].line, 5);
     assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 0);
 }
+
+#[test]
+fn an_endless_line_is_cut_and_reported_and_reading_goes_on() {
+    let mut input = vec![b'1'; MAX_LINE * 3];
+    input.extend_from_slice(format!("\n{P}\n").as_bytes());
+    let recs = read_all("t", io::Cursor::new(input)).unwrap();
+    assert_eq!(recs.len(), 2);
+    assert_eq!(
+        recs[0].raw.len(),
+        MAX_LINE,
+        "only the first MAX_LINE bytes are kept"
+    );
+    assert_eq!(
+        malformed(&recs[0].kind).0,
+        format!("line is longer than {MAX_LINE} bytes")
+    );
+    assert_eq!((recs[1].line, recs[1].kind.clone()), (2, puzzle(P, None)));
+}
