@@ -374,3 +374,81 @@ fn summary(baseline: &Run, current: &Run, options: &Options, cmp: &mut Compariso
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(rows: &[(&str, &str, u64, u64, u64)]) -> Run {
+        let mut s = Samples::new();
+        for (corpus, strategy, line, nodes, time) in rows {
+            s.entry((corpus.to_string(), strategy.to_string()))
+                .or_default()
+                .insert(
+                    *line,
+                    Sample {
+                        nodes: Some(*nodes),
+                        time_ns: Some(*time),
+                        status: "unique".into(),
+                    },
+                );
+        }
+        Run::PerPuzzle(s)
+    }
+
+    #[test]
+    fn faster_is_symmetric_to_slower_in_log_space() {
+        // 1/1.1 = 0.909...: an interval ending at 0.92 is not faster, one ending at 0.90 is.
+        assert_eq!(
+            verdict(0.1, false, Some(0.85), Some(0.92)),
+            Verdict::NoChange
+        );
+        assert_eq!(verdict(0.1, false, Some(0.85), Some(0.90)), Verdict::Faster);
+        assert_eq!(verdict(0.1, false, Some(1.11), Some(1.3)), Verdict::Slower);
+        assert_eq!(
+            verdict(0.1, false, Some(1.09), Some(1.3)),
+            Verdict::NoChange
+        );
+        assert_eq!(
+            verdict(0.1, true, Some(0.5), Some(0.6)),
+            Verdict::SearchChanged
+        );
+    }
+
+    #[test]
+    fn zero_times_do_not_break_the_logarithm() {
+        let b = run(&[("c", "a", 1, 5, 0), ("c", "a", 2, 5, 100)]);
+        let c = run(&[("c", "a", 1, 5, 0), ("c", "a", 2, 5, 100)]);
+        let cmp = compare(&b, &c, &Options::default()).unwrap();
+        assert_eq!(cmp.rows[0].time_ratio, Some(1.0));
+        assert_eq!(cmp.rows[0].verdict, Verdict::NoChange);
+    }
+
+    #[test]
+    fn a_corpus_without_the_reference_still_checks_nodes() {
+        let b = run(&[
+            ("c", "ref", 1, 5, 10),
+            ("c", "a", 1, 5, 10),
+            ("d", "a", 1, 5, 10),
+        ]);
+        let c = run(&[
+            ("c", "ref", 1, 5, 20),
+            ("c", "a", 1, 5, 20),
+            ("d", "a", 1, 6, 10),
+        ]);
+        let options = Options {
+            relative_to: Some("ref".into()),
+            ..Options::default()
+        };
+        let cmp = compare(&b, &c, &options).unwrap();
+        let d = cmp.rows.iter().find(|r| r.corpus == "d").unwrap();
+        assert_eq!((d.time_ratio, d.verdict), (None, Verdict::SearchChanged));
+        let ca = cmp
+            .rows
+            .iter()
+            .find(|r| r.corpus == "c" && r.strategy == "a")
+            .unwrap();
+        assert_eq!(ca.time_ratio, Some(1.0));
+        assert!(cmp.regressed(false) && !cmp.regressed(true));
+    }
+}
