@@ -6,6 +6,7 @@
 //! summaries).
 
 pub mod clock;
+pub mod compare;
 pub mod corpus;
 pub mod grid;
 pub mod machine;

@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
 
+mod compare;
 mod progress;
 mod run;
 
@@ -19,6 +20,9 @@ struct Cli {
 enum Command {
     /// Solve every puzzle with every selected strategy; write per-puzzle CSV and a summary.
     Run(run::Args),
+    /// Compare two runs: node counts exactly, times with a confidence interval; exit 1 on a
+    /// regression.
+    Compare(compare::Args),
     /// List the strategies, what they do and what their `nodes` count.
     Strategies,
 }
@@ -27,6 +31,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Strategies => {
             for s in sudoku_bench::strategy::STRATEGIES {
                 println!(

@@ -1,0 +1,238 @@
+//! A `Comparison` in each output format: an aligned table for the terminal, markdown for a
+//! pull-request comment, JSON for tools. One exporter per format behind one trait, as the
+//! run summary's exporters are.
+
+use std::fmt::Write;
+
+use super::{Comparison, Mode, Row, Unpaired};
+use crate::report::table::thousands;
+
+/// Turns a comparison into one output format.
+pub trait CompareExporter {
+    fn export(&self, cmp: &Comparison) -> String;
+}
+
+pub struct TableExporter;
+pub struct MarkdownExporter;
+pub struct JsonExporter;
+
+/// Lines of unpaired puzzles shown before "and N more".
+const SHOWN_LINES: usize = 10;
+
+fn percent(ratio: f64) -> String {
+    format!("{:+.1}%", (ratio - 1.0) * 100.0)
+}
+
+fn nodes_change(r: &Row) -> String {
+    if r.baseline_nodes == r.current_nodes {
+        format!("{} (=)", thousands(r.current_nodes))
+    } else {
+        let delta = r.current_nodes as i128 - r.baseline_nodes as i128;
+        let sign = if delta > 0 { "+" } else { "-" };
+        format!(
+            "{} ({sign}{})",
+            thousands(r.current_nodes),
+            thousands(delta.unsigned_abs() as u64)
+        )
+    }
+}
+
+/// The cells of one row, shared by the table and markdown exporters.
+fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
+    let time = match r.time_ratio {
+        _ if r.reference => "reference".to_string(),
+        Some(t) => format!("{t:.3}x ({})", percent(t)),
+        None => "-".to_string(),
+    };
+    let second = match cmp.mode {
+        Mode::PerPuzzle => match r.ci {
+            Some((lo, hi)) if !r.reference => format!("{lo:.3} .. {hi:.3}"),
+            _ => "-".to_string(),
+        },
+        Mode::Summary => r.median_ratio.map_or("-".into(), |m| format!("{m:.3}x")),
+    };
+    let changed = if r.search_changed > 0 && cmp.mode == Mode::PerPuzzle {
+        thousands(r.search_changed)
+    } else {
+        String::new()
+    };
+    vec![
+        r.corpus.clone(),
+        r.strategy.clone(),
+        thousands(r.paired),
+        nodes_change(r),
+        changed,
+        time,
+        second,
+        r.verdict.as_str().to_string(),
+    ]
+}
+
+fn headings(cmp: &Comparison) -> Vec<&'static str> {
+    let second = match cmp.mode {
+        Mode::PerPuzzle => "95% CI",
+        Mode::Summary => "median ratio",
+    };
+    let time = match cmp.mode {
+        Mode::PerPuzzle => "time ratio (geo. mean)",
+        Mode::Summary => "time ratio (per core)",
+    };
+    vec![
+        "corpus",
+        "strategy",
+        "puzzles",
+        "nodes",
+        "search changed",
+        time,
+        second,
+        "verdict",
+    ]
+}
+
+fn method(cmp: &Comparison) -> String {
+    let t = cmp.threshold * 100.0;
+    let base = match cmp.mode {
+        Mode::PerPuzzle => format!(
+            "Time ratio: current / baseline, geometric mean over puzzles timed on both sides, \
+             with a {:.0}% bootstrap interval ({} seeded resamples). Slower: the whole interval \
+             is above +{t:.1}%; faster: the whole interval is below 1/(1+{t:.1}%). Nodes are \
+             deterministic: any difference means the search changed.",
+            cmp.confidence * 100.0,
+            cmp.resamples
+        ),
+        Mode::Summary => format!(
+            "Summary JSON input: compared on per-core throughput and median only, with no \
+             confidence interval and no pairing of puzzles (less power than per-puzzle CSVs). \
+             Slower: the ratio alone is above +{t:.1}%."
+        ),
+    };
+    match &cmp.relative_to {
+        Some(s) => format!(
+            "{base} Times are relative to `{s}` on the same puzzle in the same run, so machine \
+             speed cancels; `{s}`'s own time is not judged."
+        ),
+        None => base,
+    }
+}
+
+fn unpaired_line(u: &Unpaired) -> String {
+    if u.whole_strategy {
+        return format!(
+            "{} / {}: only in the {} run",
+            u.corpus, u.strategy, u.only_in
+        );
+    }
+    let mut shown: Vec<String> = u
+        .lines
+        .iter()
+        .take(SHOWN_LINES)
+        .map(|l| l.to_string())
+        .collect();
+    if u.lines.len() > SHOWN_LINES {
+        shown.push(format!("and {} more", u.lines.len() - SHOWN_LINES));
+    }
+    format!(
+        "{} / {}: {} puzzles only in the {} run (lines {})",
+        u.corpus,
+        u.strategy,
+        u.lines.len(),
+        u.only_in,
+        shown.join(", ")
+    )
+}
+
+impl CompareExporter for TableExporter {
+    fn export(&self, cmp: &Comparison) -> String {
+        let head = headings(cmp);
+        let rows: Vec<Vec<String>> = cmp.rows.iter().map(|r| cells(cmp, r)).collect();
+        let widths: Vec<usize> = (0..head.len())
+            .map(|i| {
+                rows.iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([head[i].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        let mut line = |values: &[String]| {
+            let mut l = String::new();
+            for (i, v) in values.iter().enumerate() {
+                let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
+                // Names and the verdict read left-aligned, numbers right-aligned.
+                if i < 2 || i + 1 == values.len() {
+                    let _ = write!(l, "{v}{pad}  ");
+                } else {
+                    let _ = write!(l, "{pad}{v}  ");
+                }
+            }
+            out.push_str(l.trim_end());
+            out.push('\n');
+        };
+        line(&head.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+        for r in &rows {
+            line(r);
+        }
+        for u in &cmp.unpaired {
+            let _ = writeln!(out, "unpaired: {}", unpaired_line(u));
+        }
+        let _ = writeln!(out, "{}", method(cmp));
+        out
+    }
+}
+
+impl CompareExporter for MarkdownExporter {
+    fn export(&self, cmp: &Comparison) -> String {
+        let mut out = String::from("### sudoku-bench compare\n\n");
+        let regressed = cmp.regressed(false);
+        let _ = writeln!(
+            out,
+            "{}\n",
+            if regressed {
+                "**Regression**: a strategy is slower or its search changed."
+            } else {
+                "No regression."
+            }
+        );
+        let head = headings(cmp);
+        let _ = writeln!(out, "| {} |", head.join(" | "));
+        let align: Vec<&str> = (0..head.len())
+            .map(|i| {
+                if i < 2 || i + 1 == head.len() {
+                    "---"
+                } else {
+                    "---:"
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "|{}|", align.join("|"));
+        for r in &cmp.rows {
+            let mut c = cells(cmp, r);
+            let last = c.len() - 1;
+            if matches!(
+                r.verdict,
+                super::Verdict::Slower | super::Verdict::SearchChanged
+            ) {
+                c[last] = format!("**{}**", c[last]);
+            }
+            let escaped: Vec<String> = c.iter().map(|v| v.replace('|', "\\|")).collect();
+            let _ = writeln!(out, "| {} |", escaped.join(" | "));
+        }
+        if !cmp.unpaired.is_empty() {
+            out.push_str("\nUnpaired:\n\n");
+            for u in &cmp.unpaired {
+                let _ = writeln!(out, "- {}", unpaired_line(u).replace('|', "\\|"));
+            }
+        }
+        let _ = writeln!(out, "\n<sub>{}</sub>", method(cmp));
+        out
+    }
+}
+
+impl CompareExporter for JsonExporter {
+    fn export(&self, cmp: &Comparison) -> String {
+        let mut s = serde_json::to_string_pretty(cmp).expect("a comparison always serializes");
+        s.push('\n');
+        s
+    }
+}
