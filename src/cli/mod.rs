@@ -1,5 +1,8 @@
 //! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
 
+mod check;
+mod filter;
+mod generate;
 mod progress;
 mod run;
 
@@ -21,6 +24,12 @@ enum Command {
     Run(run::Args),
     /// List the strategies, what they do and what their `nodes` count.
     Strategies,
+    /// Keep the lines of corpora with the wanted status (default: uniquely solvable puzzles).
+    Filter(filter::Args),
+    /// Report every malformed or invalid line (and with --solutions, wrong solution columns).
+    Check(check::Args),
+    /// Generate a reproducible corpus of random uniquely-solvable (minimal) puzzles.
+    Generate(generate::Args),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -36,6 +45,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Filter(args) => filter::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Generate(args) => generate::run(args),
     }
 }
 

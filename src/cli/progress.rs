@@ -79,6 +79,15 @@ impl Progress {
         }
     }
 
+    /// Run `f` (which writes to a terminal) with the bar out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.bar.is_hidden() {
+            f()
+        } else {
+            self.bar.suspend(f)
+        }
+    }
+
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }

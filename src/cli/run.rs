@@ -133,7 +133,7 @@ fn default_out_path() -> PathBuf {
     PathBuf::from("results").join(format!("run-{stamp}.csv"))
 }
 
-fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
+pub(super) fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
     if path.as_os_str() == "-" {
         return Ok(Box::new(io::stdout().lock()));
     }
