@@ -75,6 +75,23 @@ impl Classifier {
         self.pool.current_num_threads()
     }
 
+    /// `f` of each record, in order, into `out`, on this classifier's threads: for other
+    /// per-record work of the corpus tools (e.g. canonical forms).
+    pub fn map<T: Send>(
+        &self,
+        records: &[Record],
+        f: impl Fn(&Record) -> T + Sync + Send,
+        out: &mut Vec<T>,
+    ) {
+        self.pool.install(|| {
+            records
+                .par_iter()
+                .with_min_len(16)
+                .map(f)
+                .collect_into_vec(out)
+        });
+    }
+
     /// The verdict on each record, in order, into `out` (cleared first).
     pub fn classify(&self, records: &[Record], out: &mut Vec<Verdict>) {
         let solvers = &self.solvers;

@@ -3,7 +3,8 @@
 //! Each distinct grid costs one compact key (the 81 cells packed two to a byte, 41 bytes:
 //! exact, so two different puzzles are never taken for one another) plus where it was first
 //! seen, about 80 bytes with the hash table's overhead: memory grows with the number of
-//! distinct puzzles, unlike the rest of the streaming tools.
+//! distinct puzzles, unlike the rest of the streaming tools. To treat equivalent puzzles as
+//! repeats, insert their `canonical::minimal_form` instead of the grid.
 
 use std::collections::HashMap;
 

@@ -4,8 +4,9 @@
 //! board), [`corpus`] (streaming loader), [`strategy`] (the solvers behind one trait),
 //! [`runner`] (parallel, order-preserving execution) and [`report`] (per-puzzle CSV and
 //! summaries). The corpus tools add [`classify`] (every line's status, in order),
-//! [`dedupe`] (repeated puzzles) and [`generate`] (reproducible random puzzles).
+//! [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`] (reproducible random puzzles).
 
+pub mod canonical;
 pub mod classify;
 pub mod clock;
 pub mod corpus;

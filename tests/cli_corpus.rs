@@ -434,3 +434,87 @@ fn shipped_datasets_regenerate_byte_for_byte() {
     }
     assert!(checked >= 2, "datasets/README.md lists {checked} commands");
 }
+
+/// `p` transposed, with digits relabelled d -> 10 - d: the same puzzle up to symmetry.
+fn transposed_relabelled(p: &str) -> String {
+    let b = p.as_bytes();
+    (0..81)
+        .map(|i| match b[(i % 9) * 9 + i / 9] {
+            d @ b'1'..=b'9' => (b'0' + 10 - (d - b'0')) as char,
+            _ => '.',
+        })
+        .collect()
+}
+
+#[test]
+fn canonical_dedupe_drops_puzzles_equal_under_the_symmetries() {
+    let dir = tempfile::tempdir().unwrap();
+    let ps = seventeen(3);
+    let corpus = dir.path().join("c.txt");
+    let twin = transposed_relabelled(&ps[0]);
+    assert_ne!(twin, ps[0]);
+    std::fs::write(
+        &corpus,
+        format!("{}\n{}\n{twin}\n{}\n", ps[0], ps[1], ps[2]),
+    )
+    .unwrap();
+    let out = dir.path().join("out.txt");
+    let rejects = dir.path().join("rejects.txt");
+    let filter = |extra: &[&str]| {
+        bench()
+            .arg("filter")
+            .arg(&corpus)
+            .args(["-q", "--dedupe", "--out"])
+            .arg(&out)
+            .arg("--rejects")
+            .arg(&rejects)
+            .args(extra)
+            .assert()
+            .success();
+        (
+            std::fs::read_to_string(&out).unwrap(),
+            std::fs::read_to_string(&rejects).unwrap(),
+        )
+    };
+    let (kept, rejected) = filter(&[]);
+    assert_eq!(kept.lines().count(), 4);
+    assert_eq!(rejected, "");
+    let (kept, rejected) = filter(&["--canonical"]);
+    assert_eq!(kept, format!("{}\n{}\n{}\n", ps[0], ps[1], ps[2]));
+    assert_eq!(
+        rejected,
+        format!(
+            "{c}:3\tduplicate\tequivalent to {c}:1\t{twin}\n",
+            c = corpus.display()
+        )
+    );
+}
+
+#[test]
+fn canonical_dedupe_finds_the_band_rotated_repeat_in_top1465() {
+    let top = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/datasets/puzzles3_magictour_top1465"
+    );
+    if !Path::new(top).exists() {
+        eprintln!("skipped: {top} is not there");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects.txt");
+    bench()
+        .args(["filter", top, "-q", "--dedupe", "--canonical", "--out", "-"])
+        .arg("--rejects")
+        .arg(&rejects)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "kept 1464, rejected 0, duplicates 1",
+        ));
+    // Line 309 is line 302 with its bottom band moved to the top.
+    let rejected = std::fs::read_to_string(&rejects).unwrap();
+    assert!(
+        rejected.starts_with(&format!("{top}:309\tduplicate\tequivalent to {top}:302\t")),
+        "{rejected}"
+    );
+}

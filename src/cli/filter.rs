@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
+use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{self, Classifier, Verdict};
 use sudoku_bench::corpus::{Corpus, Format, Kind, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
@@ -61,6 +62,12 @@ pub struct Args {
     /// Drop a puzzle whose grid was already kept (memory grows with distinct puzzles).
     #[arg(long)]
     dedupe: bool,
+
+    /// With --dedupe: puzzles equal under the Sudoku symmetries (relabelling digits, row and
+    /// column permutations within bands and stacks, band and stack permutations,
+    /// transposition) are repeats too.
+    #[arg(long, requires = "dedupe")]
+    canonical: bool,
 
     /// Strategy used to count solutions; default: the fastest registered.
     #[arg(long, short = 's')]
@@ -177,6 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (mut kept, mut rejected, mut duplicates) = (0u64, 0u64, 0u64);
     let mut chunk: Vec<Record> = Vec::new();
     let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut forms: Vec<Option<sudoku_bench::Grid>> = Vec::new();
     let chunk_size = args.chunk_size as usize;
 
     for (index, corpus) in corpora.iter_mut().enumerate() {
@@ -198,8 +206,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 break;
             }
             classifier.classify(&chunk[..n], &mut verdicts);
+            if args.canonical {
+                // The canonical search costs more than solving: do it in parallel too.
+                let form = |r: &Record| match &r.kind {
+                    Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. } => {
+                        Some(minimal_form(grid))
+                    }
+                    _ => None,
+                };
+                classifier.map(&chunk[..n], form, &mut forms);
+            }
             let mut entries = 0;
-            for (record, verdict) in chunk[..n].iter().zip(&verdicts) {
+            for (i, (record, verdict)) in chunk[..n].iter().zip(&verdicts).enumerate() {
                 let status = match (&record.kind, verdict.status) {
                     (Kind::Blank, _) => continue,
                     (Kind::Comment, _) => {
@@ -235,13 +253,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             corpus: index as u32,
                             line: record.line,
                         };
-                        if let Some(first) = seen.insert(grid, here) {
+                        let key = match forms.get(i) {
+                            Some(Some(form)) if args.canonical => form,
+                            _ => grid,
+                        };
+                        if let Some(first) = seen.insert(key, here) {
                             duplicates += 1;
                             if let Some(rejects) = rejects.as_mut() {
                                 let prefix = format!(
-                                    "{}:{}\tduplicate\tsame grid as {}:{}\t",
+                                    "{}:{}\tduplicate\t{} {}:{}\t",
                                     corpus.name(),
                                     record.line,
+                                    if args.canonical {
+                                        "equivalent to"
+                                    } else {
+                                        "same grid as"
+                                    },
                                     args.corpora[first.corpus as usize].display(),
                                     first.line
                                 );
