@@ -518,3 +518,24 @@ fn canonical_dedupe_finds_the_band_rotated_repeat_in_top1465() {
         "{rejected}"
     );
 }
+
+#[test]
+fn filter_refuses_to_overwrite_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.txt");
+    let text = std::fs::read(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, &text).unwrap();
+    let same = dir.path().join(".").join("c.txt");
+    bench()
+        .arg("filter")
+        .arg(&corpus)
+        .arg("--out")
+        .arg(&same)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is both a corpus and an output"));
+    assert!(
+        std::fs::read(&corpus).unwrap() == text,
+        "the corpus was touched"
+    );
+}

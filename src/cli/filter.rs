@@ -163,8 +163,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let keep: Vec<Status> = args.keep.iter().map(|k| k.status()).collect();
     let format = format_of(args.format);
-    if args.rejects.as_ref() == Some(&args.out) {
-        bail!("--out and --rejects are the same file");
+    // Creating an output truncates it: refuse one that is also an input or the other output.
+    let outputs = std::iter::once(&args.out).chain(args.rejects.as_ref());
+    for (i, output) in outputs.enumerate() {
+        if args.corpora.iter().any(|c| same_file(c, output)) {
+            bail!("{} is both a corpus and an output", output.display());
+        }
+        if i == 1 && same_file(&args.out, output) {
+            bail!(
+                "--out and --rejects are the same file: {}",
+                output.display()
+            );
+        }
     }
 
     let mut corpora = Vec::new();
@@ -313,6 +323,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     eprintln!("{line}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// True when `a` and `b` name the same existing file (`-` is never a file).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    if a.as_os_str() == "-" || b.as_os_str() == "-" {
+        return false;
+    }
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// Why a line has its status, for the rejects file.
