@@ -3,11 +3,16 @@
 //! The library owns the pieces the `sudoku-bench` binary puts together: [`grid`] (the
 //! board), [`corpus`] (streaming loader), [`strategy`] (the solvers behind one trait),
 //! [`runner`] (parallel, order-preserving execution) and [`report`] (per-puzzle CSV and
-//! summaries).
+//! summaries). The corpus tools add [`classify`] (every line's status, in order),
+//! [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`] (reproducible random puzzles).
 
+pub mod canonical;
+pub mod classify;
 pub mod clock;
 pub mod compare;
 pub mod corpus;
+pub mod dedupe;
+pub mod generate;
 pub mod grid;
 pub mod machine;
 pub mod report;

@@ -1,6 +1,9 @@
 //! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
 
+mod check;
 mod compare;
+mod filter;
+mod generate;
 mod progress;
 mod run;
 
@@ -25,6 +28,12 @@ enum Command {
     Compare(compare::Args),
     /// List the strategies, what they do and what their `nodes` count.
     Strategies,
+    /// Keep the lines of corpora with the wanted status (default: uniquely solvable puzzles).
+    Filter(filter::Args),
+    /// Report every malformed or invalid line (and with --solutions, wrong solution columns).
+    Check(check::Args),
+    /// Generate a reproducible corpus of random uniquely-solvable (minimal) puzzles.
+    Generate(generate::Args),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -41,6 +50,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Filter(args) => filter::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Generate(args) => generate::run(args),
     }
 }
 

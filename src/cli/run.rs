@@ -25,8 +25,9 @@ use super::progress::Progress;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
 /// binary, so the first command in the README works anywhere.
-const DEFAULT_CORPUS_NAME: &str = "datasets/classic.txt";
-const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/classic.txt");
+/// It is generated (`datasets/README.md` has the command), so it is large enough to time.
+const DEFAULT_CORPUS_NAME: &str = "datasets/minimal.txt";
+const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/minimal.txt");
 
 /// Default node budget: keeps a full-corpus `naive` run bounded (see README).
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
@@ -45,7 +46,7 @@ pub enum FormatArg {
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Corpus files to read (`-` for stdin); none: the built-in datasets/classic.txt.
+    /// Corpus files to read (`-` for stdin); none: the built-in datasets/minimal.txt.
     #[arg(value_name = "CORPUS")]
     corpora: Vec<PathBuf>,
 
@@ -137,7 +138,7 @@ fn default_out_path() -> PathBuf {
     PathBuf::from("results").join(format!("run-{stamp}.csv"))
 }
 
-fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
+pub(super) fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
     if path.as_os_str() == "-" {
         return Ok(Box::new(io::stdout().lock()));
     }
@@ -195,7 +196,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut summary = Summary::default();
-    let mut progress = Progress::new(total_bytes, runner.settings().strategies.len(), args.quiet);
+    let mut progress =
+        Progress::polled(total_bytes, runner.settings().strategies.len(), args.quiet);
     if let Some(done) = progress.work_done() {
         runner.report_progress(done);
     }

@@ -1,0 +1,173 @@
+//! `Classifier`: gives every record of a chunk its `Status` under one strategy, solving the
+//! puzzles in parallel, for the corpus tools (`filter`, `check`) that must see every line of
+//! a corpus (comments and headers too) in order, which the benchmark `Runner` does not hand
+//! out. Also names the fastest registered strategy.
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::corpus::{Kind, Record};
+use crate::report::Status;
+use crate::strategy::{self, Limits, Outcome, Strategy, StrategyInfo};
+
+/// Strategies in order of preference for the corpus tools, fastest first. A name that is not
+/// registered is skipped, so a faster strategy is picked up as soon as it is registered.
+pub const FASTEST: &[&str] = &["fast", "dlx"];
+
+/// The fastest registered strategy (see [`FASTEST`]); the last registered one otherwise.
+pub fn fastest() -> &'static StrategyInfo {
+    FASTEST
+        .iter()
+        .find_map(|name| strategy::by_name(name))
+        .or(strategy::STRATEGIES.last())
+        .expect("the strategy registry is not empty")
+}
+
+/// What became of one record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// `None` for lines that are not entries (comments, blanks, the header).
+    pub status: Option<Status>,
+    /// The search's outcome, for puzzles.
+    pub outcome: Option<Outcome>,
+}
+
+/// Solves chunks of records with one strategy on its own rayon pool.
+pub struct Classifier {
+    pool: rayon::ThreadPool,
+    /// One solver per worker thread, indexed by `rayon::current_thread_index`.
+    solvers: Vec<Mutex<Box<dyn Strategy>>>,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Classifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Classifier")
+            .field("threads", &self.threads())
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl Classifier {
+    /// A classifier running `info` on `threads` workers (0: one per core).
+    pub fn new(
+        info: &'static StrategyInfo,
+        limits: Limits,
+        threads: usize,
+    ) -> Result<Classifier, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("classify-{i}"))
+            .build()?;
+        let solvers = (0..pool.current_num_threads())
+            .map(|_| Mutex::new((info.make)()))
+            .collect();
+        Ok(Classifier {
+            pool,
+            solvers,
+            limits,
+        })
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// `f` of each record, in order, into `out`, on this classifier's threads: for other
+    /// per-record work of the corpus tools (e.g. canonical forms).
+    pub fn map<T: Send>(
+        &self,
+        records: &[Record],
+        f: impl Fn(&Record) -> T + Sync + Send,
+        out: &mut Vec<T>,
+    ) {
+        self.pool.install(|| {
+            records
+                .par_iter()
+                .with_min_len(16)
+                .map(f)
+                .collect_into_vec(out)
+        });
+    }
+
+    /// The verdict on each record, in order, into `out` (cleared first).
+    pub fn classify(&self, records: &[Record], out: &mut Vec<Verdict>) {
+        let solvers = &self.solvers;
+        let limits = &self.limits;
+        self.pool.install(|| {
+            records
+                .par_iter()
+                .with_min_len(16)
+                .map(|record| match &record.kind {
+                    Kind::Puzzle { grid, .. } => {
+                        let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
+                        // Each worker only takes its own slot, so the lock is uncontended.
+                        let mut solver = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
+                        let outcome = solver.solve(grid, limits);
+                        Verdict {
+                            status: Some(Status::of(&outcome, limits)),
+                            outcome: Some(outcome),
+                        }
+                    }
+                    Kind::Invalid { .. } => Verdict {
+                        status: Some(Status::Invalid),
+                        outcome: None,
+                    },
+                    Kind::Malformed { .. } => Verdict {
+                        status: Some(Status::Malformed),
+                        outcome: None,
+                    },
+                    Kind::Comment | Kind::Blank | Kind::Header => Verdict {
+                        status: None,
+                        outcome: None,
+                    },
+                })
+                .collect_into_vec(out);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::read_all;
+
+    #[test]
+    fn fastest_follows_the_preference_list() {
+        let registered: Vec<_> = FASTEST
+            .iter()
+            .filter(|n| strategy::by_name(n).is_some())
+            .collect();
+        assert_eq!(fastest().name, *registered[0]);
+    }
+
+    #[test]
+    fn every_kind_gets_its_verdict_in_order() {
+        let text = "# c\n\
+            53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+            \n\
+            ....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....\n\
+            53..7....6..195....98....6.8...64..34..8.3..17...2...6.6....28....419..5....8..79\n\
+            55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+            oops\n";
+        let records = read_all("t", std::io::Cursor::new(text.as_bytes().to_vec())).unwrap();
+        let c = Classifier::new(fastest(), Limits::default(), 2).unwrap();
+        let mut out = Vec::new();
+        c.classify(&records, &mut out);
+        let got: Vec<_> = out.iter().map(|v| v.status).collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some(Status::Unique),
+                None,
+                Some(Status::Multiple),
+                Some(Status::Unsolvable),
+                Some(Status::Invalid),
+                Some(Status::Malformed),
+            ]
+        );
+    }
+}

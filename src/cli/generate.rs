@@ -1,0 +1,195 @@
+//! `sudoku-bench generate`: writes a corpus of random uniquely-solvable puzzles (minimal by
+//! default), made in parallel and written in index order, so that a seed names the same
+//! bytes on any thread count; reports puzzles per second on stderr.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::ValueEnum;
+use rayon::prelude::*;
+use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
+use sudoku_bench::strategy::Strategy;
+
+use super::filter::choose_strategy;
+use super::progress::Progress;
+use super::run::open_out;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    None,
+    Rot180,
+    Rot90,
+    Mirror,
+    Diagonal,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutFormat {
+    /// One puzzle per line, `.` for blanks.
+    Text,
+    /// Kaggle layout: `quizzes,solutions` header, `0` for blanks.
+    Csv,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Puzzles to generate.
+    #[arg(long, short = 'n')]
+    count: u64,
+
+    /// Seed: the same seed and options give the same bytes on any machine and thread count.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+
+    /// Clue range MIN..MAX (e.g. 22..26): stop removing clues at MIN, retry above MAX.
+    /// Default: minimal puzzles (no clue can be removed), whatever their count.
+    #[arg(long, value_parser = parse_clues)]
+    clues: Option<(usize, usize)>,
+
+    /// Keep the givens symmetric: cells are removed together with their images.
+    #[arg(long, value_enum, default_value = "none")]
+    symmetry: SymmetryArg,
+
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutFormat,
+
+    /// Output file (`-` for stdout).
+    #[arg(long, short = 'o', default_value = "-")]
+    out: PathBuf,
+
+    /// Strategy for the uniqueness checks (changes the speed, never the output); default:
+    /// the fastest registered.
+    #[arg(long, short = 's')]
+    strategy: Option<String>,
+
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+fn parse_clues(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{s:?} is not a clue range MIN..MAX with 17 <= MIN <= MAX <= 81");
+    let (min, max) = s.split_once("..").ok_or_else(bad)?;
+    let min: usize = min.trim().parse().map_err(|_| bad())?;
+    let max: usize = max
+        .trim()
+        .trim_start_matches('=')
+        .parse()
+        .map_err(|_| bad())?;
+    // No uniquely solvable puzzle has fewer than 17 clues.
+    if !(17..=81).contains(&min) || !(min..=81).contains(&max) {
+        return Err(bad());
+    }
+    Ok((min, max))
+}
+
+/// Puzzles made per parallel batch: enough to keep every core busy, few enough that the
+/// progress bar moves.
+const BATCH: u64 = 256;
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let info = choose_strategy(args.strategy.as_deref())?;
+    let (min_clues, max_clues) = args.clues.unwrap_or((0, 81));
+    let settings = Settings {
+        seed: args.seed,
+        symmetry: match args.symmetry {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Rot180 => Symmetry::Rot180,
+            SymmetryArg::Rot90 => Symmetry::Rot90,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+            SymmetryArg::Diagonal => Symmetry::Diagonal,
+        },
+        min_clues,
+        max_clues,
+        ..Settings::default()
+    };
+    if args.count == 0 {
+        bail!("--count must be at least 1");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .thread_name(|i| format!("generate-{i}"))
+        .build()?;
+    let solvers: Vec<Mutex<Box<dyn Strategy>>> = (0..pool.current_num_threads())
+        .map(|_| Mutex::new((info.make)()))
+        .collect();
+
+    let mut out = open_out(&args.out)?;
+    let path = args.out.display().to_string();
+    if args.format == OutFormat::Csv {
+        out.write_all(b"quizzes,solutions\n")
+            .with_context(|| format!("cannot write {path}"))?;
+    }
+    let started = Instant::now();
+    let mut progress = Progress::new(Some(args.count), args.quiet);
+    let mut batch: Vec<Result<Generated, GenerateError>> = Vec::new();
+    let mut line = Vec::with_capacity(200);
+    let mut start = 0;
+    while start < args.count {
+        let end = (start + BATCH).min(args.count);
+        pool.install(|| {
+            // u64 ranges are not indexed in rayon; a batch is far below usize::MAX.
+            (0..(end - start) as usize)
+                .into_par_iter()
+                .map(|offset| {
+                    let index = start + offset as u64;
+                    let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
+                    // Each worker only takes its own slot, so the lock is uncontended.
+                    let mut solver = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
+                    generate::generate(&settings, index, solver.as_mut())
+                })
+                .collect_into_vec(&mut batch)
+        });
+        for generated in batch.drain(..) {
+            let Generated { puzzle, solution } = generated?;
+            line.clear();
+            match args.format {
+                OutFormat::Text => line.extend_from_slice(puzzle.to_dotted().as_bytes()),
+                OutFormat::Csv => {
+                    line.extend(puzzle.cells().iter().map(|&d| b'0' + d));
+                    line.push(b',');
+                    line.extend(solution.cells().iter().map(|&d| b'0' + d));
+                }
+            }
+            line.push(b'\n');
+            out.write_all(&line)
+                .with_context(|| format!("cannot write {path}"))?;
+        }
+        progress.advance(end - start, end);
+        start = end;
+    }
+    out.flush()
+        .with_context(|| format!("cannot write {path}"))?;
+    progress.finish();
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "generate: {} puzzles in {secs:.2} s: {:.0} puzzles/s ({} threads, uniqueness by {})",
+        args.count,
+        args.count as f64 / secs.max(1e-9),
+        pool.current_num_threads(),
+        info.name
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_clues;
+
+    #[test]
+    fn clue_ranges_parse_and_nonsense_is_refused() {
+        assert_eq!(parse_clues("22..26"), Ok((22, 26)));
+        assert_eq!(parse_clues("22..=26"), Ok((22, 26)));
+        for bad in ["", "22", "26..22", "5..30", "22..90", "a..b"] {
+            assert!(parse_clues(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,404 @@
+//! Puzzle generation: random complete grids, then clues removed in random order while the
+//! puzzle keeps exactly one solution.
+//!
+//! Reproducibility is the point: puzzle `i` of a corpus depends only on `(seed, i)` (each
+//! index gets its own RNG stream), never on the thread that made it or on the order puzzles
+//! were made in, so the same seed gives the same bytes on any thread count and machine. The
+//! RNG (SplitMix64 seeding xoshiro256**) and the shuffles are written out here rather than
+//! taken from a crate, so that no dependency upgrade can ever change a generated corpus.
+//! The uniqueness checks use any `Strategy`: every strategy counts solutions the same way, so
+//! the choice changes the speed, not the output.
+
+use crate::grid::Grid;
+use crate::strategy::{Limits, Strategy};
+
+/// SplitMix64's output function: a bijective 64-bit mixer.
+pub fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// xoshiro256**: small, fast, and fully specified, so its streams never change.
+#[derive(Debug, Clone)]
+pub struct Rng {
+    s: [u64; 4],
+}
+
+impl Rng {
+    /// The stream for puzzle `index` of the corpus generated from `seed`.
+    pub fn for_index(seed: u64, index: u64) -> Rng {
+        Rng::from_seed(seed ^ splitmix64(index))
+    }
+
+    /// Seed the four state words from SplitMix64, as the xoshiro authors recommend (never
+    /// all zero).
+    pub fn from_seed(seed: u64) -> Rng {
+        let mut x = seed;
+        let mut s = [0u64; 4];
+        for word in &mut s {
+            *word = splitmix64(x);
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        }
+        Rng { s }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = self.s[1] << 17;
+        self.s[2] ^= self.s[0];
+        self.s[3] ^= self.s[1];
+        self.s[1] ^= self.s[2];
+        self.s[0] ^= self.s[3];
+        self.s[2] ^= t;
+        self.s[3] = self.s[3].rotate_left(45);
+        result
+    }
+
+    /// Uniform in `0..n` (`n > 0`), by Lemire's multiply-and-reject: no modulo bias.
+    pub fn below(&mut self, n: u32) -> u32 {
+        debug_assert!(n > 0);
+        let n = n as u64;
+        loop {
+            let m = (self.next_u64() >> 32) * n;
+            if (m as u32 as u64) >= (1u64 << 32) % n {
+                return (m >> 32) as u32;
+            }
+        }
+    }
+
+    /// Fisher-Yates shuffle.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Which cells must be removed together, so that the givens keep a symmetry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Symmetry {
+    /// No constraint.
+    #[default]
+    None,
+    /// Half-turn: cell (r, c) with (8-r, 8-c).
+    Rot180,
+    /// Quarter-turn: the four cells of each orbit under 90° rotation.
+    Rot90,
+    /// Left-right mirror: (r, c) with (r, 8-c).
+    Mirror,
+    /// Main diagonal: (r, c) with (c, r).
+    Diagonal,
+}
+
+impl Symmetry {
+    /// The cells that go with `cell` (itself included), sorted, without repeats.
+    pub fn orbit(self, cell: usize) -> Vec<usize> {
+        let (r, c) = (cell / 9, cell % 9);
+        let mut cells = match self {
+            Symmetry::None => vec![cell],
+            Symmetry::Rot180 => vec![cell, (8 - r) * 9 + (8 - c)],
+            Symmetry::Rot90 => vec![
+                cell,
+                c * 9 + (8 - r),
+                (8 - r) * 9 + (8 - c),
+                (8 - c) * 9 + r,
+            ],
+            Symmetry::Mirror => vec![cell, r * 9 + (8 - c)],
+            Symmetry::Diagonal => vec![cell, c * 9 + r],
+        };
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// The orbits that partition the 81 cells, each listed once, in cell order.
+    pub fn orbits(self) -> Vec<Vec<usize>> {
+        // An orbit is listed at its smallest cell.
+        (0..81)
+            .map(|cell| self.orbit(cell))
+            .enumerate()
+            .filter(|(cell, orbit)| orbit[0] == *cell)
+            .map(|(_, orbit)| orbit)
+            .collect()
+    }
+}
+
+/// How puzzles are made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub seed: u64,
+    pub symmetry: Symmetry,
+    /// Stop removing clues at `min_clues`; reject (and try again) puzzles with more than
+    /// `max_clues`. With the defaults (0 and 81) every puzzle is minimal.
+    pub min_clues: usize,
+    pub max_clues: usize,
+    /// Give up on a puzzle after this many tries at the clue range.
+    pub max_attempts: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            seed: 0,
+            symmetry: Symmetry::None,
+            min_clues: 0,
+            max_clues: 81,
+            max_attempts: 10_000,
+        }
+    }
+}
+
+/// One generated puzzle and its unique solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Generated {
+    pub puzzle: Grid,
+    pub solution: Grid,
+}
+
+/// Why a puzzle could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    #[error(
+        "puzzle {index}: no puzzle with {min}..={max} clues after {attempts} attempts; \
+         widen --clues"
+    )]
+    ClueRange {
+        index: u64,
+        min: usize,
+        max: usize,
+        attempts: u32,
+    },
+}
+
+/// Limits for the uniqueness checks: two solutions tell unique from multiple, and a puzzle
+/// that comes from a complete grid always has at least one, so no search can fail to end.
+const UNIQUE: Limits = Limits {
+    max_solutions: 2,
+    max_nodes: u64::MAX,
+    timeout: None,
+};
+
+/// Puzzle `index` of the corpus `settings` describes, checking uniqueness with `solver`.
+pub fn generate(
+    settings: &Settings,
+    index: u64,
+    solver: &mut dyn Strategy,
+) -> Result<Generated, GenerateError> {
+    let mut rng = Rng::for_index(settings.seed, index);
+    let mut orbits = settings.symmetry.orbits();
+    for _ in 0..settings.max_attempts {
+        let solution = random_solution(&mut rng);
+        rng.shuffle(&mut orbits);
+        let mut puzzle = solution;
+        let mut clues = 81;
+        for orbit in &orbits {
+            if clues - orbit.len() < settings.min_clues {
+                continue;
+            }
+            for &cell in orbit {
+                puzzle.set(cell, 0);
+            }
+            if solver.solve(&puzzle, &UNIQUE).solutions == 1 {
+                clues -= orbit.len();
+            } else {
+                for &cell in orbit {
+                    puzzle.set(cell, solution.get(cell));
+                }
+            }
+        }
+        if clues <= settings.max_clues {
+            return Ok(Generated { puzzle, solution });
+        }
+    }
+    Err(GenerateError::ClueRange {
+        index,
+        min: settings.min_clues,
+        max: settings.max_clues,
+        attempts: settings.max_attempts,
+    })
+}
+
+/// A uniformly shuffled, but not uniformly distributed, complete grid: fewest-candidates
+/// backtracking from the empty grid with digits tried in random order.
+pub fn random_solution(rng: &mut Rng) -> Grid {
+    let mut grid = Grid::EMPTY;
+    let mut masks = [0u16; 27];
+    // An empty grid always completes, so the search cannot fail.
+    let done = fill(&mut grid, &mut masks, rng);
+    debug_assert!(done);
+    grid
+}
+
+fn houses(cell: usize) -> [usize; 3] {
+    [cell / 9, 9 + cell % 9, 18 + crate::grid::box_of(cell)]
+}
+
+fn fill(grid: &mut Grid, masks: &mut [u16; 27], rng: &mut Rng) -> bool {
+    let mut best: Option<(usize, u16)> = None;
+    for cell in 0..81 {
+        if grid.get(cell) != 0 {
+            continue;
+        }
+        let [a, b, c] = houses(cell);
+        let free = !(masks[a] | masks[b] | masks[c]) & 0x1ff;
+        if best.is_none_or(|(_, m)| free.count_ones() < m.count_ones()) {
+            best = Some((cell, free));
+            if free.count_ones() <= 1 {
+                break;
+            }
+        }
+    }
+    let Some((cell, free)) = best else {
+        return true;
+    };
+    let mut digits: Vec<u8> = (1..=9u8).filter(|d| free & (1 << (d - 1)) != 0).collect();
+    rng.shuffle(&mut digits);
+    let [a, b, c] = houses(cell);
+    for d in digits {
+        let bit = 1u16 << (d - 1);
+        grid.set(cell, d);
+        masks[a] |= bit;
+        masks[b] |= bit;
+        masks[c] |= bit;
+        if fill(grid, masks, rng) {
+            return true;
+        }
+        masks[a] &= !bit;
+        masks[b] &= !bit;
+        masks[c] &= !bit;
+        grid.set(cell, 0);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy;
+
+    fn solver(name: &str) -> Box<dyn Strategy> {
+        (strategy::by_name(name).unwrap().make)()
+    }
+
+    #[test]
+    fn splitmix_matches_the_reference_values() {
+        // First outputs of the reference SplitMix64 generator seeded with 0.
+        let mut x = 0u64;
+        let mut next = || {
+            let out = splitmix64(x);
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            out
+        };
+        assert_eq!(next(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(next(), 0x6e78_9e6a_a1b9_65f4);
+    }
+
+    #[test]
+    fn below_stays_in_range_and_covers_it() {
+        let mut rng = Rng::from_seed(7);
+        let mut seen = [0u32; 9];
+        for _ in 0..9000 {
+            seen[rng.below(9) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&n| (800..1200).contains(&n)), "{seen:?}");
+    }
+
+    #[test]
+    fn random_solutions_are_complete_valid_and_differ() {
+        let mut rng = Rng::from_seed(1);
+        let a = random_solution(&mut rng);
+        let b = random_solution(&mut rng);
+        for g in [a, b] {
+            assert!(g.is_complete() && g.conflict().is_none(), "{g}");
+        }
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn orbits_partition_the_cells() {
+        for sym in [
+            Symmetry::None,
+            Symmetry::Rot180,
+            Symmetry::Rot90,
+            Symmetry::Mirror,
+            Symmetry::Diagonal,
+        ] {
+            let mut cells: Vec<usize> = sym.orbits().concat();
+            cells.sort_unstable();
+            assert_eq!(cells, (0..81).collect::<Vec<_>>(), "{sym:?}");
+        }
+    }
+
+    #[test]
+    fn puzzles_are_unique_minimal_and_depend_only_on_seed_and_index() {
+        let settings = Settings {
+            seed: 42,
+            ..Settings::default()
+        };
+        let mut dlx = solver("dlx");
+        let mut bitmask = solver("bitmask");
+        for index in 0..20 {
+            let g = generate(&settings, index, dlx.as_mut()).unwrap();
+            assert!(g.solution.is_solution_of(&g.puzzle));
+            for s in [dlx.as_mut(), bitmask.as_mut()] {
+                let out = s.solve(&g.puzzle, &UNIQUE);
+                assert_eq!((out.solutions, out.first), (1, Some(g.solution)));
+            }
+            for cell in (0..81).filter(|&c| g.puzzle.get(c) != 0) {
+                let mut fewer = g.puzzle;
+                fewer.set(cell, 0);
+                assert_eq!(bitmask.solve(&fewer, &UNIQUE).solutions, 2, "not minimal");
+            }
+            // Another strategy, and another order, give the same puzzle.
+            assert_eq!(generate(&settings, index, bitmask.as_mut()).unwrap(), g);
+        }
+        let other = Settings {
+            seed: 43,
+            ..settings.clone()
+        };
+        assert_ne!(
+            generate(&settings, 0, dlx.as_mut()).unwrap(),
+            generate(&other, 0, dlx.as_mut()).unwrap()
+        );
+    }
+
+    #[test]
+    fn symmetry_and_clue_range_are_kept() {
+        let mut dlx = solver("dlx");
+        let settings = Settings {
+            seed: 5,
+            symmetry: Symmetry::Rot180,
+            min_clues: 30,
+            max_clues: 34,
+            ..Settings::default()
+        };
+        for index in 0..10 {
+            let g = generate(&settings, index, dlx.as_mut()).unwrap();
+            assert!((30..=34).contains(&g.puzzle.clues()), "{}", g.puzzle);
+            for cell in 0..81 {
+                let twin = 80 - cell;
+                assert_eq!(g.puzzle.get(cell) == 0, g.puzzle.get(twin) == 0);
+            }
+            assert_eq!(dlx.solve(&g.puzzle, &UNIQUE).solutions, 1);
+        }
+    }
+
+    #[test]
+    fn an_impossible_clue_range_is_an_error_not_a_hang() {
+        let mut dlx = solver("dlx");
+        let settings = Settings {
+            seed: 5,
+            min_clues: 0,
+            max_clues: 10,
+            max_attempts: 2,
+            ..Settings::default()
+        };
+        assert!(matches!(
+            generate(&settings, 0, dlx.as_mut()),
+            Err(GenerateError::ClueRange { attempts: 2, .. })
+        ));
+    }
+}
