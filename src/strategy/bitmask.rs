@@ -13,8 +13,9 @@
 //! `nodes` counts the digits the search writes into empty cells. Only candidates are
 //! ever tried, so every digit tried is a node; a complete input grid costs 0 nodes.
 
+use super::masks::MaskBoard;
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
-use crate::grid::{box_of, Grid};
+use crate::grid::Grid;
 
 pub(super) const INFO: StrategyInfo = StrategyInfo {
     name: "bitmask",
@@ -30,18 +31,10 @@ fn make() -> Box<dyn Strategy> {
     Box::new(Bitmask::new())
 }
 
-const ALL_DIGITS: u16 = 0x1ff;
-
 struct Bitmask {
-    grid: Grid,
-    /// Used digits per house: bit `d - 1` for digit `d`.
-    rows: [u16; 9],
-    cols: [u16; 9],
-    boxes: [u16; 9],
-    /// The cells still empty at depth `k` are `empty[k..len]`, in no particular order:
-    /// choosing a cell swaps it to position `k`.
-    empty: [u8; 81],
-    len: usize,
+    /// The grid and its house masks; `empty[k..len]` are the cells still empty at depth `k`,
+    /// in no particular order (choosing a cell swaps it to position `k`).
+    board: MaskBoard,
     /// Placements made into a cell that had two or more candidates.
     guesses: u64,
 }
@@ -49,61 +42,25 @@ struct Bitmask {
 impl Bitmask {
     fn new() -> Bitmask {
         Bitmask {
-            grid: Grid::EMPTY,
-            rows: [0; 9],
-            cols: [0; 9],
-            boxes: [0; 9],
-            empty: [0; 81],
-            len: 0,
+            board: MaskBoard::new(),
             guesses: 0,
         }
-    }
-
-    fn load(&mut self, puzzle: &Grid) {
-        self.grid = *puzzle;
-        self.rows = [0; 9];
-        self.cols = [0; 9];
-        self.boxes = [0; 9];
-        self.len = 0;
-        for (cell, &digit) in puzzle.cells().iter().enumerate() {
-            if digit == 0 {
-                self.empty[self.len] = cell as u8;
-                self.len += 1;
-            } else {
-                self.toggle(cell, digit);
-            }
-        }
-    }
-
-    /// Flip `digit`'s bit in the three houses of `cell`: marks it used on placement and
-    /// free again on undo, as the search only undoes what it placed.
-    #[inline]
-    fn toggle(&mut self, cell: usize, digit: u8) {
-        let bit = 1 << (digit - 1);
-        self.rows[cell / 9] ^= bit;
-        self.cols[cell % 9] ^= bit;
-        self.boxes[box_of(cell)] ^= bit;
-    }
-
-    #[inline]
-    fn candidates(&self, cell: usize) -> u16 {
-        !(self.rows[cell / 9] | self.cols[cell % 9] | self.boxes[box_of(cell)]) & ALL_DIGITS
     }
 
     /// Fill `empty[depth..len]`; `true` when the whole search must stop (the solution
     /// limit is reached or the budget is spent).
     fn fill(&mut self, depth: usize, budget: &mut Budget, tally: &mut Tally) -> bool {
-        if depth == self.len {
-            return tally.found(&self.grid);
+        if depth == self.board.len {
+            return tally.found(&self.board.grid);
         }
         // The positions in `empty` are shuffled by earlier choices, so ties are settled
         // on the cell index itself to pick the lowest one whatever the order.
         let mut best = depth;
-        let mut best_cell = self.empty[depth] as usize;
+        let mut best_cell = self.board.empty[depth] as usize;
         let mut best_count = u32::MAX;
-        for k in depth..self.len {
-            let cell = self.empty[k] as usize;
-            let count = self.candidates(cell).count_ones();
+        for k in depth..self.board.len {
+            let cell = self.board.empty[k] as usize;
+            let count = self.board.candidates(cell).count_ones();
             if count < best_count || (count == best_count && cell < best_cell) {
                 (best, best_cell, best_count) = (k, cell, count);
                 if count == 0 {
@@ -112,9 +69,9 @@ impl Bitmask {
                 }
             }
         }
-        self.empty.swap(depth, best);
+        self.board.empty.swap(depth, best);
         let cell = best_cell;
-        let mut free = self.candidates(cell);
+        let mut free = self.board.candidates(cell);
         while free != 0 {
             let digit = free.trailing_zeros() as u8 + 1;
             free &= free - 1;
@@ -123,11 +80,11 @@ impl Bitmask {
             }
             // A placement is a guess when the cell had other candidates to try.
             self.guesses += (best_count >= 2) as u64;
-            self.grid.set(cell, digit);
-            self.toggle(cell, digit);
+            self.board.grid.set(cell, digit);
+            self.board.toggle(cell, digit);
             let stop = self.fill(depth + 1, budget, tally);
-            self.toggle(cell, digit);
-            self.grid.set(cell, 0);
+            self.board.toggle(cell, digit);
+            self.board.grid.set(cell, 0);
             if stop {
                 return true;
             }
@@ -138,7 +95,7 @@ impl Bitmask {
 
 impl Strategy for Bitmask {
     fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
-        self.load(puzzle);
+        self.board.load(puzzle);
         let mut budget = Budget::new(limits);
         let mut tally = Tally::new(limits);
         self.guesses = 0;
@@ -150,6 +107,7 @@ impl Strategy for Bitmask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::box_of;
     use crate::strategy::testkit::{self, grid, limits};
 
     #[test]

@@ -15,6 +15,7 @@ mod bitmask;
 mod dlx;
 mod fast;
 mod hashset;
+mod masks;
 mod naive;
 mod stack;
 

@@ -11,8 +11,9 @@
 //! `nodes` counts the digits the search writes into empty cells. The cells and digits
 //! are tried in naive's order, so the search tree and the count are naive's exactly.
 
+use super::masks::{MaskBoard, ALL_DIGITS};
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
-use crate::grid::{box_of, Grid};
+use crate::grid::Grid;
 
 pub(super) const INFO: StrategyInfo = StrategyInfo {
     name: "stack",
@@ -27,66 +28,25 @@ fn make() -> Box<dyn Strategy> {
     Box::new(Stack::new())
 }
 
-const ALL_DIGITS: u16 = 0x1ff;
-
 struct Stack {
-    /// Besides the board, the digits on the stack: the digit now in `empty[k]` is what
-    /// position `k` has tried so far.
-    grid: Grid,
-    /// Used digits per house: bit `d - 1` for digit `d`.
-    rows: [u16; 9],
-    cols: [u16; 9],
-    boxes: [u16; 9],
-    /// The puzzle's empty cells in row-major order; `empty[..len]` is the stack.
-    empty: [u8; 81],
-    len: usize,
+    /// The grid and its house masks; `empty[..len]`, in row-major order, is the stack.
+    board: MaskBoard,
 }
 
 impl Stack {
     fn new() -> Stack {
         Stack {
-            grid: Grid::EMPTY,
-            rows: [0; 9],
-            cols: [0; 9],
-            boxes: [0; 9],
-            empty: [0; 81],
-            len: 0,
+            board: MaskBoard::new(),
         }
-    }
-
-    fn load(&mut self, puzzle: &Grid) {
-        self.grid = *puzzle;
-        self.rows = [0; 9];
-        self.cols = [0; 9];
-        self.boxes = [0; 9];
-        self.len = 0;
-        for (cell, &digit) in puzzle.cells().iter().enumerate() {
-            if digit == 0 {
-                self.empty[self.len] = cell as u8;
-                self.len += 1;
-            } else {
-                self.toggle(cell, digit);
-            }
-        }
-    }
-
-    /// Flip `digit`'s bit in the three houses of `cell`: marks it used on placement and
-    /// free again on removal, as the search only removes what it placed.
-    #[inline]
-    fn toggle(&mut self, cell: usize, digit: u8) {
-        let bit = 1 << (digit - 1);
-        self.rows[cell / 9] ^= bit;
-        self.cols[cell % 9] ^= bit;
-        self.boxes[box_of(cell)] ^= bit;
     }
 
     /// Take the digit off the cell at stack position `k`; returns it.
     #[inline]
     fn remove(&mut self, k: usize) -> u8 {
-        let cell = self.empty[k] as usize;
-        let digit = self.grid.get(cell);
-        self.toggle(cell, digit);
-        self.grid.set(cell, 0);
+        let cell = self.board.empty[k] as usize;
+        let digit = self.board.grid.get(cell);
+        self.board.toggle(cell, digit);
+        self.board.grid.set(cell, 0);
         digit
     }
 
@@ -96,8 +56,8 @@ impl Stack {
         let mut k = 0;
         let mut above = 0u8;
         loop {
-            if k == self.len {
-                if tally.found(&self.grid) || k == 0 {
+            if k == self.board.len {
+                if tally.found(&self.board.grid) || k == 0 {
                     return;
                 }
                 // Look for further solutions: resume at the last cell, past its digit.
@@ -105,10 +65,9 @@ impl Stack {
                 above = self.remove(k);
                 continue;
             }
-            let cell = self.empty[k] as usize;
-            let used = self.rows[cell / 9] | self.cols[cell % 9] | self.boxes[box_of(cell)];
+            let cell = self.board.empty[k] as usize;
             // Allowed digits greater than `above`: bits `above..9`.
-            let free = !used & ALL_DIGITS & (ALL_DIGITS << above);
+            let free = self.board.candidates(cell) & (ALL_DIGITS << above);
             if free == 0 {
                 if k == 0 {
                     return;
@@ -121,8 +80,8 @@ impl Stack {
                 return;
             }
             let digit = free.trailing_zeros() as u8 + 1;
-            self.grid.set(cell, digit);
-            self.toggle(cell, digit);
+            self.board.grid.set(cell, digit);
+            self.board.toggle(cell, digit);
             k += 1;
             above = 0;
         }
@@ -131,7 +90,7 @@ impl Stack {
 
 impl Strategy for Stack {
     fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
-        self.load(puzzle);
+        self.board.load(puzzle);
         let mut budget = Budget::new(limits);
         let mut tally = Tally::new(limits);
         self.search(&mut budget, &mut tally);
