@@ -51,8 +51,10 @@
 //! When propagation stalls, the solver guesses on a cell with two candidates, the one with
 //! the most unsolved peers in its row, column and box (the degree heuristic of graph
 //! colouring: the guess then reaches the most cells; last in band and bit order on ties),
-//! or, failing that, on a cell with the fewest candidates, trying its digits in increasing
-//! order. Against the first bi-value cell of the first band this cut the guesses per
+//! or, failing that, on a cell with the fewest candidates. Of a bi-value cell's two digits
+//! it tries first the one with more candidates left in the grid (2-3% fewer guesses when
+//! stopping at the first solution; the opposite order, "least constraining value", had 5%
+//! more); a wider cell's digits go in increasing order. Against the first bi-value cell of the first band this cut the guesses per
 //! puzzle by 40% on top1465 and 42% on forum_hardest. It copies its whole state (a
 //! few hundred bytes) onto a fixed stack kept in the solver, so nothing is undone and
 //! nothing is allocated per puzzle or per node. When a cell's last candidate is tried, the
@@ -428,6 +430,28 @@ impl State {
         best
     }
 
+    /// The digit to try first at a guessed cell: of two, the one with more candidates left
+    /// in the grid (ties: the lower); of more, the lowest.
+    #[inline(always)]
+    fn first_digit(&self, ds: u32) -> usize {
+        let d0 = ds.trailing_zeros() as usize;
+        let rest = ds & (ds - 1);
+        if rest & (rest - 1) != 0 {
+            return d0;
+        }
+        let d1 = rest.trailing_zeros() as usize;
+        let places = |d: usize| {
+            self.cand[3 * d].count_ones()
+                + self.cand[3 * d + 1].count_ones()
+                + self.cand[3 * d + 2].count_ones()
+        };
+        if places(d1) > places(d0) {
+            d1
+        } else {
+            d0
+        }
+    }
+
     #[inline(always)]
     fn digits_at(&self, b: usize, p: usize) -> u32 {
         let mut ds = 0;
@@ -549,12 +573,12 @@ impl Fast {
                         return guesses;
                     }
                     guesses += 1;
-                    let d = ds.trailing_zeros() as usize;
+                    let d = self.state.first_digit(ds);
                     self.stack[depth] = Frame {
                         state: self.state,
                         band: b as u8,
                         bit: p as u8,
-                        left: (ds & (ds - 1)) as u16,
+                        left: (ds & !(1 << d)) as u16,
                     };
                     depth += 1;
                     self.state.assign(d, b, p);
