@@ -376,6 +376,7 @@ impl State {
     }
 
     /// The cell to guess on: band, bit, and its candidate digits as a 9-bit mask.
+    #[inline(always)]
     fn pick_guess(&self) -> (usize, usize, u32) {
         // The bi-value cell with the most unsolved peers (ties: the last in band and bit
         // order), if there is one.
