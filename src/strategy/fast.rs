@@ -380,8 +380,8 @@ impl State {
     fn pick_guess(&self) -> (usize, usize, u32) {
         // The bi-value cell with the most unsolved peers (ties: the last in band and bit
         // order), if there is one.
-        let mut best = None;
-        let mut best_score = 0;
+        // Key: score, then band and bit, so the maximum is the last of the best.
+        let mut best = 0u32;
         for b in 0..3 {
             let u = self.unsolved[b];
             if u == 0 {
@@ -400,16 +400,14 @@ impl State {
                 let p = two.trailing_zeros() as usize;
                 two &= two - 1;
                 let col = col_cells(p % 9);
+                // The column cells of the two other bands, side by side (bits c and c + 1).
                 let score = (PEERS[p] & u).count_ones()
-                    + (others[0] & col).count_ones()
-                    + (others[1] & col).count_ones();
-                if score >= best_score {
-                    best_score = score;
-                    best = Some((b, p));
-                }
+                    + (others[0] & col | (others[1] & col) << 1).count_ones();
+                best = best.max(score << 8 | 1 << 7 | (b as u32) << 5 | p as u32);
             }
         }
-        if let Some((b, p)) = best {
+        if best != 0 {
+            let (b, p) = ((best >> 5 & 3) as usize, (best & 31) as usize);
             return (b, p, self.digits_at(b, p));
         }
         // Else a cell with the fewest candidates.
