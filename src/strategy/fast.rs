@@ -412,9 +412,8 @@ impl State {
     /// The cell to guess on: band, bit, and its candidate digits as a 9-bit mask.
     #[inline(always)]
     fn pick_guess(&self) -> (usize, usize, u32) {
-        // The bi-value cell with the most unsolved peers (ties: the last in band and bit
-        // order), if there is one.
-        // Key: score, then band and bit, so the maximum is the last of the best.
+        // The bi-value cell with the best score (see the module doc), if there is one. Key:
+        // score, then band and bit, so the maximum is the last of the best.
         let mut best = 0u32;
         for b in 0..3 {
             let u = self.unsolved[b];
@@ -435,8 +434,8 @@ impl State {
                 let p = two.trailing_zeros() as usize;
                 two &= two - 1;
                 let col = col_cells(p % 9);
-                // The column cells of the two other bands, side by side (bits c and c + 1).
-                // Unsolved peers count twice, bi-value peers in the band once more.
+                // Unsolved peers count twice, bi-value peers in the band once more; the
+                // column cells of the two other bands are counted side by side (bits c, c + 1).
                 let score = 2 * (PEERS[p] & u).count_ones()
                     + 2 * (others[0] & col | (others[1] & col) << 1).count_ones()
                     + (PEERS[p] & twos).count_ones();
