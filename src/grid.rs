@@ -93,24 +93,32 @@ impl Grid {
             };
             return Err(CellError::Length { found });
         }
+        // Branch-free first pass (it vectorises): a digit keeps its value, `.` and `0`
+        // become 0, and any other byte marks the field bad. Only a bad field pays for
+        // finding and naming the culprit.
         let mut cells = [0u8; 81];
-        for (i, &b) in field.iter().enumerate() {
-            cells[i] = match b {
-                b'1'..=b'9' => b - b'0',
-                b'.' | b'0' => 0,
-                _ => {
-                    let found = std::str::from_utf8(&field[i..])
-                        .ok()
-                        .and_then(|s| s.chars().next())
-                        .unwrap_or(char::REPLACEMENT_CHARACTER);
-                    return Err(CellError::Character {
-                        found,
-                        column: i + 1,
-                    });
-                }
-            };
+        let mut bad = 0u8;
+        for (cell, &b) in cells.iter_mut().zip(field) {
+            let digit = b.wrapping_sub(b'0');
+            let blank = (b == b'.') as u8;
+            bad |= ((digit > 9) as u8) & (blank ^ 1);
+            *cell = if digit > 9 { 0 } else { digit };
         }
-        Ok(Grid { cells })
+        if bad == 0 {
+            return Ok(Grid { cells });
+        }
+        let i = field
+            .iter()
+            .position(|&b| !(b.is_ascii_digit() || b == b'.'))
+            .unwrap_or(0);
+        let found = std::str::from_utf8(&field[i..])
+            .ok()
+            .and_then(|s| s.chars().next())
+            .unwrap_or(char::REPLACEMENT_CHARACTER);
+        Err(CellError::Character {
+            found,
+            column: i + 1,
+        })
     }
 
     #[inline]
@@ -202,18 +210,24 @@ impl Grid {
     /// `puzzle`.
     pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
         // A complete grid breaks no rule exactly when each house holds all nine digits:
-        // nine cells can only cover nine digits by holding each once.
-        let mut houses = [0u16; 27];
-        let mut given_ok = true;
-        for (cell, (&s, &p)) in self.cells.iter().zip(puzzle.cells.iter()).enumerate() {
-            let bit = 1u16 << s;
-            let [r, c, b] = HOUSES[cell];
-            houses[r as usize] |= bit;
-            houses[c as usize] |= bit;
-            houses[b as usize] |= bit;
-            given_ok &= p == 0 || p == s;
+        // nine cells can only cover nine digits by holding each once (a blank would set
+        // bit 0 and leave a digit out).
+        let (c, p) = (&self.cells, &puzzle.cells);
+        let mut valid = true;
+        for house in 0..9 {
+            let (mut row, mut col, mut bx) = (0u16, 0u16, 0u16);
+            for k in 0..9 {
+                row |= 1u16 << c[house * 9 + k];
+                col |= 1u16 << c[k * 9 + house];
+                bx |= 1u16 << c[BOX_CELLS[house][k]];
+            }
+            valid &= (row == ALL_DIGITS) & (col == ALL_DIGITS) & (bx == ALL_DIGITS);
         }
-        given_ok && houses.iter().all(|&h| h == ALL_DIGITS)
+        let givens_kept = c
+            .iter()
+            .zip(p)
+            .fold(true, |ok, (&s, &g)| ok & ((g == 0) | (g == s)));
+        valid & givens_kept
     }
 
     /// Write the grid as 81 bytes, `.` for blanks.
@@ -246,6 +260,21 @@ const HOUSES: [[u8; 3]; 81] = {
             18 + box_of(cell) as u8,
         ];
         cell += 1;
+    }
+    t
+};
+
+/// The cells of each box, row-major within the box.
+const BOX_CELLS: [[usize; 9]; 9] = {
+    let mut t = [[0usize; 9]; 9];
+    let mut b = 0;
+    while b < 9 {
+        let mut k = 0;
+        while k < 9 {
+            t[b][k] = (b / 3) * 27 + (b % 3) * 3 + (k / 3) * 9 + k % 3;
+            k += 1;
+        }
+        b += 1;
     }
     t
 };

@@ -13,6 +13,17 @@ fn is_separator(b: u8) -> bool {
 
 /// Parse a trimmed, non-empty, UTF-8 line.
 pub(super) fn parse(line: &[u8]) -> Result<Fields, Bad> {
+    // Nearly every line is a grid, alone or followed by a separator: try that first and
+    // only scan for the field's end when it fails (the scan also finds the error to report).
+    if line.len() >= 81 && line.get(81).is_none_or(|&b| is_separator(b)) {
+        if let Ok(grid) = Grid::parse(&line[..81]) {
+            return Ok(Fields {
+                grid,
+                grid_column: 1,
+                expected: None,
+            });
+        }
+    }
     let end = line
         .iter()
         .position(|&b| is_separator(b))
