@@ -9,23 +9,15 @@
 //! are chosen one at a time keeping only the candidates whose relabelled row is smallest,
 //! and a branch is dropped as soon as its prefix is larger than the best form found so far.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, PERMUTATIONS_OF_3};
 
 /// The 1296 orders of lines (rows or columns) that keep bands (stacks) together.
 fn line_orders() -> Vec<[usize; 9]> {
-    const PERMS3: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut out = Vec::with_capacity(1296);
-    for bands in PERMS3 {
-        for a in PERMS3 {
-            for b in PERMS3 {
-                for c in PERMS3 {
+    for bands in PERMUTATIONS_OF_3 {
+        for a in PERMUTATIONS_OF_3 {
+            for b in PERMUTATIONS_OF_3 {
+                for c in PERMUTATIONS_OF_3 {
                     let within = [a, b, c];
                     let mut order = [0; 9];
                     for (slot, &band) in bands.iter().enumerate() {

@@ -63,6 +63,17 @@ impl fmt::Display for Conflict {
     }
 }
 
+/// The six orders of three things (rows in a band, bands in the grid, boxes in a band...),
+/// the building block of Sudoku's symmetries.
+pub const PERMUTATIONS_OF_3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// `r3c7` style name of a cell, 1-based.
 pub fn cell_name(cell: usize) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)

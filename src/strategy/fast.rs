@@ -80,7 +80,7 @@
 //! data-dependent branches where that measured faster.
 
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
-use crate::grid::Grid;
+use crate::grid::{Grid, PERMUTATIONS_OF_3};
 
 pub(super) const INFO: StrategyInfo = StrategyInfo {
     name: "fast",
@@ -111,21 +111,15 @@ const SHRINK: [u32; 512] = {
 /// on some permutation pattern (one mini-row per row and per box) inside it; 0 when there is
 /// none, which means the digit cannot be placed in the band.
 const COMPLEX: [u32; 512] = {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut t = [0u32; 512];
     let mut s = 0;
     while s < 512 {
         let mut keep = 0usize;
         let mut p = 0;
         while p < 6 {
-            let m = (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]));
+            let m = (1 << PERMUTATIONS_OF_3[p][0])
+                | (1 << (3 + PERMUTATIONS_OF_3[p][1]))
+                | (1 << (6 + PERMUTATIONS_OF_3[p][2]));
             if s & m == m {
                 keep |= m;
             }
