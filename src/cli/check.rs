@@ -8,13 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudoku_bench::classify::{Classifier, Verdict};
-use sudoku_bench::corpus::{Corpus, Kind, Record};
+use sudoku_bench::corpus::{Kind, Record};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
-use super::filter::{choose_strategy, format_of};
+use super::args::{choose_strategy, format_of, open_corpora, FormatArg};
 use super::progress::Progress;
-use super::run::FormatArg;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -49,11 +48,7 @@ const CHUNK: usize = 4096;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let format = format_of(args.format);
-    let mut corpora = Vec::new();
-    for path in &args.corpora {
-        corpora.push(Corpus::open(path, format)?);
-    }
-    let total_bytes = corpora.iter().map(|c| c.size()).sum::<Option<u64>>();
+    let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
     let classifier = args
         .solutions
         .then(|| Classifier::new(info, Limits::default(), args.threads))

@@ -10,14 +10,14 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
-use sudoku_bench::classify::{self, Classifier, Verdict};
-use sudoku_bench::corpus::{Corpus, Format, Kind, Record};
+use sudoku_bench::classify::{Classifier, Verdict};
+use sudoku_bench::corpus::{Kind, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::report::Status;
-use sudoku_bench::strategy::{self, Limits, StrategyInfo};
+use sudoku_bench::strategy::Limits;
 
+use super::args::{choose_strategy, format_of, open_corpora, open_out, FormatArg};
 use super::progress::Progress;
-use super::run::{open_out, FormatArg};
 
 /// The statuses a line can be kept for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -94,24 +94,6 @@ pub struct Args {
     quiet: bool,
 }
 
-/// The strategy named by `--strategy`, or the fastest one.
-pub fn choose_strategy(name: Option<&str>) -> anyhow::Result<&'static StrategyInfo> {
-    match name {
-        None => Ok(classify::fastest()),
-        Some(name) => strategy::by_name(name.trim()).with_context(|| {
-            let known: Vec<_> = strategy::STRATEGIES.iter().map(|s| s.name).collect();
-            format!("unknown strategy {name:?}; known: {}", known.join(", "))
-        }),
-    }
-}
-
-pub fn format_of(arg: Option<FormatArg>) -> Option<Format> {
-    arg.map(|f| match f {
-        FormatArg::Text => Format::Text,
-        FormatArg::Csv => Format::Csv,
-    })
-}
-
 /// Writes lines as they were read, making sure a line that lacked its line ending (the last
 /// of a file) is not glued to the next one.
 struct LineWriter {
@@ -177,11 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let mut corpora = Vec::new();
-    for path in &args.corpora {
-        corpora.push(Corpus::open(path, format)?);
-    }
-    let total_bytes = corpora.iter().map(|c| c.size()).sum::<Option<u64>>();
+    let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
 
     let mut out = LineWriter::new(args.out.clone())?;
     let mut rejects = args.rejects.clone().map(LineWriter::new).transpose()?;

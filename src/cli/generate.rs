@@ -14,9 +14,8 @@ use rayon::prelude::*;
 use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
 use sudoku_bench::strategy::Strategy;
 
-use super::filter::choose_strategy;
+use super::args::{choose_strategy, open_out};
 use super::progress::Progress;
-use super::run::open_out;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SymmetryArg {

@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
 
+mod args;
 mod check;
 mod compare;
 mod filter;

@@ -1,17 +1,15 @@
 //! `sudoku-bench run`: the benchmark. Streams corpora through the runner, writes the
 //! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
-use clap::ValueEnum;
 use rayon::prelude::*;
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::corpus::{Corpus, Format, Kind};
+use sudoku_bench::corpus::{Corpus, Kind};
 use sudoku_bench::machine::Machine;
 use sudoku_bench::report::csv::{push_field, push_row, PuzzleCsv};
 use sudoku_bench::report::json::JsonExporter;
@@ -21,6 +19,7 @@ use sudoku_bench::report::{Status, Summary};
 use sudoku_bench::runner::{RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
+use super::args::{format_of, open_corpora, open_out, strategy_named, FormatArg};
 use super::progress::Progress;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
@@ -37,12 +36,6 @@ const ROWS_PER_PIECE: usize = 256;
 
 /// At most this many bad-line warnings go to stderr; the CSV has them all.
 const MAX_WARNINGS: u64 = 100;
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    Text,
-    Csv,
-}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -116,11 +109,7 @@ fn select_strategies(names: &[String]) -> anyhow::Result<Vec<&'static StrategyIn
     }
     let mut chosen = Vec::new();
     for name in names {
-        let name = name.trim();
-        let Some(info) = strategy::by_name(name) else {
-            let known: Vec<_> = strategy::STRATEGIES.iter().map(|s| s.name).collect();
-            bail!("unknown strategy {name:?}; known: {}", known.join(", "));
-        };
+        let info = strategy_named(name)?;
         if !chosen.iter().any(|c: &&StrategyInfo| c.name == info.name) {
             chosen.push(info);
         }
@@ -138,18 +127,6 @@ fn default_out_path() -> PathBuf {
     PathBuf::from("results").join(format!("run-{stamp}.csv"))
 }
 
-pub(super) fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(io::stdout().lock()));
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    }
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    Ok(Box::new(BufWriter::with_capacity(1 << 16, file)))
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let strategies = select_strategies(&args.strategies)?;
@@ -162,13 +139,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
     };
-    let format = args.format.map(|f| match f {
-        FormatArg::Text => Format::Text,
-        FormatArg::Csv => Format::Csv,
-    });
-
-    // Open every corpus first, so a typo fails at once rather than after an hour.
-    let mut corpora = Vec::new();
+    let format = format_of(args.format);
+    let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format)?;
     if args.corpora.is_empty() {
         corpora.push(Corpus::from_reader(
             DEFAULT_CORPUS_NAME,
@@ -176,11 +148,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(DEFAULT_CORPUS.len() as u64),
             format,
         ));
+        total_bytes = Some(DEFAULT_CORPUS.len() as u64);
     }
-    for path in &args.corpora {
-        corpora.push(Corpus::open(path, format)?);
-    }
-    let total_bytes = corpora.iter().map(|c| c.size()).sum::<Option<u64>>();
 
     let out_path = args.out.clone().unwrap_or_else(default_out_path);
     let mut csv = PuzzleCsv::new(open_out(&out_path)?)
