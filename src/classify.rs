@@ -3,11 +3,10 @@
 //! a corpus (comments and headers too) in order, which the benchmark `Runner` does not hand
 //! out. Also names the fastest registered strategy.
 
-use std::sync::Mutex;
-
 use rayon::prelude::*;
 
 use crate::corpus::{Kind, Record};
+use crate::per_worker::PerWorker;
 use crate::report::Status;
 use crate::strategy::{self, Limits, Outcome, Strategy, StrategyInfo};
 
@@ -36,8 +35,8 @@ pub struct Verdict {
 /// Solves chunks of records with one strategy on its own rayon pool.
 pub struct Classifier {
     pool: rayon::ThreadPool,
-    /// One solver per worker thread, indexed by `rayon::current_thread_index`.
-    solvers: Vec<Mutex<Box<dyn Strategy>>>,
+    /// Each worker's own solver.
+    solvers: PerWorker<Box<dyn Strategy>>,
     limits: Limits,
 }
 
@@ -61,9 +60,7 @@ impl Classifier {
             .num_threads(threads)
             .thread_name(|i| format!("classify-{i}"))
             .build()?;
-        let solvers = (0..pool.current_num_threads())
-            .map(|_| Mutex::new((info.make)()))
-            .collect();
+        let solvers = PerWorker::new(&pool, info.make);
         Ok(Classifier {
             pool,
             solvers,
@@ -102,10 +99,7 @@ impl Classifier {
                 .with_min_len(16)
                 .map(|record| match &record.kind {
                     Kind::Puzzle { grid, .. } => {
-                        let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
-                        // Each worker only takes its own slot, so the lock is uncontended.
-                        let mut solver = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
-                        let outcome = solver.solve(grid, limits);
+                        let outcome = solvers.with(|solver| solver.solve(grid, limits));
                         Verdict {
                             status: Some(Status::of(&outcome, limits)),
                             outcome: Some(outcome),

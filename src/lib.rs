@@ -15,6 +15,7 @@ pub mod dedupe;
 pub mod generate;
 pub mod grid;
 pub mod machine;
+mod per_worker;
 pub mod report;
 pub mod runner;
 pub mod strategy;

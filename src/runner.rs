@@ -8,12 +8,13 @@
 //! checking and reporting happen outside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::clock::Clock;
 use crate::corpus::{Corpus, Kind, LoadError, Record};
+use crate::per_worker::PerWorker;
 use crate::report::{PuzzleResult, Status, Summary};
 use crate::strategy::{Limits, Strategy, StrategyInfo};
 
@@ -85,8 +86,8 @@ pub struct Runner<'c> {
     settings: Settings,
     pool: rayon::ThreadPool,
     clock: &'c dyn Clock,
-    /// One set of solvers per worker thread, indexed by `rayon::current_thread_index`.
-    solvers: Vec<Mutex<Vec<Box<dyn Strategy>>>>,
+    /// Each worker's own solver for every strategy.
+    solvers: PerWorker<Vec<Box<dyn Strategy>>>,
     records: Vec<Record>,
     results: Vec<Vec<PuzzleResult>>,
     warmed_up: bool,
@@ -104,9 +105,9 @@ impl<'c> Runner<'c> {
             .num_threads(threads)
             .thread_name(|i| format!("solver-{i}"))
             .build()?;
-        let solvers = (0..pool.current_num_threads())
-            .map(|_| Mutex::new(settings.strategies.iter().map(|s| (s.make)()).collect()))
-            .collect();
+        let solvers = PerWorker::new(&pool, || {
+            settings.strategies.iter().map(|s| (s.make)()).collect()
+        });
         let results = vec![Vec::new(); settings.strategies.len()];
         Ok(Runner {
             warmed_up: !settings.warmup,
@@ -208,17 +209,16 @@ impl<'c> Runner<'c> {
                 .zip(records.par_iter())
                 .with_min_len(8)
                 .for_each(|(result, record)| {
-                    let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
-                    // Each worker only ever takes its own slot, so the lock is uncontended.
-                    let mut mine = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
-                    *result = evaluate(
-                        record,
-                        mine[s].as_mut(),
-                        counts_guesses,
-                        &limits,
-                        repeat,
-                        clock,
-                    );
+                    *result = solvers.with(|mine| {
+                        evaluate(
+                            record,
+                            mine[s].as_mut(),
+                            counts_guesses,
+                            &limits,
+                            repeat,
+                            clock,
+                        )
+                    });
                     if let Some(p) = progress {
                         p.solves.fetch_add(1, Ordering::Relaxed);
                         p.bytes
