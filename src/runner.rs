@@ -51,8 +51,6 @@ pub struct Batch<'a> {
     pub records: &'a [Record],
     pub strategies: &'a [&'static StrategyInfo],
     pub results: &'a [Vec<PuzzleResult>],
-    /// Bytes of the corpus consumed so far.
-    pub bytes_read: u64,
     /// The runner's worker pool, for sinks that format output in parallel.
     pub pool: &'a rayon::ThreadPool,
 }
@@ -173,7 +171,6 @@ impl<'c> Runner<'c> {
                 records: &self.records[..n],
                 strategies: &self.settings.strategies,
                 results: &self.results,
-                bytes_read: corpus.bytes_read(),
                 pool: &self.pool,
             };
             sink(&batch).map_err(RunError::Sink)?;

@@ -193,14 +193,6 @@ impl Corpus {
         self.bytes_read
     }
 
-    /// The format in use, once the first data line has been seen.
-    pub fn format(&self) -> Option<Format> {
-        self.layout.as_ref().map(|l| match l {
-            Layout::Text => Format::Text,
-            Layout::Csv(_) => Format::Csv,
-        })
-    }
-
     /// Read the next line into `record`, reusing its buffer. `Ok(false)` at the end.
     pub fn next_into(&mut self, record: &mut Record) -> Result<bool, LoadError> {
         let Some(cut) = self.read_line(record)? else {

@@ -53,10 +53,6 @@ impl Status {
         }
     }
 
-    pub fn parse(s: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|st| st.as_str() == s)
-    }
-
     /// The status a finished or aborted search earns under `limits`.
     pub fn of(outcome: &Outcome, limits: &Limits) -> Status {
         match (outcome.aborted, outcome.solutions) {
