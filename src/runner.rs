@@ -227,7 +227,7 @@ impl<'c> Runner<'c> {
 }
 
 /// One record under one strategy.
-pub fn evaluate(
+fn evaluate(
     record: &Record,
     strategy: &mut dyn Strategy,
     counts_guesses: bool,
