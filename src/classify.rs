@@ -72,6 +72,12 @@ impl Classifier {
         self.pool.current_num_threads()
     }
 
+    /// Run `f` on this classifier's threads (e.g. reading a chunk, whose lines are parsed
+    /// in parallel on the current pool).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
     /// `f` of each record, in order, into `out`, on this classifier's threads: for other
     /// per-record work of the corpus tools (e.g. canonical forms).
     pub fn map<T: Send>(

@@ -177,19 +177,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     for (index, corpus) in corpora.iter_mut().enumerate() {
         loop {
-            let mut n = 0;
-            while n < chunk_size {
-                if n == chunk.len() {
-                    chunk.push(Record::default());
-                }
-                if !corpus
-                    .next_into(&mut chunk[n])
-                    .with_context(|| format!("cannot read {}", corpus.name()))?
-                {
-                    break;
-                }
-                n += 1;
-            }
+            let n = classifier
+                .install(|| corpus.next_lines(&mut chunk, chunk_size))
+                .with_context(|| format!("cannot read {}", corpus.name()))?;
             if n == 0 {
                 break;
             }

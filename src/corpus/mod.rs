@@ -112,6 +112,8 @@ pub struct Corpus {
     layout: Option<Layout>,
     line: u64,
     bytes_read: u64,
+    /// Per record of the chunk being read: a data line not parsed yet.
+    unparsed: Vec<bool>,
 }
 
 #[derive(Debug)]
@@ -175,6 +177,7 @@ impl Corpus {
             layout: None,
             line: 0,
             bytes_read: 0,
+            unparsed: Vec::new(),
         }
     }
 
@@ -216,7 +219,23 @@ impl Corpus {
         chunk: &mut Vec<Record>,
         max: usize,
     ) -> Result<usize, LoadError> {
+        self.next_chunk(chunk, max, false)
+    }
+
+    /// Like `next_entries`, but every line is kept (comments, blanks, the header), for
+    /// tools that rewrite a corpus line by line.
+    pub fn next_lines(&mut self, chunk: &mut Vec<Record>, max: usize) -> Result<usize, LoadError> {
+        self.next_chunk(chunk, max, true)
+    }
+
+    fn next_chunk(
+        &mut self,
+        chunk: &mut Vec<Record>,
+        max: usize,
+        every_line: bool,
+    ) -> Result<usize, LoadError> {
         let mut filled = 0;
+        let mut data_lines = 0;
         while filled < max {
             if filled == chunk.len() {
                 chunk.push(Record::default());
@@ -224,17 +243,27 @@ impl Corpus {
             let Some(cut) = self.read_line(&mut chunk[filled])? else {
                 break;
             };
-            match self.structural(&chunk[filled].raw, cut)? {
-                Some(kind) => chunk[filled].kind = kind,
-                None => filled += 1,
+            let structural = self.structural(&chunk[filled].raw, cut)?;
+            if structural.is_some() && !every_line {
+                continue;
             }
+            // Data lines wait for the parallel pass below.
+            data_lines += structural.is_none() as usize;
+            self.unparsed.truncate(filled);
+            self.unparsed.push(structural.is_none());
+            if let Some(kind) = structural {
+                chunk[filled].kind = kind;
+            }
+            filled += 1;
         }
-        if filled > 0 {
+        if data_lines > 0 {
             let layout = self.layout();
             chunk[..filled]
                 .par_iter_mut()
+                .zip(&self.unparsed[..filled])
                 .with_min_len(256)
-                .for_each(|r| r.kind = layout.classify(&r.raw));
+                .filter(|(_, &unparsed)| unparsed)
+                .for_each(|(r, _)| r.kind = layout.classify(&r.raw));
         }
         Ok(filled)
     }

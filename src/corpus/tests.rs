@@ -205,3 +205,33 @@ fn an_endless_line_is_cut_and_reported_and_reading_goes_on() {
     );
     assert_eq!((recs[1].line, recs[1].kind.clone()), (2, puzzle(P, None)));
 }
+
+#[test]
+fn next_lines_keeps_every_line_and_parses_like_next_into() {
+    let mut bad = P.to_string();
+    bad.replace_range(8..9, "4");
+    let input = format!(
+        "quizzes,solutions\n# c\n{P},{S}\n\n{bad},\n{},\n{P}\n",
+        &P[..9]
+    );
+    let expected = read_all("t", io::Cursor::new(input.clone().into_bytes())).unwrap();
+    for size in [1, 2, 3, 100] {
+        let mut c = Corpus::from_reader(
+            "t",
+            Box::new(io::Cursor::new(input.clone().into_bytes())),
+            None,
+            None,
+        );
+        let (mut chunk, mut got) = (Vec::new(), Vec::new());
+        loop {
+            let n = c.next_lines(&mut chunk, size).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&chunk[..n]);
+        }
+        assert_eq!(got, expected, "chunks of {size}");
+    }
+    assert!(matches!(expected[4].kind, Kind::Invalid { .. }));
+    assert!(matches!(expected[5].kind, Kind::Malformed { .. }));
+}
