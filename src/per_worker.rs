@@ -5,17 +5,24 @@ use std::sync::Mutex;
 
 pub struct PerWorker<T> {
     /// Indexed by `rayon::current_thread_index`.
-    slots: Vec<Mutex<T>>,
+    slots: Vec<Slot<T>>,
 }
 
-impl<T> PerWorker<T> {
-    /// One value from `make` for each of `pool`'s workers.
-    pub fn new(pool: &rayon::ThreadPool, make: impl FnMut() -> T) -> PerWorker<T> {
-        let mut make = make;
+/// One worker's value, alone on its cache lines: two workers touching neighbouring slots
+/// (each lock and unlock is a write) would otherwise bounce a line between their cores on
+/// every puzzle. 128 bytes covers the adjacent-line prefetcher too.
+#[repr(align(128))]
+struct Slot<T>(Mutex<T>);
+
+impl<T: Send> PerWorker<T> {
+    /// One value from `make` for each of `pool`'s workers, made on that worker, so that
+    /// what it allocates comes from the worker's own allocator arena rather than lying
+    /// next to another worker's state.
+    pub fn new(pool: &rayon::ThreadPool, make: impl Fn() -> T + Sync) -> PerWorker<T> {
+        let mut made: Vec<(usize, T)> = pool.broadcast(|ctx| (ctx.index(), make()));
+        made.sort_by_key(|(index, _)| *index);
         PerWorker {
-            slots: (0..pool.current_num_threads())
-                .map(|_| Mutex::new(make()))
-                .collect(),
+            slots: made.into_iter().map(|(_, v)| Slot(Mutex::new(v))).collect(),
         }
     }
 
@@ -24,7 +31,7 @@ impl<T> PerWorker<T> {
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         let slot = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
         // Each worker only ever takes its own slot, so the lock is uncontended.
-        let mut mine = self.slots[slot].lock().unwrap_or_else(|p| p.into_inner());
+        let mut mine = self.slots[slot].0.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut mine)
     }
 }
