@@ -40,6 +40,8 @@ pub enum LoadError {
         line: u64,
         source: io::Error,
     },
+    #[error("cannot start the reader thread: {0}")]
+    Thread(io::Error),
     #[error(
         "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
     )]
@@ -112,12 +114,54 @@ pub struct Corpus {
     layout: Option<Layout>,
     line: u64,
     bytes_read: u64,
-    /// Per record of the chunk being read: a data line not parsed yet.
-    unparsed: Vec<bool>,
+    /// A read error held back so that the lines read before it are reported first.
+    failed: Option<LoadError>,
+    /// Reused by `next_entries` and `next_lines`.
+    scratch: Chunk,
 }
 
-#[derive(Debug)]
+/// Records read by `Corpus::read_chunk`, their data lines parsed later by `parse`.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    records: Vec<Record>,
+    len: usize,
+    /// Per record: a data line not parsed yet.
+    unparsed: Vec<bool>,
+    layout: Layout,
+}
+
+impl Chunk {
+    /// The records read, parsed or not.
+    pub fn records(&self) -> &[Record] {
+        &self.records[..self.len]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Parse and check the data lines, in parallel on the current rayon pool.
+    pub fn parse(&mut self) {
+        let layout = &self.layout;
+        self.records[..self.len]
+            .par_iter_mut()
+            .zip(&mut self.unparsed[..])
+            .with_min_len(256)
+            .filter(|(_, unparsed)| **unparsed)
+            .for_each(|(r, unparsed)| {
+                r.kind = layout.classify(&r.raw);
+                *unparsed = false;
+            });
+    }
+}
+
+#[derive(Debug, Clone, Default)]
 enum Layout {
+    #[default]
     Text,
     Csv(CsvLayout),
 }
@@ -177,7 +221,8 @@ impl Corpus {
             layout: None,
             line: 0,
             bytes_read: 0,
-            unparsed: Vec::new(),
+            failed: None,
+            scratch: Chunk::default(),
         }
     }
 
@@ -219,53 +264,77 @@ impl Corpus {
         chunk: &mut Vec<Record>,
         max: usize,
     ) -> Result<usize, LoadError> {
-        self.next_chunk(chunk, max, false)
+        self.next_parsed(chunk, max, false)
     }
 
     /// Like `next_entries`, but every line is kept (comments, blanks, the header), for
     /// tools that rewrite a corpus line by line.
     pub fn next_lines(&mut self, chunk: &mut Vec<Record>, max: usize) -> Result<usize, LoadError> {
-        self.next_chunk(chunk, max, true)
+        self.next_parsed(chunk, max, true)
     }
 
-    fn next_chunk(
+    fn next_parsed(
         &mut self,
-        chunk: &mut Vec<Record>,
+        records: &mut Vec<Record>,
         max: usize,
         every_line: bool,
     ) -> Result<usize, LoadError> {
-        let mut filled = 0;
-        let mut data_lines = 0;
-        while filled < max {
-            if filled == chunk.len() {
-                chunk.push(Record::default());
+        let mut chunk = std::mem::take(&mut self.scratch);
+        std::mem::swap(&mut chunk.records, records);
+        let read = self.read_chunk(&mut chunk, max, every_line);
+        chunk.parse();
+        std::mem::swap(&mut chunk.records, records);
+        self.scratch = chunk;
+        read
+    }
+
+    /// Read up to `max` records into `chunk` without parsing them: only what must follow
+    /// the input in order (line numbers, the format, which lines are data) happens here,
+    /// so one thread can read the next chunk while others parse and solve this one.
+    /// Without `every_line`, only the records a benchmark reports on are kept. Returns
+    /// how many were read (0 at the end). A read error after some lines keeps them: the
+    /// error comes from the next call.
+    pub fn read_chunk(
+        &mut self,
+        chunk: &mut Chunk,
+        max: usize,
+        every_line: bool,
+    ) -> Result<usize, LoadError> {
+        chunk.len = 0;
+        chunk.unparsed.clear();
+        if let Some(error) = self.failed.take() {
+            return Err(error);
+        }
+        while chunk.len < max {
+            let filled = chunk.len;
+            if filled == chunk.records.len() {
+                chunk.records.push(Record::default());
             }
-            let Some(cut) = self.read_line(&mut chunk[filled])? else {
-                break;
+            let line = match self.read_line(&mut chunk.records[filled]) {
+                Ok(Some(cut)) => self.structural(&chunk.records[filled].raw, cut),
+                Ok(None) => break,
+                Err(error) => Err(error),
             };
-            let structural = self.structural(&chunk[filled].raw, cut)?;
+            let structural = match line {
+                Ok(structural) => structural,
+                Err(error) if filled == 0 => return Err(error),
+                Err(error) => {
+                    self.failed = Some(error);
+                    break;
+                }
+            };
             if structural.is_some() && !every_line {
                 continue;
             }
-            // Data lines wait for the parallel pass below.
-            data_lines += structural.is_none() as usize;
-            self.unparsed.truncate(filled);
-            self.unparsed.push(structural.is_none());
+            // Data lines wait for `Chunk::parse`.
+            chunk.unparsed.push(structural.is_none());
             if let Some(kind) = structural {
-                chunk[filled].kind = kind;
+                chunk.records[filled].kind = kind;
             }
-            filled += 1;
+            chunk.len += 1;
         }
-        if data_lines > 0 {
-            let layout = self.layout();
-            chunk[..filled]
-                .par_iter_mut()
-                .zip(&self.unparsed[..filled])
-                .with_min_len(256)
-                .filter(|(_, &unparsed)| unparsed)
-                .for_each(|(r, _)| r.kind = layout.classify(&r.raw));
-        }
-        Ok(filled)
+        chunk.layout = self.layout.clone().unwrap_or(Layout::Text);
+        Ok(chunk.len)
     }
 
     /// Read one line, ending included, into `record.raw`. Past `MAX_LINE` bytes the

@@ -235,3 +235,33 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
     assert!(matches!(expected[4].kind, Kind::Invalid { .. }));
     assert!(matches!(expected[5].kind, Kind::Malformed { .. }));
 }
+
+/// Gives `good` and then fails every read.
+struct FailsAfter {
+    good: io::Cursor<Vec<u8>>,
+}
+
+impl io::Read for FailsAfter {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.good.read(buf)? {
+            0 => Err(io::Error::other("disk on fire")),
+            n => Ok(n),
+        }
+    }
+}
+
+#[test]
+fn a_read_error_keeps_the_lines_read_before_it() {
+    let input = FailsAfter {
+        good: io::Cursor::new(format!("{P}\n# c\n{P}\n").into_bytes()),
+    };
+    // A small buffer, so the error comes in the middle of a chunk.
+    let reader = io::BufReader::with_capacity(16, input);
+    let mut c = Corpus::from_reader("t", Box::new(reader), None, None);
+    let mut chunk = Vec::new();
+    assert_eq!(c.next_entries(&mut chunk, 100).unwrap(), 2);
+    assert_eq!((chunk[0].line, chunk[1].line), (1, 3));
+    assert_eq!(chunk[1].kind, puzzle(P, None));
+    let err = c.next_entries(&mut chunk, 100).unwrap_err();
+    assert_eq!(err.to_string(), "t: read error after line 3: disk on fire");
+}
