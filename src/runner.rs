@@ -1,19 +1,21 @@
 //! `Runner`: solves every puzzle of a corpus with every selected strategy on a rayon pool,
 //! and hands results back in input order, chunk by chunk, whatever the thread count.
 //!
-//! A chunk of records is read, then each strategy in turn solves the whole chunk in
-//! parallel: one phase per strategy, so its wall-clock time is measured on its own and two
-//! strategies never compete for the cores while being timed. Each worker thread keeps its
-//! own solver per strategy, reused across puzzles. Only the solve call is timed; reading,
-//! checking and reporting happen outside it.
+//! A reader thread reads chunks of records ahead, so reading overlaps solving. The workers
+//! parse each chunk, then each strategy in turn solves the whole chunk in parallel: one
+//! phase per strategy, so its wall-clock time is measured on its own and two strategies
+//! never compete for the cores while being timed. Each worker thread keeps its own solver
+//! per strategy, reused across puzzles. Only the solve call is timed; reading, checking
+//! and reporting happen outside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{channel, sync_channel};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::clock::Clock;
-use crate::corpus::{Corpus, Kind, LoadError, Record};
+use crate::corpus::{Chunk, Corpus, Kind, LoadError, Record};
 use crate::per_worker::PerWorker;
 use crate::report::{PuzzleResult, Status, Summary};
 use crate::strategy::{Limits, Strategy, StrategyInfo};
@@ -75,6 +77,9 @@ pub enum RunError<E> {
     Sink(E),
 }
 
+/// Chunks at once: one being read, one waiting, one being solved and reported.
+const CHUNKS_IN_FLIGHT: usize = 3;
+
 /// Puzzles each strategy solves, untimed, before its first timed phase.
 const WARMUP_PUZZLES: usize = 64;
 /// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
@@ -86,7 +91,6 @@ pub struct Runner<'c> {
     clock: &'c dyn Clock,
     /// Each worker's own solver for every strategy.
     solvers: PerWorker<Vec<Box<dyn Strategy>>>,
-    records: Vec<Record>,
     results: Vec<Vec<PuzzleResult>>,
     warmed_up: bool,
     progress: Option<Arc<WorkDone>>,
@@ -113,7 +117,6 @@ impl<'c> Runner<'c> {
             pool,
             clock,
             solvers,
-            records: Vec::new(),
             results,
             progress: None,
         })
@@ -146,56 +149,92 @@ impl<'c> Runner<'c> {
             .iter()
             .map(|s| summary.group(corpus.name(), s.name))
             .collect();
-        loop {
-            let (pool, records, size) = (&self.pool, &mut self.records, self.settings.chunk_size);
-            // Inside the pool, so that lines are parsed by its workers.
-            let n = pool.install(|| corpus.next_entries(records, size))?;
-            if n == 0 {
-                return Ok(());
-            }
-            if !self.warmed_up {
-                self.warm_up(n);
-                self.warmed_up = true;
-            }
-            for (s, &group) in groups.iter().enumerate() {
-                let start = self.clock.now_ns();
-                self.phase(s, n, self.settings.limits, self.settings.repeat, true);
-                let wall = self.clock.now_ns().saturating_sub(start);
-                summary.add_wall(group, wall);
-                for result in &self.results[s][..n] {
-                    summary.add(group, result);
+        let name = corpus.name().to_string();
+        let size = self.settings.chunk_size;
+        // Chunks go round: the reader fills one while the workers solve another.
+        let (full_tx, full_rx) = sync_channel::<Result<Chunk, LoadError>>(1);
+        let (empty_tx, empty_rx) = channel::<Chunk>();
+        for _ in 0..CHUNKS_IN_FLIGHT {
+            empty_tx
+                .send(Chunk::default())
+                .expect("the receiver is alive");
+        }
+        // `move`: the channels must close when this returns early, or the reader would wait
+        // forever and the scope with it.
+        std::thread::scope(move |scope| {
+            std::thread::Builder::new()
+                .name("reader".into())
+                .spawn_scoped(scope, move || {
+                    // Ends when the main loop stops taking chunks or giving them back.
+                    for mut chunk in empty_rx {
+                        let read = corpus.read_chunk(&mut chunk, size, false);
+                        let more = matches!(read, Ok(n) if n > 0);
+                        if full_tx.send(read.map(|_| chunk)).is_err() || !more {
+                            return;
+                        }
+                    }
+                })
+                .map_err(|e| RunError::Load(LoadError::Thread(e)))?;
+            while let Ok(read) = full_rx.recv() {
+                let mut chunk = read?;
+                if chunk.is_empty() {
+                    break;
                 }
+                self.pool.install(|| chunk.parse());
+                self.solve_chunk(&chunk, &groups, summary);
+                let batch = Batch {
+                    corpus: &name,
+                    records: chunk.records(),
+                    strategies: &self.settings.strategies,
+                    results: &self.results,
+                    pool: &self.pool,
+                };
+                sink(&batch).map_err(RunError::Sink)?;
+                // The reader may have stopped at the end already.
+                let _ = empty_tx.send(chunk);
             }
-            let batch = Batch {
-                corpus: corpus.name(),
-                records: &self.records[..n],
-                strategies: &self.settings.strategies,
-                results: &self.results,
-                pool: &self.pool,
-            };
-            sink(&batch).map_err(RunError::Sink)?;
+            Ok(())
+        })
+    }
+
+    /// Every strategy over one parsed chunk, one timed phase each.
+    fn solve_chunk(&mut self, chunk: &Chunk, groups: &[usize], summary: &mut Summary) {
+        let records = chunk.records();
+        if !self.warmed_up {
+            self.warm_up(records);
+            self.warmed_up = true;
+        }
+        for (s, &group) in groups.iter().enumerate() {
+            let start = self.clock.now_ns();
+            self.phase(s, records, self.settings.limits, self.settings.repeat, true);
+            let wall = self.clock.now_ns().saturating_sub(start);
+            summary.add_wall(group, wall);
+            for result in &self.results[s][..records.len()] {
+                summary.add(group, result);
+            }
         }
     }
 
     /// Solve the first puzzles of the chunk once per strategy, untimed, so that caches,
     /// branch predictors and lazily built tables are warm before the first timed phase.
-    fn warm_up(&mut self, n: usize) {
+    fn warm_up(&mut self, records: &[Record]) {
         let limits = Limits {
             max_nodes: self.settings.limits.max_nodes.min(WARMUP_MAX_NODES),
             ..self.settings.limits
         };
         for s in 0..self.settings.strategies.len() {
-            self.phase(s, n.min(WARMUP_PUZZLES), limits, 1, false);
+            let n = records.len().min(WARMUP_PUZZLES);
+            self.phase(s, &records[..n], limits, 1, false);
         }
     }
 
-    /// Solve records `..n` with strategy `s`, in parallel, into `results[s]`.
-    fn phase(&mut self, s: usize, n: usize, limits: Limits, repeat: u32, counted: bool) {
+    /// Solve `records` with strategy `s`, in parallel, into `results[s]`.
+    fn phase(&mut self, s: usize, records: &[Record], limits: Limits, repeat: u32, counted: bool) {
+        let n = records.len();
         let results = &mut self.results[s];
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
         }
-        let records = &self.records[..n];
         let solvers = &self.solvers;
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
@@ -405,6 +444,53 @@ mod tests {
             // 30 entries (every fourth line is a comment) in batches of 4: 8 batches, each
             // one phase per strategy, timed by two readings 7 ns apart.
             assert_eq!(r.wall_ns, 7 * 8, "{}", r.strategy);
+        }
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_run_and_the_reader() {
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(settings(&["fast"], 2, 1), 2, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut batches = 0;
+        // Many chunks: the reader is ahead, blocked on a full queue, when the sink fails.
+        let result = runner.run(&mut corpus(&mixed(400)), &mut summary, |_| {
+            batches += 1;
+            Err("disk full")
+        });
+        assert!(matches!(result, Err(RunError::Sink("disk full"))));
+        assert_eq!(batches, 1);
+    }
+
+    #[test]
+    fn a_read_error_comes_after_the_chunks_read_before_it() {
+        struct FailsAfter(std::io::Cursor<Vec<u8>>);
+        impl std::io::Read for FailsAfter {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                match self.0.read(buf)? {
+                    0 => Err(std::io::Error::other("gone")),
+                    n => Ok(n),
+                }
+            }
+        }
+        let text = format!("{EASY}\n{TWO}\n{EASY}\n");
+        let reader = std::io::BufReader::with_capacity(
+            32,
+            FailsAfter(std::io::Cursor::new(text.into_bytes())),
+        );
+        let mut corpus = Corpus::from_reader("t", Box::new(reader), None, None);
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(settings(&["fast"], 2, 1), 1, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut lines = Vec::new();
+        let result = runner.run(&mut corpus, &mut summary, |b| -> Result<(), ()> {
+            lines.extend(b.records.iter().map(|r| r.line));
+            Ok(())
+        });
+        assert_eq!(lines, [1, 2, 3]);
+        match result {
+            Err(RunError::Load(e)) => assert_eq!(e.to_string(), "t: read error after line 3: gone"),
+            other => panic!("expected a read error, got {other:?}"),
         }
     }
 }
