@@ -55,9 +55,9 @@ pub fn open_corpora(
 }
 
 /// A buffered writer on `path` (its directory created if needed), or stdout for `-`.
-pub fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write>> {
+pub fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write + Send>> {
     if path.as_os_str() == "-" {
-        return Ok(Box::new(io::stdout().lock()));
+        return Ok(Box::new(BufWriter::with_capacity(1 << 16, io::stdout())));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

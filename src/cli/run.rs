@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::{Corpus, Kind};
 use sudoku_bench::machine::Machine;
-use sudoku_bench::report::csv::{push_field, push_row, PuzzleCsv};
+use sudoku_bench::report::csv::{push_field, push_header, push_row};
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter};
@@ -21,6 +21,7 @@ use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
 use super::args::{format_of, open_corpora, open_out, strategy_named, FormatArg};
 use super::progress::Progress;
+use super::writer::WriterThread;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
 /// binary, so the first command in the README works anywhere.
@@ -33,6 +34,9 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
 /// Records whose rows one parallel task formats.
 const ROWS_PER_PIECE: usize = 256;
+
+/// Formatted pieces that may wait for the writer thread: two chunks' worth.
+const WRITE_QUEUE: usize = 32;
 
 /// At most this many bad-line warnings go to stderr; the CSV has them all.
 const MAX_WARNINGS: u64 = 100;
@@ -152,8 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let out_path = args.out.clone().unwrap_or_else(default_out_path);
-    let mut csv = PuzzleCsv::new(open_out(&out_path)?)
-        .with_context(|| format!("cannot write {}", out_path.display()))?;
+    let cannot_write = || format!("cannot write {}", out_path.display());
+    let mut csv =
+        WriterThread::spawn(open_out(&out_path)?, WRITE_QUEUE).with_context(cannot_write)?;
+    let mut header = Vec::new();
+    push_header(&mut header);
+    csv.send(header).with_context(cannot_write)?;
 
     let clock = MonotonicClock::default();
     let settings = Settings {
@@ -193,7 +201,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
-            // Format pieces of the batch in parallel, then write them in order.
+            // Format pieces of the batch in parallel; the writer thread writes them in
+            // order while the workers go on to the next chunk.
             let pieces: Vec<Vec<u8>> = batch.pool.install(|| {
                 batch
                     .records
@@ -218,9 +227,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                     .collect()
             });
-            for piece in &pieces {
-                csv.write_rows(piece)
-                    .with_context(|| format!("cannot write {}", out_path.display()))?;
+            for piece in pieces {
+                csv.send(piece).with_context(cannot_write)?;
             }
             Ok(())
         });
@@ -234,8 +242,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(RunError::Sink(e)) => return Err(e),
         }
     }
-    csv.flush()
-        .with_context(|| format!("cannot write {}", out_path.display()))?;
+    csv.finish().with_context(cannot_write)?;
     progress.finish();
     if warnings > MAX_WARNINGS {
         eprintln!(
