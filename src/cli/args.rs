@@ -56,13 +56,19 @@ pub fn open_corpora(
 
 /// A buffered writer on `path` (its directory created if needed), or stdout for `-`.
 pub fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write + Send>> {
+    Ok(Box::new(BufWriter::with_capacity(1 << 16, create_out(path)?)))
+}
+
+/// Like `open_out`, unbuffered, for a writer that only ever writes big buffers: a buffer
+/// would only copy every byte once more.
+pub fn create_out(path: &Path) -> anyhow::Result<Box<dyn Write + Send>> {
     if path.as_os_str() == "-" {
-        return Ok(Box::new(BufWriter::with_capacity(1 << 16, io::stdout())));
+        return Ok(Box::new(io::stdout()));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
     }
     let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    Ok(Box::new(BufWriter::with_capacity(1 << 16, file)))
+    Ok(Box::new(file))
 }

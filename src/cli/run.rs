@@ -19,7 +19,7 @@ use sudoku_bench::report::{Status, Summary};
 use sudoku_bench::runner::{RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
-use super::args::{format_of, open_corpora, open_out, strategy_named, FormatArg};
+use super::args::{create_out, format_of, open_corpora, strategy_named, FormatArg};
 use super::progress::Progress;
 use super::writer::WriterThread;
 
@@ -158,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out_path = args.out.clone().unwrap_or_else(default_out_path);
     let cannot_write = || format!("cannot write {}", out_path.display());
     let mut csv =
-        WriterThread::spawn(open_out(&out_path)?, WRITE_QUEUE).with_context(cannot_write)?;
+        WriterThread::spawn(create_out(&out_path)?, WRITE_QUEUE).with_context(cannot_write)?;
     let mut header = Vec::new();
     push_header(&mut header);
     csv.send(header).with_context(cannot_write)?;
