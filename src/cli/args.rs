@@ -56,7 +56,10 @@ pub fn open_corpora(
 
 /// A buffered writer on `path` (its directory created if needed), or stdout for `-`.
 pub fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write + Send>> {
-    Ok(Box::new(BufWriter::with_capacity(1 << 16, create_out(path)?)))
+    Ok(Box::new(BufWriter::with_capacity(
+        1 << 16,
+        create_out(path)?,
+    )))
 }
 
 /// Like `open_out`, unbuffered, for a writer that only ever writes big buffers: a buffer

@@ -203,19 +203,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             // Format pieces of the batch in parallel; the writer thread writes them in
             // order while the workers go on to the next chunk.
-            let pieces: Vec<Vec<u8>> = batch.pool.install(|| {
+            let mut pieces: Vec<Vec<u8>> = (0..batch.records.len().div_ceil(ROWS_PER_PIECE))
+                .map(|_| csv.spare())
+                .collect();
+            batch.pool.install(|| {
                 batch
                     .records
                     .par_chunks(ROWS_PER_PIECE)
+                    .zip(pieces.par_iter_mut())
                     .enumerate()
-                    .map(|(k, records)| {
-                        let mut out =
-                            Vec::with_capacity(records.len() * batch.strategies.len() * 256);
+                    .for_each(|(k, (records, out))| {
+                        out.reserve(records.len() * batch.strategies.len() * 256);
                         for (j, record) in records.iter().enumerate() {
                             let i = k * ROWS_PER_PIECE + j;
                             for (s, info) in batch.strategies.iter().enumerate() {
                                 push_row(
-                                    &mut out,
+                                    out,
                                     &corpus_field,
                                     record,
                                     info.name,
@@ -223,9 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                                 );
                             }
                         }
-                        out
                     })
-                    .collect()
             });
             for piece in pieces {
                 csv.send(piece).with_context(cannot_write)?;

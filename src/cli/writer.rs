@@ -1,14 +1,16 @@
 //! `WriterThread`: writes buffers on a thread of its own, so a big per-puzzle CSV goes to
 //! disk while the workers solve the next chunk instead of between chunks, with both cores
 //! idle. Buffers are written whole and in the order sent; the queue is bounded, so a slow
-//! disk holds the run back rather than filling memory.
+//! disk holds the run back rather than filling memory. Written buffers come back, emptied,
+//! through `spare`, so their memory is reused rather than freed and faulted in again.
 
 use std::io::{self, Write};
-use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 pub struct WriterThread {
     queue: Option<SyncSender<Vec<u8>>>,
+    written: Receiver<Vec<u8>>,
     thread: Option<JoinHandle<io::Result<()>>>,
 }
 
@@ -16,18 +18,28 @@ impl WriterThread {
     /// Start writing to `out`; at most `depth` buffers wait at once.
     pub fn spawn(mut out: Box<dyn Write + Send>, depth: usize) -> io::Result<WriterThread> {
         let (queue, buffers) = sync_channel::<Vec<u8>>(depth);
+        let (give_back, written) = channel::<Vec<u8>>();
         let thread = std::thread::Builder::new()
             .name("writer".into())
             .spawn(move || {
-                for buffer in buffers {
+                for mut buffer in buffers {
                     out.write_all(&buffer)?;
+                    buffer.clear();
+                    // Gone only when the sender is: then nobody wants it back.
+                    let _ = give_back.send(buffer);
                 }
                 out.flush()
             })?;
         Ok(WriterThread {
             queue: Some(queue),
+            written,
             thread: Some(thread),
         })
+    }
+
+    /// An empty buffer: one already written, when there is one, else a new one.
+    pub fn spare(&self) -> Vec<u8> {
+        self.written.try_recv().unwrap_or_default()
     }
 
     /// Queue `buffer` to be written after everything sent before it. If writing has
@@ -111,6 +123,18 @@ mod tests {
         }
         writer.finish().unwrap();
         assert_eq!(*out.bytes.lock().unwrap(), expected);
+    }
+
+    #[test]
+    fn written_buffers_come_back_empty_with_their_memory() {
+        let out = sink(usize::MAX);
+        let mut writer = WriterThread::spawn(Box::new(out.clone()), 1).unwrap();
+        writer.send(Vec::with_capacity(4096)).unwrap();
+        writer.finish().unwrap();
+        let back = writer.spare();
+        assert!(back.is_empty());
+        assert_eq!(back.capacity(), 4096);
+        assert_eq!(writer.spare().capacity(), 0, "none left: a new one");
     }
 
     #[test]
