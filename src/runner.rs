@@ -27,7 +27,7 @@ pub struct Settings {
     pub limits: Limits,
     /// Time each solve this many times and keep the fastest.
     pub repeat: u32,
-    /// Records read (and held) at once.
+    /// Records read (and held) at once, at most: the first chunks are smaller.
     pub chunk_size: usize,
     /// Solve a few puzzles untimed before the first timed phase.
     pub warmup: bool,
@@ -79,6 +79,9 @@ pub enum RunError<E> {
 
 /// Chunks at once: one being read, one waiting, one being solved and reported.
 const CHUNKS_IN_FLIGHT: usize = 3;
+
+/// Records in the first chunk; each next one is twice as large, up to the chunk size.
+const FIRST_CHUNK: usize = 256;
 
 /// Puzzles each strategy solves, untimed, before its first timed phase.
 const WARMUP_PUZZLES: usize = 64;
@@ -165,9 +168,13 @@ impl<'c> Runner<'c> {
             std::thread::Builder::new()
                 .name("reader".into())
                 .spawn_scoped(scope, move || {
+                    // The first chunks are small, so the workers start at once rather
+                    // than after a whole chunk has been read.
+                    let mut next_size = size.min(FIRST_CHUNK);
                     // Ends when the main loop stops taking chunks or giving them back.
                     for mut chunk in empty_rx {
-                        let read = corpus.read_chunk(&mut chunk, size, false);
+                        let read = corpus.read_chunk(&mut chunk, next_size, false);
+                        next_size = (next_size * 2).min(size);
                         let more = matches!(read, Ok(n) if n > 0);
                         if full_tx.send(read.map(|_| chunk)).is_err() || !more {
                             return;
