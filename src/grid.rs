@@ -150,7 +150,8 @@ impl Grid {
 
     /// Number of givens (non-blank cells).
     pub fn clues(&self) -> usize {
-        self.cells.iter().filter(|&&c| c != 0).count()
+        // Counted in a u8 (81 fits) so that it vectorises; `filter().count()` does not.
+        self.cells.iter().fold(0u8, |n, &c| n + (c != 0) as u8) as usize
     }
 
     pub fn is_complete(&self) -> bool {
