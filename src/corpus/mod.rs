@@ -436,6 +436,19 @@ impl Layout {
     fn classify(&self, raw: &[u8]) -> Kind {
         let line = trim(raw);
         let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
+        // Nearly every line of a text corpus is a grid, maybe followed by other fields:
+        // the grid parsing proves its 81 bytes ASCII, so only what follows needs the
+        // UTF-8 check. This gives what the general path below gives, for less.
+        if let Layout::Text = self {
+            if let Some(grid) = text::parse_grid_first(line) {
+                return checked(grid, 1 + offset, None);
+            }
+        }
+        self.classify_general(line, offset)
+    }
+
+    /// `classify` for any trimmed line, `offset` bytes into its raw line.
+    fn classify_general(&self, line: &[u8], offset: usize) -> Kind {
         if std::str::from_utf8(line).is_err() {
             let column = first_non_utf8(line) + offset + 1;
             return Kind::Malformed {
@@ -456,21 +469,28 @@ impl Layout {
                 grid,
                 grid_column,
                 expected,
-            }) => match grid.conflict() {
-                Some(conflict) => Kind::Invalid {
-                    grid,
-                    reason: conflict.to_string(),
-                    column: grid_column + offset + conflict.second,
-                },
-                None => match expected {
-                    Some(solution) if !solution.is_solution_of(&grid) => Kind::Malformed {
-                        reason: solution_reason(&grid, &solution),
-                        column: grid_column + offset,
-                    },
-                    _ => Kind::Puzzle { grid, expected },
-                },
-            },
+            }) => checked(grid, grid_column + offset, expected),
         }
+    }
+}
+
+/// A parsed grid checked against the rules and the corpus's own solution, if any;
+/// `grid_column` is 1-based within the raw line.
+#[inline(always)]
+fn checked(grid: Grid, grid_column: usize, expected: Option<Grid>) -> Kind {
+    match grid.conflict() {
+        Some(conflict) => Kind::Invalid {
+            grid,
+            reason: conflict.to_string(),
+            column: grid_column + conflict.second,
+        },
+        None => match expected {
+            Some(solution) if !solution.is_solution_of(&grid) => Kind::Malformed {
+                reason: solution_reason(&grid, &solution),
+                column: grid_column,
+            },
+            _ => Kind::Puzzle { grid, expected },
+        },
     }
 }
 

@@ -236,6 +236,110 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
     assert!(matches!(expected[5].kind, Kind::Malformed { .. }));
 }
 
+/// A text line's kind as the loader worked it out before its fast path: UTF-8 check,
+/// the field up to the first separator, then the grid's checks. Shares no code with
+/// `Layout::classify` but `Grid`'s parsing and checks.
+fn classify_text_reference(raw: &[u8]) -> Kind {
+    let line = raw.trim_ascii();
+    let offset = raw.len() - raw.trim_ascii_start().len();
+    if let Err(e) = std::str::from_utf8(line) {
+        let column = e.valid_up_to() + offset + 1;
+        return Kind::Malformed {
+            reason: format!("bytes at column {column} are not valid UTF-8"),
+            column,
+        };
+    }
+    let end = line
+        .iter()
+        .position(|&b| matches!(b, b':' | b',' | b';' | b'|') || b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    match Grid::parse(&line[..end]) {
+        Err(e) => {
+            let bad = text::cell_error(e, 1);
+            Kind::Malformed {
+                reason: bad.reason,
+                column: bad.column + offset,
+            }
+        }
+        Ok(grid) => match grid.conflict() {
+            Some(c) => Kind::Invalid {
+                grid,
+                reason: c.to_string(),
+                column: 1 + offset + c.second,
+            },
+            None => Kind::Puzzle {
+                grid,
+                expected: None,
+            },
+        },
+    }
+}
+
+#[test]
+fn text_fast_path_classifies_like_the_general_path() {
+    let mut lines: Vec<Vec<u8>> = Vec::new();
+    let tails: [&[u8]; 14] = [
+        b"",
+        b"\n",
+        b"\r\n",
+        b" 17\n",
+        b":1:468931527",
+        b",x",
+        b";",
+        b"|y",
+        b"\t#",
+        b"x",
+        b"1",
+        " é ½".as_bytes(),
+        b" \xff",
+        b":\xc3",
+    ];
+    let heads: [&[u8]; 3] = [b"", b"  ", b"\t "];
+    // Replacements for one cell: digits (some clash), blanks, separators, other ASCII,
+    // multi-byte characters and bytes that are not UTF-8.
+    let cells: [&[u8]; 14] = [
+        b"1",
+        b"4",
+        b"9",
+        b"0",
+        b".",
+        b"x",
+        b" ",
+        b",",
+        b":",
+        b"\t",
+        b"\xff",
+        b"\xc3",
+        "é".as_bytes(),
+        "€".as_bytes(),
+    ];
+    for base in [P, S, &P.replace('.', "0"), &".".repeat(81)] {
+        for tail in tails {
+            for head in heads {
+                lines.push([head, base.as_bytes(), tail].concat());
+            }
+        }
+        for i in 0..81 {
+            for cell in cells {
+                let grid = [&base.as_bytes()[..i], cell, &base.as_bytes()[i + 1..]].concat();
+                for (head, tail) in [(&b""[..], &b""[..]), (b"  ", b" 3\n"), (b"\t", b"\xff")] {
+                    lines.push([head, &grid[..], tail].concat());
+                }
+            }
+        }
+        // Too short, too long.
+        lines.push(base.as_bytes()[..80].to_vec());
+        lines.push([base.as_bytes(), b"5"].concat());
+    }
+    let mut fast_path = 0;
+    for raw in &lines {
+        let got = Layout::Text.classify(raw);
+        assert_eq!(got, classify_text_reference(raw), "{}", raw.escape_ascii());
+        fast_path += text::parse_grid_first(raw.trim_ascii()).is_some() as usize;
+    }
+    // Both paths ran, on many lines each.
+    assert!(fast_path > 1000 && lines.len() - fast_path > 1000);
+}
 /// Gives `good` and then fails every read.
 struct FailsAfter {
     good: io::Cursor<Vec<u8>>,

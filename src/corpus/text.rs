@@ -11,18 +11,32 @@ fn is_separator(b: u8) -> bool {
     matches!(b, b':' | b',' | b';' | b'|') || b.is_ascii_whitespace()
 }
 
+/// The grid of a trimmed line that is a valid grid, alone or followed by a separator
+/// and valid UTF-8: the common line, which `parse` would accept with this grid.
+/// `None` says nothing: the line may still be a puzzle, or not.
+///
+/// The line need not have been checked as UTF-8: a grid that parses is ASCII, so the
+/// line is valid UTF-8 exactly when what follows the grid is.
+#[inline]
+pub(super) fn parse_grid_first(line: &[u8]) -> Option<Grid> {
+    let (grid, rest) = line.split_at_checked(81)?;
+    if rest.first().is_some_and(|&b| !is_separator(b)) {
+        return None;
+    }
+    let grid = Grid::parse(grid).ok()?;
+    std::str::from_utf8(rest).is_ok().then_some(grid)
+}
+
 /// Parse a trimmed, non-empty, UTF-8 line.
 pub(super) fn parse(line: &[u8]) -> Result<Fields, Bad> {
     // Nearly every line is a grid, alone or followed by a separator: try that first and
     // only scan for the field's end when it fails (the scan also finds the error to report).
-    if line.len() >= 81 && line.get(81).is_none_or(|&b| is_separator(b)) {
-        if let Ok(grid) = Grid::parse(&line[..81]) {
-            return Ok(Fields {
-                grid,
-                grid_column: 1,
-                expected: None,
-            });
-        }
+    if let Some(grid) = parse_grid_first(line) {
+        return Ok(Fields {
+            grid,
+            grid_column: 1,
+            expected: None,
+        });
     }
     let end = line
         .iter()

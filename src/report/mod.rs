@@ -41,7 +41,7 @@ impl Status {
         Status::Aborted,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Status::Unique => "unique",
             Status::Multiple => "multiple",
