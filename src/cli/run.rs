@@ -180,6 +180,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut warnings = 0u64;
     let mut read_failures = 0;
+    let strategy_fields: Vec<Vec<u8>> = runner
+        .settings()
+        .strategies
+        .iter()
+        .map(|info| {
+            let mut field = Vec::new();
+            push_field(&mut field, info.name.as_bytes());
+            field
+        })
+        .collect();
 
     for corpus in &mut corpora {
         let mut corpus_field = Vec::new();
@@ -216,12 +226,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         out.reserve(records.len() * batch.strategies.len() * 256);
                         for (j, record) in records.iter().enumerate() {
                             let i = k * ROWS_PER_PIECE + j;
-                            for (s, info) in batch.strategies.iter().enumerate() {
+                            for (s, strategy) in strategy_fields.iter().enumerate() {
                                 push_row(
                                     out,
                                     &corpus_field,
                                     record,
-                                    info.name,
+                                    strategy,
                                     &batch.results[s][i],
                                 );
                             }
