@@ -19,10 +19,9 @@ impl<T: Send> PerWorker<T> {
     /// what it allocates comes from the worker's own allocator arena rather than lying
     /// next to another worker's state.
     pub fn new(pool: &rayon::ThreadPool, make: impl Fn() -> T + Sync) -> PerWorker<T> {
-        let mut made: Vec<(usize, T)> = pool.broadcast(|ctx| (ctx.index(), make()));
-        made.sort_by_key(|(index, _)| *index);
+        // `broadcast` returns the results in the order of the workers' indices.
         PerWorker {
-            slots: made.into_iter().map(|(_, v)| Slot(Mutex::new(v))).collect(),
+            slots: pool.broadcast(|_| Slot(Mutex::new(make()))),
         }
     }
 
