@@ -327,6 +327,7 @@ mod tests {
     use super::*;
     use crate::clock::MockClock;
     use crate::corpus::read_all;
+    use crate::corpus::tests::FailsAfter;
     use crate::strategy::by_name;
 
     const EASY: &str =
@@ -484,20 +485,12 @@ mod tests {
 
     #[test]
     fn a_read_error_comes_after_the_chunks_read_before_it() {
-        struct FailsAfter(std::io::Cursor<Vec<u8>>);
-        impl std::io::Read for FailsAfter {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                match self.0.read(buf)? {
-                    0 => Err(std::io::Error::other("gone")),
-                    n => Ok(n),
-                }
-            }
-        }
         let text = format!("{EASY}\n{TWO}\n{EASY}\n");
-        let reader = std::io::BufReader::with_capacity(
-            32,
-            FailsAfter(std::io::Cursor::new(text.into_bytes())),
-        );
+        let input = FailsAfter {
+            good: std::io::Cursor::new(text.into_bytes()),
+            why: "gone",
+        };
+        let reader = std::io::BufReader::with_capacity(32, input);
         let mut corpus = Corpus::from_reader("t", Box::new(reader), None, None);
         let clock = MockClock::new(1, 0, 1);
         let mut runner = Runner::new(settings(&["fast"], 2, 1), 1, &clock).unwrap();

@@ -136,10 +136,6 @@ impl Chunk {
         &self.records[..self.len]
     }
 
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -333,7 +329,7 @@ impl Corpus {
             }
             chunk.len += 1;
         }
-        chunk.layout = self.layout.clone().unwrap_or(Layout::Text);
+        chunk.layout = self.layout().clone();
         Ok(chunk.len)
     }
 
@@ -551,4 +547,4 @@ pub fn read_all(name: &str, input: impl Read + Send + 'static) -> Result<Vec<Rec
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

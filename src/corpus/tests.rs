@@ -340,15 +340,16 @@ fn text_fast_path_classifies_like_the_general_path() {
     // Both paths ran, on many lines each.
     assert!(fast_path > 1000 && lines.len() - fast_path > 1000);
 }
-/// Gives `good` and then fails every read.
-struct FailsAfter {
-    good: io::Cursor<Vec<u8>>,
+/// Gives `good`, then fails every read with `why`.
+pub(crate) struct FailsAfter {
+    pub good: io::Cursor<Vec<u8>>,
+    pub why: &'static str,
 }
 
 impl io::Read for FailsAfter {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self.good.read(buf)? {
-            0 => Err(io::Error::other("disk on fire")),
+            0 => Err(io::Error::other(self.why)),
             n => Ok(n),
         }
     }
@@ -358,6 +359,7 @@ impl io::Read for FailsAfter {
 fn a_read_error_keeps_the_lines_read_before_it() {
     let input = FailsAfter {
         good: io::Cursor::new(format!("{P}\n# c\n{P}\n").into_bytes()),
+        why: "disk on fire",
     };
     // A small buffer, so the error comes in the middle of a chunk.
     let reader = io::BufReader::with_capacity(16, input);
