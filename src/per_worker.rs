@@ -25,6 +25,13 @@ impl<T: Send> PerWorker<T> {
         }
     }
 
+    /// Every worker's value, for use while no worker is running.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.slots
+            .iter_mut()
+            .map(|slot| slot.0.get_mut().unwrap_or_else(|p| p.into_inner()))
+    }
+
     /// Run `f` on the calling worker's value.
     #[inline]
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {

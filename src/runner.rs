@@ -3,10 +3,11 @@
 //!
 //! A reader thread reads chunks of records ahead, so reading overlaps solving. The workers
 //! parse each chunk, then each strategy in turn solves the whole chunk in parallel: one
-//! phase per strategy, so its wall-clock time is measured on its own and two strategies
-//! never compete for the cores while being timed. Each worker thread keeps its own solver
-//! per strategy, reused across puzzles. Only the solve call is timed; reading, checking
-//! and reporting happen outside it.
+//! phase per strategy, so its wall-clock time is measured on its own and two strategies never compete for the
+//! cores while being timed. Each worker thread keeps its own solver per strategy, reused
+//! across puzzles, and tallies its own results; the tallies are merged into the summary
+//! when the corpus ends. Only the solve call is timed; reading, checking and reporting
+//! happen outside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel};
@@ -88,14 +89,24 @@ const WARMUP_PUZZLES: usize = 64;
 /// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
 const WARMUP_MAX_NODES: u64 = 100_000;
 
+/// What each worker thread keeps for itself.
+struct Worker {
+    /// A solver for every strategy.
+    solvers: Vec<Box<dyn Strategy>>,
+    /// The results this worker produced in the current corpus: each worker counts its
+    /// own as it goes, so no core waits while one thread counts a whole chunk.
+    tally: Summary,
+}
+
 pub struct Runner<'c> {
     settings: Settings,
     pool: Arc<rayon::ThreadPool>,
     clock: &'c dyn Clock,
-    /// Each worker's own solver for every strategy.
-    solvers: PerWorker<Vec<Box<dyn Strategy>>>,
+    workers: PerWorker<Worker>,
     results: Vec<Vec<PuzzleResult>>,
     warmed_up: bool,
+    /// Strategy `s`'s group in every worker's tally.
+    tally_groups: Vec<usize>,
     progress: Option<Arc<WorkDone>>,
 }
 
@@ -112,16 +123,18 @@ impl<'c> Runner<'c> {
                 .thread_name(|i| format!("solver-{i}"))
                 .build()?,
         );
-        let solvers = PerWorker::new(&pool, || {
-            settings.strategies.iter().map(|s| (s.make)()).collect()
+        let workers = PerWorker::new(&pool, || Worker {
+            solvers: settings.strategies.iter().map(|s| (s.make)()).collect(),
+            tally: Summary::default(),
         });
         let results = vec![Vec::new(); settings.strategies.len()];
         Ok(Runner {
             warmed_up: !settings.warmup,
+            tally_groups: Vec::new(),
             settings,
             pool,
             clock,
-            solvers,
+            workers,
             results,
             progress: None,
         })
@@ -146,7 +159,7 @@ impl<'c> Runner<'c> {
         &mut self,
         corpus: &mut Corpus,
         summary: &mut Summary,
-        mut sink: impl FnMut(&Batch) -> Result<(), E> + Send,
+        sink: impl FnMut(&Batch) -> Result<(), E> + Send,
     ) -> Result<(), RunError<E>>
     where
         E: Send,
@@ -158,6 +171,33 @@ impl<'c> Runner<'c> {
             .map(|s| summary.group(corpus.name(), s.name))
             .collect();
         let name = corpus.name().to_string();
+        // Every worker's tally makes its groups in the same order, so one index per
+        // strategy serves them all.
+        for worker in self.workers.iter_mut() {
+            worker.tally = Summary::default();
+            self.tally_groups = (self.settings.strategies.iter())
+                .map(|s| worker.tally.group(&name, s.name))
+                .collect();
+        }
+        let outcome = self.run_chunks(corpus, &name, &groups, summary, sink);
+        // Whatever stopped the run, what was solved counts.
+        for worker in self.workers.iter_mut() {
+            summary.merge(&worker.tally);
+        }
+        outcome
+    }
+
+    fn run_chunks<E>(
+        &mut self,
+        corpus: &mut Corpus,
+        name: &str,
+        groups: &[usize],
+        summary: &mut Summary,
+        mut sink: impl FnMut(&Batch) -> Result<(), E> + Send,
+    ) -> Result<(), RunError<E>>
+    where
+        E: Send,
+    {
         let size = self.settings.chunk_size;
         // Chunks go round: the reader fills one while the workers solve another.
         let (full_tx, full_rx) = sync_channel::<Result<Chunk, LoadError>>(1);
@@ -200,9 +240,9 @@ impl<'c> Runner<'c> {
                         break;
                     }
                     chunk.parse();
-                    this.solve_chunk(&chunk, &groups, summary);
+                    this.solve_chunk(&chunk, groups, summary);
                     let batch = Batch {
-                        corpus: &name,
+                        corpus: name,
                         records: chunk.records(),
                         strategies: &this.settings.strategies,
                         results: &this.results,
@@ -229,9 +269,6 @@ impl<'c> Runner<'c> {
             self.phase(s, records, self.settings.limits, self.settings.repeat, true);
             let wall = self.clock.now_ns().saturating_sub(start);
             summary.add_wall(group, wall);
-            for result in &self.results[s][..records.len()] {
-                summary.add(group, result);
-            }
         }
     }
 
@@ -248,14 +285,16 @@ impl<'c> Runner<'c> {
         }
     }
 
-    /// Solve `records` with strategy `s`, in parallel, into `results[s]`.
+    /// Solve `records` with strategy `s`, in parallel, into `results[s]`; `counted`
+    /// results go to the workers' tallies and the progress count.
     fn phase(&mut self, s: usize, records: &[Record], limits: Limits, repeat: u32, counted: bool) {
         let n = records.len();
         let results = &mut self.results[s];
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
         }
-        let solvers = &self.solvers;
+        let workers = &self.workers;
+        let group = self.tally_groups[s];
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
         let progress = self.progress.as_deref().filter(|_| counted);
@@ -265,15 +304,18 @@ impl<'c> Runner<'c> {
                 .zip(records.par_iter())
                 .with_min_len(8)
                 .for_each(|(result, record)| {
-                    *result = solvers.with(|mine| {
-                        evaluate(
+                    workers.with(|mine| {
+                        *result = evaluate(
                             record,
-                            mine[s].as_mut(),
+                            mine.solvers[s].as_mut(),
                             counts_guesses,
                             &limits,
                             repeat,
                             clock,
-                        )
+                        );
+                        if counted {
+                            mine.tally.add(group, result);
+                        }
                     });
                     if let Some(p) = progress {
                         p.solves.fetch_add(1, Ordering::Relaxed);
