@@ -1,9 +1,9 @@
 //! `Runner`: solves every puzzle of a corpus with every selected strategy on a rayon pool,
 //! and hands results back in input order, chunk by chunk, whatever the thread count.
 //!
-//! A reader thread reads chunks of records ahead, so reading overlaps solving. The workers
-//! parse each chunk, then each strategy in turn solves the whole chunk in parallel: one
-//! phase per strategy, so its wall-clock time is measured on its own and two strategies never compete for the
+//! A reader thread reads and parses chunks of records ahead, so reading overlaps solving.
+//! Each strategy in turn solves the whole chunk in parallel: one phase per strategy, so
+//! its wall-clock time is measured on its own and two strategies never compete for the
 //! cores while being timed. Each worker thread keeps its own solver per strategy, reused
 //! across puzzles, and tallies its own results; the tallies are merged into the summary
 //! when the corpus ends. Only the solve call is timed; reading, checking and reporting
@@ -204,7 +204,7 @@ impl<'c> Runner<'c> {
         let (empty_tx, empty_rx) = channel::<Chunk>();
         for _ in 0..CHUNKS_IN_FLIGHT {
             empty_tx
-                .send(Chunk::default())
+                .send(Chunk::parsed_on_read())
                 .expect("the receiver is alive");
         }
         // `move`: the channels must close when this returns early, or the reader would wait
@@ -235,11 +235,10 @@ impl<'c> Runner<'c> {
             let this = &mut *self;
             pool.install(move || {
                 while let Ok(read) = full_rx.recv() {
-                    let mut chunk = read?;
+                    let chunk = read?;
                     if chunk.is_empty() {
                         break;
                     }
-                    chunk.parse();
                     this.solve_chunk(&chunk, groups, summary);
                     let batch = Batch {
                         corpus: name,

@@ -120,7 +120,8 @@ pub struct Corpus {
     scratch: Chunk,
 }
 
-/// Records read by `Corpus::read_chunk`, their data lines parsed later by `parse`.
+/// Records read by `Corpus::read_chunk`, their data lines parsed later by `parse`, or
+/// as they are read.
 #[derive(Debug, Default)]
 pub struct Chunk {
     records: Vec<Record>,
@@ -128,9 +129,20 @@ pub struct Chunk {
     /// Per record: a data line not parsed yet.
     unparsed: Vec<bool>,
     layout: Layout,
+    parse_on_read: bool,
 }
 
 impl Chunk {
+    /// A chunk whose data lines `read_chunk` parses as it reads them, while each line is
+    /// still in the cache: for a reader thread that reads ahead of the workers, so the
+    /// workers neither parse nor wait for each other between parsing and solving.
+    pub fn parsed_on_read() -> Chunk {
+        Chunk {
+            parse_on_read: true,
+            ..Chunk::default()
+        }
+    }
+
     /// The records read, parsed or not.
     pub fn records(&self) -> &[Record] {
         &self.records[..self.len]
@@ -322,11 +334,20 @@ impl Corpus {
             if structural.is_some() && !every_line {
                 continue;
             }
-            // Data lines wait for `Chunk::parse`.
-            chunk.unparsed.push(structural.is_none());
-            if let Some(kind) = structural {
-                chunk.records[filled].kind = kind;
-            }
+            let record = &mut chunk.records[filled];
+            let unparsed = match structural {
+                Some(kind) => {
+                    record.kind = kind;
+                    false
+                }
+                None if chunk.parse_on_read => {
+                    record.kind = self.layout().classify(&record.raw);
+                    false
+                }
+                // Data lines wait for `Chunk::parse`.
+                None => true,
+            };
+            chunk.unparsed.push(unparsed);
             chunk.len += 1;
         }
         chunk.layout = self.layout().clone();

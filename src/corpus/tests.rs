@@ -236,6 +236,47 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
     assert!(matches!(expected[5].kind, Kind::Malformed { .. }));
 }
 
+#[test]
+fn chunks_parsed_on_read_hold_what_parse_makes() {
+    let mut bad = P.to_string();
+    bad.replace_range(8..9, "4");
+    let inputs = [
+        format!(
+            "quizzes,solutions\n# c\n{P},{S}\n\n{bad},\n{},\n{P}\n",
+            &P[..9]
+        ),
+        format!("# text\n{P}\n{bad}\n\n{}\n{P} # trailing\n", &P[..40]),
+    ];
+    for input in inputs {
+        for every_line in [false, true] {
+            let read = |mut chunk: Chunk, later: bool| {
+                let mut c = Corpus::from_reader(
+                    "t",
+                    Box::new(io::Cursor::new(input.clone().into_bytes())),
+                    None,
+                    None,
+                );
+                let mut got = Vec::new();
+                while c.read_chunk(&mut chunk, 2, every_line).unwrap() > 0 {
+                    if later {
+                        chunk.parse();
+                    }
+                    got.extend_from_slice(chunk.records());
+                }
+                got
+            };
+            let on_read = read(Chunk::parsed_on_read(), false);
+            assert_eq!(on_read, read(Chunk::default(), true), "{input:?}");
+            assert!(on_read
+                .iter()
+                .any(|r| matches!(r.kind, Kind::Puzzle { .. })));
+            assert!(on_read
+                .iter()
+                .any(|r| matches!(r.kind, Kind::Invalid { .. })));
+        }
+    }
+}
+
 /// A text line's kind as the loader worked it out before its fast path: UTF-8 check,
 /// the field up to the first separator, then the grid's checks. Shares no code with
 /// `Layout::classify` but `Grid`'s parsing and checks.
