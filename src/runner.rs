@@ -84,6 +84,10 @@ const CHUNKS_IN_FLIGHT: usize = 3;
 /// Records in the first chunk; each next one is twice as large, up to the chunk size.
 const FIRST_CHUNK: usize = 256;
 
+/// Puzzles a worker solves in a row before looking for other work: enough to spread the
+/// cost of taking a task, few enough that the cores finish a phase together.
+const PUZZLES_PER_TASK: usize = 8;
+
 /// Puzzles each strategy solves, untimed, before its first timed phase.
 const WARMUP_PUZZLES: usize = 64;
 /// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
@@ -298,29 +302,32 @@ impl<'c> Runner<'c> {
         let counts_guesses = self.settings.strategies[s].counts_guesses;
         let progress = self.progress.as_deref().filter(|_| counted);
         self.pool.install(|| {
+            // A task solves a few puzzles in a row, taking the worker's state once for
+            // them all rather than once a puzzle.
             results[..n]
-                .par_iter_mut()
-                .zip(records.par_iter())
-                .with_min_len(8)
-                .for_each(|(result, record)| {
+                .par_chunks_mut(PUZZLES_PER_TASK)
+                .zip(records.par_chunks(PUZZLES_PER_TASK))
+                .for_each(|(results, records)| {
                     workers.with(|mine| {
-                        *result = evaluate(
-                            record,
-                            mine.solvers[s].as_mut(),
-                            counts_guesses,
-                            &limits,
-                            repeat,
-                            clock,
-                        );
-                        if counted {
-                            mine.tally.add(group, result);
+                        for (result, record) in results.iter_mut().zip(records) {
+                            *result = evaluate(
+                                record,
+                                mine.solvers[s].as_mut(),
+                                counts_guesses,
+                                &limits,
+                                repeat,
+                                clock,
+                            );
+                            if counted {
+                                mine.tally.add(group, result);
+                            }
+                            if let Some(p) = progress {
+                                p.solves.fetch_add(1, Ordering::Relaxed);
+                                p.bytes
+                                    .fetch_add(record.raw.len() as u64, Ordering::Relaxed);
+                            }
                         }
                     });
-                    if let Some(p) = progress {
-                        p.solves.fetch_add(1, Ordering::Relaxed);
-                        p.bytes
-                            .fetch_add(record.raw.len() as u64, Ordering::Relaxed);
-                    }
                 });
         });
     }
