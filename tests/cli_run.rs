@@ -175,6 +175,51 @@ fn bad_lines_warn_with_file_and_line_and_the_run_goes_on() {
 }
 
 #[test]
+fn warnings_come_in_line_order_and_stop_at_a_hundred() {
+    // Bad lines spread over many chunks and over the pieces each chunk is formatted in.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.txt");
+    let good = &HARD_SOLUTION[..80];
+    let lines: Vec<String> = (1..=3000)
+        .map(|i| match i % 23 {
+            0 => format!("{good}x"),
+            _ => format!("{good}."),
+        })
+        .collect();
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let path = path.to_str().unwrap();
+    let out = bench()
+        .args([
+            "run",
+            path,
+            "-s",
+            "bitmask",
+            "-q",
+            "--out",
+            "-",
+            "--chunk-size",
+            "700",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let warned: Vec<u64> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix(&format!("warning: {path}:")))
+        .map(|rest| rest.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    let expected: Vec<u64> = (1..=100).map(|k| 23 * k).collect();
+    assert_eq!(warned, expected);
+    let bad = 3000 / 23;
+    assert!(
+        stderr.contains(&format!("warning: {} more bad lines not shown", bad - 100)),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn strict_fails_on_bad_lines_but_keeps_the_results() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.csv");

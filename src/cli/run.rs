@@ -195,50 +195,55 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut corpus_field = Vec::new();
         push_field(&mut corpus_field, corpus.name().as_bytes());
         let result = runner.run(corpus, &mut summary, |batch| -> anyhow::Result<()> {
-            for (i, record) in batch.records.iter().enumerate() {
-                if let Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } = &record.kind
-                {
-                    let line = format!("{}:{}: {reason}", batch.corpus, record.line);
-                    warn(&progress, &mut warnings, &line);
-                }
-                for (s, info) in batch.strategies.iter().enumerate() {
-                    let result = &batch.results[s][i];
-                    if result.mismatch {
-                        let why = result.error.as_deref().unwrap_or("wrong solution");
-                        let line =
-                            format!("{}:{}: {}: {why}", batch.corpus, record.line, info.name);
-                        warn(&progress, &mut warnings, &line);
-                    }
-                }
-            }
-            // Format pieces of the batch in parallel; the writer thread writes them in
-            // order while the workers go on to the next chunk.
-            let mut pieces: Vec<Vec<u8>> = (0..batch.records.len().div_ceil(ROWS_PER_PIECE))
-                .map(|_| csv.spare())
-                .collect();
+            // Format pieces of the batch in parallel, noting which hold a line to warn
+            // about; the writer thread writes them in order while the workers go on to
+            // the next chunk.
+            let pieces = batch.records.len().div_ceil(ROWS_PER_PIECE);
+            let mut pieces: Vec<(Vec<u8>, bool)> =
+                (0..pieces).map(|_| (csv.spare(), false)).collect();
             batch.pool.install(|| {
                 batch
                     .records
                     .par_chunks(ROWS_PER_PIECE)
                     .zip(pieces.par_iter_mut())
                     .enumerate()
-                    .for_each(|(k, (records, out))| {
+                    .for_each(|(k, (records, (out, bad)))| {
                         out.reserve(records.len() * batch.strategies.len() * 256);
                         for (j, record) in records.iter().enumerate() {
                             let i = k * ROWS_PER_PIECE + j;
+                            *bad |= !matches!(record.kind, Kind::Puzzle { .. });
                             for (s, strategy) in strategy_fields.iter().enumerate() {
-                                push_row(
-                                    out,
-                                    &corpus_field,
-                                    record,
-                                    strategy,
-                                    &batch.results[s][i],
-                                );
+                                let result = &batch.results[s][i];
+                                *bad |= result.mismatch;
+                                push_row(out, &corpus_field, record, strategy, result);
                             }
                         }
                     })
             });
-            for piece in pieces {
+            // Warnings go out in input order, from the few pieces that have any.
+            for (k, _) in pieces.iter().enumerate().filter(|(_, (_, bad))| *bad) {
+                let start = k * ROWS_PER_PIECE;
+                let records =
+                    &batch.records[start..(start + ROWS_PER_PIECE).min(batch.records.len())];
+                for (j, record) in records.iter().enumerate() {
+                    if let Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } =
+                        &record.kind
+                    {
+                        let line = format!("{}:{}: {reason}", batch.corpus, record.line);
+                        warn(&progress, &mut warnings, &line);
+                    }
+                    for (s, info) in batch.strategies.iter().enumerate() {
+                        let result = &batch.results[s][start + j];
+                        if result.mismatch {
+                            let why = result.error.as_deref().unwrap_or("wrong solution");
+                            let line =
+                                format!("{}:{}: {}: {why}", batch.corpus, record.line, info.name);
+                            warn(&progress, &mut warnings, &line);
+                        }
+                    }
+                }
+            }
+            for (piece, _) in pieces {
                 csv.send(piece).with_context(cannot_write)?;
             }
             Ok(())
