@@ -204,7 +204,9 @@ impl<'c> Runner<'c> {
     {
         let size = self.settings.chunk_size;
         // Chunks go round: the reader fills one while the workers solve another.
-        let (full_tx, full_rx) = sync_channel::<Result<Chunk, LoadError>>(1);
+        // A full chunk comes with whether it is the last, so that the run ends with it
+        // rather than when the reader, woken once more, finds nothing left.
+        let (full_tx, full_rx) = sync_channel::<Result<(Chunk, bool), LoadError>>(1);
         let (empty_tx, empty_rx) = channel::<Chunk>();
         for _ in 0..CHUNKS_IN_FLIGHT {
             empty_tx
@@ -224,8 +226,11 @@ impl<'c> Runner<'c> {
                     for mut chunk in empty_rx {
                         let read = corpus.read_chunk(&mut chunk, next_size, false);
                         next_size = (next_size * 2).min(size);
-                        let more = matches!(read, Ok(n) if n > 0);
-                        if full_tx.send(read.map(|_| chunk)).is_err() || !more {
+                        let last = match read {
+                            Ok(n) => n == 0 || corpus.at_end(),
+                            Err(_) => true,
+                        };
+                        if full_tx.send(read.map(|_| (chunk, last))).is_err() || last {
                             return;
                         }
                     }
@@ -239,7 +244,7 @@ impl<'c> Runner<'c> {
             let this = &mut *self;
             pool.install(move || {
                 while let Ok(read) = full_rx.recv() {
-                    let chunk = read?;
+                    let (chunk, last) = read?;
                     if chunk.is_empty() {
                         break;
                     }
@@ -252,6 +257,9 @@ impl<'c> Runner<'c> {
                         pool: &this.pool,
                     };
                     sink(&batch).map_err(RunError::Sink)?;
+                    if last {
+                        break;
+                    }
                     // The reader may have stopped at the end already.
                     let _ = empty_tx.send(chunk);
                 }

@@ -354,6 +354,12 @@ impl Corpus {
         Ok(chunk.len)
     }
 
+    /// True when nothing is left to read: the next `read_chunk` would return no records
+    /// and no error. False when that is not known without reading on.
+    pub fn at_end(&mut self) -> bool {
+        self.failed.is_none() && matches!(self.reader.fill_buf(), Ok(rest) if rest.is_empty())
+    }
+
     /// Read one line, ending included, into `record.raw`. Past `MAX_LINE` bytes the
     /// rest of the line is read and dropped, so a file without line breaks cannot fill
     /// memory; `Ok(None)` at the end, else whether the line was cut.

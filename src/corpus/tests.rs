@@ -237,6 +237,39 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
 }
 
 #[test]
+fn at_end_only_when_nothing_is_left() {
+    let input = format!("{P}\n{P}\n# a comment at the end\n");
+    let mut c = Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(input.into_bytes())),
+        None,
+        None,
+    );
+    let mut chunk = Chunk::default();
+    assert!(!c.at_end());
+    assert_eq!(c.read_chunk(&mut chunk, 1, false).unwrap(), 1);
+    assert!(!c.at_end());
+    // The second puzzle, then the comment is skipped on the way to the end.
+    assert_eq!(c.read_chunk(&mut chunk, 5, false).unwrap(), 1);
+    assert!(c.at_end());
+    assert_eq!(c.read_chunk(&mut chunk, 5, false).unwrap(), 0);
+
+    // A read error held back is not the end.
+    let mut c = Corpus::from_reader(
+        "t",
+        Box::new(io::BufReader::new(FailsAfter {
+            good: io::Cursor::new(format!("{P}\n").into_bytes()),
+            why: "disk gone",
+        })),
+        None,
+        None,
+    );
+    assert_eq!(c.read_chunk(&mut chunk, 5, false).unwrap(), 1);
+    assert!(!c.at_end());
+    assert!(c.read_chunk(&mut chunk, 5, false).is_err());
+}
+
+#[test]
 fn chunks_parsed_on_read_hold_what_parse_makes() {
     let mut bad = P.to_string();
     bad.replace_range(8..9, "4");
