@@ -6,30 +6,37 @@ use std::sync::Mutex;
 pub struct PerWorker<T> {
     /// Indexed by `rayon::current_thread_index`.
     slots: Vec<Slot<T>>,
+    make: Box<dyn Fn() -> T + Send + Sync>,
 }
 
 /// One worker's value, alone on its cache lines: two workers touching neighbouring slots
 /// (each lock and unlock is a write) would otherwise bounce a line between their cores on
 /// every puzzle. 128 bytes covers the adjacent-line prefetcher too.
 #[repr(align(128))]
-struct Slot<T>(Mutex<T>);
+struct Slot<T>(Mutex<Option<T>>);
 
 impl<T: Send> PerWorker<T> {
-    /// One value from `make` for each of `pool`'s workers, made on that worker, so that
-    /// what it allocates comes from the worker's own allocator arena rather than lying
-    /// next to another worker's state.
-    pub fn new(pool: &rayon::ThreadPool, make: impl Fn() -> T + Sync) -> PerWorker<T> {
-        // `broadcast` returns the results in the order of the workers' indices.
+    /// A slot for each of `pool`'s workers. A worker makes its value with `make` when it
+    /// first asks for it, on its own thread, so what it allocates comes from its own
+    /// allocator arena rather than lying next to another worker's state; and nothing
+    /// waits for the workers to start (a quarter of a millisecond on a virtual machine).
+    pub fn new(
+        pool: &rayon::ThreadPool,
+        make: impl Fn() -> T + Send + Sync + 'static,
+    ) -> PerWorker<T> {
         PerWorker {
-            slots: pool.broadcast(|_| Slot(Mutex::new(make()))),
+            slots: (0..pool.current_num_threads())
+                .map(|_| Slot(Mutex::new(None)))
+                .collect(),
+            make: Box::new(make),
         }
     }
 
-    /// Every worker's value, for use while no worker is running.
+    /// The values made so far, for use while no worker is running.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.slots
             .iter_mut()
-            .map(|slot| slot.0.get_mut().unwrap_or_else(|p| p.into_inner()))
+            .filter_map(|slot| slot.0.get_mut().unwrap_or_else(|p| p.into_inner()).as_mut())
     }
 
     /// Run `f` on the calling worker's value.
@@ -38,6 +45,35 @@ impl<T: Send> PerWorker<T> {
         let slot = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
         // Each worker only ever takes its own slot, so the lock is uncontended.
         let mut mine = self.slots[slot].0.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut mine)
+        f(mine.get_or_insert_with(&self.make))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_worker_makes_its_own_value_when_it_first_asks() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut values = PerWorker::new(&pool, || (rayon::current_thread_index(), 0u32));
+        assert_eq!(values.iter_mut().count(), 0, "nothing made before use");
+        // Only worker 1 asks, twice: one value, made on worker 1, kept between calls.
+        for _ in 0..2 {
+            pool.broadcast(|ctx| {
+                if ctx.index() == 1 {
+                    values.with(|(_, uses)| *uses += 1);
+                }
+            });
+        }
+        let made: Vec<_> = values.iter_mut().map(|v| *v).collect();
+        assert_eq!(made, [(Some(1), 2)]);
+        pool.broadcast(|_| values.with(|(_, uses)| *uses += 1));
+        let mut made: Vec<_> = values.iter_mut().map(|v| *v).collect();
+        made.sort();
+        assert_eq!(made, [(Some(0), 1), (Some(1), 3), (Some(2), 1)]);
     }
 }

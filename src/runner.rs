@@ -109,8 +109,8 @@ pub struct Runner<'c> {
     workers: PerWorker<Worker>,
     results: Vec<Vec<PuzzleResult>>,
     warmed_up: bool,
-    /// Strategy `s`'s group in every worker's tally.
-    tally_groups: Vec<usize>,
+    /// The corpus being run, as the workers' tallies name it.
+    corpus: String,
     progress: Option<Arc<WorkDone>>,
 }
 
@@ -127,14 +127,15 @@ impl<'c> Runner<'c> {
                 .thread_name(|i| format!("solver-{i}"))
                 .build()?,
         );
-        let workers = PerWorker::new(&pool, || Worker {
-            solvers: settings.strategies.iter().map(|s| (s.make)()).collect(),
+        let makers: Vec<_> = settings.strategies.iter().map(|s| s.make).collect();
+        let workers = PerWorker::new(&pool, move || Worker {
+            solvers: makers.iter().map(|make| make()).collect(),
             tally: Summary::default(),
         });
         let results = vec![Vec::new(); settings.strategies.len()];
         Ok(Runner {
             warmed_up: !settings.warmup,
-            tally_groups: Vec::new(),
+            corpus: String::new(),
             settings,
             pool,
             clock,
@@ -175,18 +176,12 @@ impl<'c> Runner<'c> {
             .map(|s| summary.group(corpus.name(), s.name))
             .collect();
         let name = corpus.name().to_string();
-        // Every worker's tally makes its groups in the same order, so one index per
-        // strategy serves them all.
-        for worker in self.workers.iter_mut() {
-            worker.tally = Summary::default();
-            self.tally_groups = (self.settings.strategies.iter())
-                .map(|s| worker.tally.group(&name, s.name))
-                .collect();
-        }
+        self.corpus = name.clone();
         let outcome = self.run_chunks(corpus, &name, &groups, summary, sink);
         // Whatever stopped the run, what was solved counts.
         for worker in self.workers.iter_mut() {
             summary.merge(&worker.tally);
+            worker.tally = Summary::default();
         }
         outcome
     }
@@ -305,7 +300,7 @@ impl<'c> Runner<'c> {
             results.resize(n, PuzzleResult::default());
         }
         let workers = &self.workers;
-        let group = self.tally_groups[s];
+        let (corpus, strategy) = (&self.corpus, self.settings.strategies[s].name);
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
         let progress = self.progress.as_deref().filter(|_| counted);
@@ -317,6 +312,7 @@ impl<'c> Runner<'c> {
                 .zip(records.par_chunks(PUZZLES_PER_TASK))
                 .for_each(|(results, records)| {
                     workers.with(|mine| {
+                        let group = mine.tally.group(corpus, strategy);
                         for (result, record) in results.iter_mut().zip(records) {
                             *result = evaluate(
                                 record,
