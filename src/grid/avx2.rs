@@ -14,20 +14,29 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// 0: not yet detected, 1: no, 2: yes.
 static DETECTED: AtomicU8 = AtomicU8::new(0);
 
-/// The CPU has what this module's functions are compiled for (AVX2 and POPCNT).
+/// The CPU has what this module's functions (and others in the crate that pass
+/// `V3_FEATURES` to `target_feature`) are compiled for: AVX2, BMI1/2, LZCNT and POPCNT,
+/// as x86-64-v3 CPUs do.
 ///
 /// Cached here so that a check costs one load: the checks run once or twice per puzzle.
 #[inline]
 pub(crate) fn available() -> bool {
     match DETECTED.load(Ordering::Relaxed) {
-        0 => {
-            let yes =
-                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt");
-            DETECTED.store(1 + yes as u8, Ordering::Relaxed);
-            yes
-        }
+        0 => detect(),
         n => n == 2,
     }
+}
+
+#[cold]
+#[inline(never)]
+fn detect() -> bool {
+    let yes = std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt");
+    DETECTED.store(1 + yes as u8, Ordering::Relaxed);
+    yes
 }
 
 /// Room for the 81 cells' values, zero beyond, and for windows that read up to 47 bytes
@@ -114,7 +123,7 @@ const fn positions(at: &[usize]) -> [u32; 3] {
 /// a 9, so nine 9s put exactly one in every row, column and box, and each house is then
 /// 1..=9 once each. (A blank leaves its row without a 9, so it fails the count.) Digits
 /// 1..=8 fit one bit each in a byte, so a house's OR is a byte and must be 0xff.
-#[target_feature(enable = "avx2,popcnt")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(crate) fn is_solution_of(grid: &Grid, puzzle: &Grid) -> bool {
     // Digit d in 1..=8 as bit d - 1; blank, 9 and (never in a `Grid`) anything above as 0.
     let bits_of = table([0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0]);
@@ -175,7 +184,7 @@ pub(crate) fn is_solution_of(grid: &Grid, puzzle: &Grid) -> bool {
 /// above the OR even when it overflows). 8 and 9 are counted instead, in the low and the
 /// high half of a second byte (nine cells cannot carry out of a half): each count must
 /// stay below 2.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(crate) fn breaks_no_rule(grid: &Grid) -> bool {
     let bits_of = table([0, 1, 2, 4, 8, 16, 32, 64, 0, 0, 0, 0, 0, 0, 0, 0]);
     let counts_of = table([0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x10, 0, 0, 0, 0, 0, 0]);
@@ -235,4 +244,24 @@ pub(crate) fn breaks_no_rule(grid: &Grid) -> bool {
         clash |= (!rows[k] & ROWS[k]) | (!boxes[k] & BOXES[k]);
     }
     clash == 0
+}
+
+/// `Grid::write_dotted`: one lookup per 32 cells.
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[inline]
+pub(crate) fn write_dotted(grid: &Grid, out: &mut [u8; 81]) {
+    // Past 9 (never in a `Grid`), what the portable version writes.
+    let text_of = table(*b".123456789:;<=>?");
+    // Cells 0..32, 32..64 and 49..81: the last block overlaps the one before, so that
+    // no load or store reaches past the 81 bytes.
+    for at in [0, 32, 49] {
+        let cells: &[u8; 32] = grid.cells[at..at + 32].try_into().expect("32 bytes");
+        let text: &mut [u8; 32] = (&mut out[at..at + 32]).try_into().expect("32 bytes");
+        // SAFETY: `cells` is 32 readable bytes and `text` 32 writable ones, and unaligned
+        // loads and stores have no alignment requirement.
+        unsafe {
+            let v = _mm256_loadu_si256(cells.as_ptr().cast());
+            _mm256_storeu_si256(text.as_mut_ptr().cast(), _mm256_shuffle_epi8(text_of, v));
+        }
+    }
 }
