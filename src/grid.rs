@@ -6,6 +6,13 @@
 
 use std::fmt;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+/// The CPU can run code compiled with `#[target_feature(enable =
+/// "avx2,bmi1,bmi2,lzcnt,popcnt")]`; detected once.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx2::available as x86_v3;
+
 /// The 81 cells of a Sudoku grid, row-major, 0 for a blank cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Grid {
@@ -164,6 +171,16 @@ impl Grid {
     /// Puzzles are mostly blank: visit only the givens, found eight cells at a time,
     /// and keep per digit the set of houses (one bit each) that already hold it.
     pub fn breaks_no_rule(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            // SAFETY: `available` said the CPU has every feature the function is compiled for.
+            return unsafe { avx2::breaks_no_rule(self) };
+        }
+        self.breaks_no_rule_portable()
+    }
+
+    /// `breaks_no_rule` for any CPU.
+    pub(crate) fn breaks_no_rule_portable(&self) -> bool {
         let c = &self.cells;
         let mut houses_of = [0u32; 16];
         let mut clash = 0u32;
@@ -227,6 +244,16 @@ impl Grid {
     /// True when `self` is a complete grid that breaks no rule and keeps every given of
     /// `puzzle`.
     pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            // SAFETY: `available` said the CPU has every feature the function is compiled for.
+            return unsafe { avx2::is_solution_of(self, puzzle) };
+        }
+        self.is_solution_of_portable(puzzle)
+    }
+
+    /// `is_solution_of` for any CPU.
+    pub(crate) fn is_solution_of_portable(&self, puzzle: &Grid) -> bool {
         // A complete grid breaks no rule exactly when each house holds all nine digits:
         // nine cells can only cover nine digits by holding each once (a blank has no bit
         // and leaves a digit out). So: OR each house's bits and AND the 27 results.
@@ -268,6 +295,26 @@ impl Grid {
 
     /// Write the grid as 81 bytes, `.` for blanks.
     pub fn write_dotted(&self, out: &mut [u8; 81]) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            // SAFETY: `available` said the CPU has every feature the function is compiled for.
+            return unsafe { avx2::write_dotted(self, out) };
+        }
+        self.write_dotted_portable(out)
+    }
+
+    /// `write_dotted` for CPUs with AVX2 and the rest of x86-64-v3, for callers compiled
+    /// for them: it inlines there, where a call to `write_dotted` checks the CPU first.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    pub(crate) fn write_dotted_x86_v3(&self, out: &mut [u8; 81]) {
+        avx2::write_dotted(self, out)
+    }
+
+    /// `write_dotted` for any CPU.
+    #[inline]
+    pub(crate) fn write_dotted_portable(&self, out: &mut [u8; 81]) {
         // Branch-free so that it vectorises: the CSV writer calls it twice per row.
         for (o, &c) in out.iter_mut().zip(self.cells.iter()) {
             *o = b'0' + c - ((c == 0) as u8) * (b'0' - b'.');
@@ -449,15 +496,42 @@ mod tests {
         }) && (0..81).all(|i| puzzle.get(i) == 0 || puzzle.get(i) == s.get(i))
     }
 
-    /// Both checks against their definitions, and `conflict` against `breaks_no_rule`.
+    /// Both checks, by every path this CPU can take, against their definitions, and
+    /// `conflict` against `breaks_no_rule`.
     fn check_all(g: &Grid, puzzle: &Grid) {
-        assert_eq!(g.breaks_no_rule(), breaks_no_rule_slow(g), "{g}");
-        assert_eq!(g.conflict().is_none(), breaks_no_rule_slow(g), "{g}");
-        assert_eq!(
-            g.is_solution_of(puzzle),
-            is_solution_slow(g, puzzle),
-            "{g} / {puzzle}"
-        );
+        let (rule, solved) = (breaks_no_rule_slow(g), is_solution_slow(g, puzzle));
+        assert_eq!(g.breaks_no_rule(), rule, "{g}");
+        assert_eq!(g.breaks_no_rule_portable(), rule, "{g}");
+        assert_eq!(g.conflict().is_none(), rule, "{g}");
+        assert_eq!(g.is_solution_of(puzzle), solved, "{g} / {puzzle}");
+        assert_eq!(g.is_solution_of_portable(puzzle), solved, "{g} / {puzzle}");
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            // SAFETY: `available` said the CPU has every feature the function is compiled for.
+            let (rule_avx2, solved_avx2) =
+                unsafe { (avx2::breaks_no_rule(g), avx2::is_solution_of(g, puzzle)) };
+            assert_eq!(rule_avx2, rule, "{g}");
+            assert_eq!(solved_avx2, solved, "{g} / {puzzle}");
+        }
+        // The text, spelled out.
+        let dotted: Vec<u8> = g
+            .cells()
+            .iter()
+            .map(|&c| if c == 0 { b'.' } else { b'0' + c })
+            .collect();
+        let mut out = [b'x'; 81];
+        g.write_dotted_portable(&mut out);
+        assert_eq!(out[..], dotted[..], "{g}");
+        let mut out = [b'x'; 81];
+        g.write_dotted(&mut out);
+        assert_eq!(out[..], dotted[..], "{g}");
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            let mut out = [b'x'; 81];
+            // SAFETY: `available` said the CPU has every feature the function is compiled for.
+            unsafe { g.write_dotted_x86_v3(&mut out) };
+            assert_eq!(out[..], dotted[..], "{g}");
+        }
         assert_eq!(
             g.clues(),
             g.cells().iter().filter(|&&c| c != 0).count(),
@@ -551,6 +625,31 @@ mod tests {
         }
         // Both outcomes were exercised.
         assert!(broken.iter().all(|&n| n > 1000), "{broken:?}");
+    }
+
+    /// Houses with a digit many times over, alone or next to the others: sums of the
+    /// digits' bits that overflow a byte, counts of 8s and 9s that fill their half-byte.
+    #[test]
+    fn rule_check_sees_digits_repeated_many_times() {
+        for house in houses() {
+            for d in 1..=9u8 {
+                for times in 2..=9 {
+                    for others in [false, true] {
+                        let mut g = Grid::EMPTY;
+                        for (k, &cell) in house.iter().enumerate() {
+                            if k < times {
+                                g.set(cell, d);
+                            } else if others {
+                                // The digits other than `d`, so only `d` repeats.
+                                g.set(cell, 1 + ((d as usize + k - times) % 9) as u8);
+                            }
+                        }
+                        check_all(&g, &Grid::EMPTY);
+                        assert!(!g.breaks_no_rule(), "{g}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
