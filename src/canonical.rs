@@ -90,7 +90,7 @@ impl Search<'_> {
         let mut n = 0;
         for r in 0..9 {
             let free = used & (1 << r) == 0;
-            let allowed = if k % 3 == 0 {
+            let allowed = if k.is_multiple_of(3) {
                 // A new band: any row of a band not used yet.
                 (used >> (r / 3 * 3)) & 0b111 == 0
             } else {

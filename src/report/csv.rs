@@ -439,7 +439,7 @@ mod tests {
                 for (e, error) in errors.iter().enumerate() {
                     let i = k * 7 + s * 5 + e;
                     let pick = |j: usize| numbers[(i * 7 + j * 13) % numbers.len()];
-                    let some = |j: usize| (i + j) % 4 != 0;
+                    let some = |j: usize| !(i + j).is_multiple_of(4);
                     let record = Record {
                         line: pick(0),
                         raw: Vec::new(),
