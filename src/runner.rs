@@ -40,7 +40,7 @@ impl Default for Settings {
             strategies: crate::strategy::STRATEGIES.iter().collect(),
             limits: Limits::default(),
             repeat: 1,
-            chunk_size: 4096,
+            chunk_size: 2048,
             warmup: true,
         }
     }

@@ -92,7 +92,7 @@ pub struct Args {
     quiet: bool,
 
     /// Records read and solved per parallel batch.
-    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: u64,
 
     /// Skip the untimed warm-up before the first timed batch.
