@@ -1,10 +1,15 @@
 //! `WriterThread`: writes buffers on a thread of its own, so a big per-puzzle CSV goes to
 //! disk while the workers solve the next chunk instead of between chunks, with both cores
-//! idle. Buffers are written whole and in the order sent; the queue is bounded, so a slow
-//! disk holds the run back rather than filling memory. Written buffers come back, emptied,
-//! through `spare`, so their memory is reused rather than freed and faulted in again.
+//! idle. Buffers are written in the order sent; the queue is bounded, so a slow disk holds
+//! the run back rather than filling memory. Written buffers come back, emptied, through
+//! `spare`, so their memory is reused rather than freed and faulted in again.
+//!
+//! Buffers are gathered into writes of whole pages, `WRITE_SIZE` or more at a time, with
+//! one `writev` each: a write that starts or ends inside a page makes the kernel handle
+//! that page twice.
 
-use std::io::{self, Write};
+use std::collections::VecDeque;
+use std::io::{self, IoSlice, Write};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
@@ -22,12 +27,15 @@ impl WriterThread {
         let thread = std::thread::Builder::new()
             .name("writer".into())
             .spawn(move || {
-                for mut buffer in buffers {
-                    out.write_all(&buffer)?;
-                    buffer.clear();
-                    // Gone only when the sender is: then nobody wants it back.
-                    let _ = give_back.send(buffer);
+                let mut pending = Pending::default();
+                for buffer in buffers {
+                    pending.push(buffer);
+                    if pending.bytes >= WRITE_SIZE {
+                        let whole_pages = pending.bytes - pending.bytes % PAGE;
+                        pending.write(&mut out, whole_pages, &give_back)?;
+                    }
                 }
+                pending.write(&mut out, pending.bytes, &give_back)?;
                 out.flush()
             })?;
         Ok(WriterThread {
@@ -65,6 +73,79 @@ impl WriterThread {
                 .join()
                 .unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked"))),
             None => Err(io::Error::other("output already closed after an error")),
+        }
+    }
+}
+
+/// Bytes gathered for one write, at least; measured writing 11.4 MB to ext4 here, from
+/// memory already touched: 60,000-byte writes at any offset took 2.9-5.3 ms of CPU,
+/// 64 KiB ones at page offsets 2.3-2.5 ms, 256 KiB ones 2.1 ms.
+const WRITE_SIZE: usize = 256 << 10;
+
+/// Every write but the last is a whole number of pages, so each starts on a page.
+const PAGE: usize = 4096;
+
+/// Buffers received and not yet written, the first perhaps in part.
+#[derive(Default)]
+struct Pending {
+    buffers: VecDeque<Vec<u8>>,
+    /// Bytes of the first buffer already written.
+    done: usize,
+    /// Bytes not yet written.
+    bytes: usize,
+}
+
+impl Pending {
+    fn push(&mut self, buffer: Vec<u8>) {
+        self.bytes += buffer.len();
+        self.buffers.push_back(buffer);
+    }
+
+    /// Write the next `n` pending bytes, and give back the buffers written whole.
+    fn write(
+        &mut self,
+        out: &mut dyn Write,
+        mut n: usize,
+        give_back: &std::sync::mpsc::Sender<Vec<u8>>,
+    ) -> io::Result<()> {
+        while n > 0 {
+            let mut slices = Vec::with_capacity(self.buffers.len());
+            let mut left = n;
+            for (i, buffer) in self.buffers.iter().enumerate() {
+                let from = if i == 0 { self.done } else { 0 };
+                let take = (buffer.len() - from).min(left);
+                slices.push(IoSlice::new(&buffer[from..from + take]));
+                left -= take;
+                if left == 0 {
+                    break;
+                }
+            }
+            let written = match out.write_vectored(&slices) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(written) => written,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            n -= written;
+            self.bytes -= written;
+            self.done += written;
+            self.give_back_written(give_back);
+        }
+        // Empty buffers too.
+        self.give_back_written(give_back);
+        Ok(())
+    }
+
+    fn give_back_written(&mut self, give_back: &std::sync::mpsc::Sender<Vec<u8>>) {
+        while let Some(first) = self.buffers.front() {
+            if self.done < first.len() {
+                break;
+            }
+            self.done -= first.len();
+            let mut buffer = self.buffers.pop_front().expect("a first buffer");
+            buffer.clear();
+            // Gone only when the sender is: then nobody wants it back.
+            let _ = give_back.send(buffer);
         }
     }
 }
@@ -123,6 +204,61 @@ mod tests {
         }
         writer.finish().unwrap();
         assert_eq!(*out.bytes.lock().unwrap(), expected);
+    }
+
+    /// Takes every slice of a vectored write, and notes where each write started.
+    #[derive(Clone, Default)]
+    struct Gathering {
+        bytes: Arc<Mutex<Vec<u8>>>,
+        starts: Arc<Mutex<Vec<usize>>>,
+    }
+
+    impl Write for Gathering {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.write_vectored(&[IoSlice::new(buf)])
+        }
+        fn write_vectored(&mut self, slices: &[IoSlice<'_>]) -> io::Result<usize> {
+            let mut bytes = self.bytes.lock().unwrap();
+            self.starts.lock().unwrap().push(bytes.len());
+            let before = bytes.len();
+            for slice in slices {
+                bytes.extend_from_slice(slice);
+            }
+            Ok(bytes.len() - before)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn writes_start_on_pages_and_gather_buffers() {
+        let out = Gathering::default();
+        let mut writer = WriterThread::spawn(Box::new(out.clone()), 4).unwrap();
+        let mut expected = Vec::new();
+        let mut sent = 0;
+        // Buffers of uneven sizes, some empty, about 3 MB in all.
+        for i in 0..400usize {
+            let buffer: Vec<u8> = (0..(i * 7919) % 15_000).map(|k| (i + k) as u8).collect();
+            expected.extend_from_slice(&buffer);
+            writer.send(buffer).unwrap();
+            sent += 1;
+        }
+        writer.finish().unwrap();
+        assert_eq!(*out.bytes.lock().unwrap(), expected);
+        let starts = out.starts.lock().unwrap().clone();
+        assert!(starts.iter().all(|s| s % PAGE == 0), "{starts:?}");
+        // Gathered: far fewer writes than buffers, each but the last WRITE_SIZE or more.
+        assert!(starts.len() < sent / 10, "{} writes", starts.len());
+        for pair in starts.windows(2) {
+            assert!(pair[1] - pair[0] >= WRITE_SIZE, "{starts:?}");
+        }
+        // Every buffer came back.
+        let mut back = 0;
+        while writer.written.try_recv().is_ok() {
+            back += 1;
+        }
+        assert_eq!(back, sent);
     }
 
     #[test]
