@@ -5,8 +5,8 @@
 //! Each strategy in turn solves the whole chunk in parallel: one phase per strategy, so
 //! its wall-clock time is measured on its own and two strategies never compete for the
 //! cores while being timed. Each worker thread keeps its own solver per strategy, reused
-//! across puzzles, and tallies its own results; the tallies are merged into the summary
-//! when the corpus ends. Only the solve call is timed; reading, checking and reporting
+//! across puzzles. One worker counts a chunk's results into the summary while the others
+//! start on the sink's work. Only the solve call is timed; reading, checking and reporting
 //! happen outside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -93,24 +93,14 @@ const WARMUP_PUZZLES: usize = 64;
 /// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
 const WARMUP_MAX_NODES: u64 = 100_000;
 
-/// What each worker thread keeps for itself.
-struct Worker {
-    /// A solver for every strategy.
-    solvers: Vec<Box<dyn Strategy>>,
-    /// The results this worker produced in the current corpus: each worker counts its
-    /// own as it goes, so no core waits while one thread counts a whole chunk.
-    tally: Summary,
-}
-
 pub struct Runner<'c> {
     settings: Settings,
     pool: Arc<rayon::ThreadPool>,
     clock: &'c dyn Clock,
-    workers: PerWorker<Worker>,
+    /// Each worker's own solver for every strategy.
+    solvers: PerWorker<Vec<Box<dyn Strategy>>>,
     results: Vec<Vec<PuzzleResult>>,
     warmed_up: bool,
-    /// The corpus being run, as the workers' tallies name it.
-    corpus: String,
     progress: Option<Arc<WorkDone>>,
 }
 
@@ -128,18 +118,14 @@ impl<'c> Runner<'c> {
                 .build()?,
         );
         let makers: Vec<_> = settings.strategies.iter().map(|s| s.make).collect();
-        let workers = PerWorker::new(&pool, move || Worker {
-            solvers: makers.iter().map(|make| make()).collect(),
-            tally: Summary::default(),
-        });
+        let solvers = PerWorker::new(&pool, move || makers.iter().map(|make| make()).collect());
         let results = vec![Vec::new(); settings.strategies.len()];
         Ok(Runner {
             warmed_up: !settings.warmup,
-            corpus: String::new(),
             settings,
             pool,
             clock,
-            workers,
+            solvers,
             results,
             progress: None,
         })
@@ -164,7 +150,7 @@ impl<'c> Runner<'c> {
         &mut self,
         corpus: &mut Corpus,
         summary: &mut Summary,
-        sink: impl FnMut(&Batch) -> Result<(), E> + Send,
+        mut sink: impl FnMut(&Batch) -> Result<(), E> + Send,
     ) -> Result<(), RunError<E>>
     where
         E: Send,
@@ -176,27 +162,6 @@ impl<'c> Runner<'c> {
             .map(|s| summary.group(corpus.name(), s.name))
             .collect();
         let name = corpus.name().to_string();
-        self.corpus = name.clone();
-        let outcome = self.run_chunks(corpus, &name, &groups, summary, sink);
-        // Whatever stopped the run, what was solved counts.
-        for worker in self.workers.iter_mut() {
-            summary.merge(&worker.tally);
-            worker.tally = Summary::default();
-        }
-        outcome
-    }
-
-    fn run_chunks<E>(
-        &mut self,
-        corpus: &mut Corpus,
-        name: &str,
-        groups: &[usize],
-        summary: &mut Summary,
-        mut sink: impl FnMut(&Batch) -> Result<(), E> + Send,
-    ) -> Result<(), RunError<E>>
-    where
-        E: Send,
-    {
         let size = self.settings.chunk_size;
         // Chunks go round: the reader fills one while the workers solve another.
         // A full chunk comes with whether it is the last, so that the run ends with it
@@ -243,15 +208,26 @@ impl<'c> Runner<'c> {
                     if chunk.is_empty() {
                         break;
                     }
-                    this.solve_chunk(&chunk, groups, summary);
+                    this.solve_chunk(&chunk, &groups, summary);
                     let batch = Batch {
-                        corpus: name,
+                        corpus: &name,
                         records: chunk.records(),
                         strategies: &this.settings.strategies,
                         results: &this.results,
                         pool: &this.pool,
                     };
-                    sink(&batch).map_err(RunError::Sink)?;
+                    // This worker counts the chunk's results into the summary (one pass,
+                    // serial) while the others start on the sink's work, so no core waits
+                    // for the count.
+                    let count = || {
+                        for (s, &group) in groups.iter().enumerate() {
+                            for result in &batch.results[s][..batch.records.len()] {
+                                summary.add(group, result);
+                            }
+                        }
+                    };
+                    let ((), sunk) = rayon::join(count, || sink(&batch));
+                    sunk.map_err(RunError::Sink)?;
                     if last {
                         break;
                     }
@@ -292,15 +268,14 @@ impl<'c> Runner<'c> {
     }
 
     /// Solve `records` with strategy `s`, in parallel, into `results[s]`; `counted`
-    /// results go to the workers' tallies and the progress count.
+    /// results go to the progress count.
     fn phase(&mut self, s: usize, records: &[Record], limits: Limits, repeat: u32, counted: bool) {
         let n = records.len();
         let results = &mut self.results[s];
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
         }
-        let workers = &self.workers;
-        let (corpus, strategy) = (&self.corpus, self.settings.strategies[s].name);
+        let solvers = &self.solvers;
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
         let progress = self.progress.as_deref().filter(|_| counted);
@@ -311,20 +286,16 @@ impl<'c> Runner<'c> {
                 .par_chunks_mut(PUZZLES_PER_TASK)
                 .zip(records.par_chunks(PUZZLES_PER_TASK))
                 .for_each(|(results, records)| {
-                    workers.with(|mine| {
-                        let group = mine.tally.group(corpus, strategy);
+                    solvers.with(|mine| {
                         for (result, record) in results.iter_mut().zip(records) {
                             *result = evaluate(
                                 record,
-                                mine.solvers[s].as_mut(),
+                                mine[s].as_mut(),
                                 counts_guesses,
                                 &limits,
                                 repeat,
                                 clock,
                             );
-                            if counted {
-                                mine.tally.add(group, result);
-                            }
                             if let Some(p) = progress {
                                 p.solves.fetch_add(1, Ordering::Relaxed);
                                 p.bytes

@@ -123,32 +123,6 @@ impl Summary {
         }
     }
 
-    /// Add everything `other` holds to the groups of the same (corpus, strategy), as if
-    /// its results had been added here: the workers of a run tally their own results
-    /// apart, in parallel, and the run merges them.
-    pub fn merge(&mut self, other: &Summary) {
-        for theirs in &other.groups {
-            let g = self.group(&theirs.corpus, &theirs.strategy);
-            let ours = &mut self.groups[g];
-            for (a, b) in ours.counts.iter_mut().zip(theirs.counts) {
-                *a += b;
-            }
-            ours.mismatches += theirs.mismatches;
-            ours.searched += theirs.searched;
-            ours.time_sum_ns += theirs.time_sum_ns;
-            ours.max_ns = ours.max_ns.max(theirs.max_ns);
-            // Both histograms resize themselves, so adding one to the other cannot fail.
-            ours.times
-                .add(&theirs.times)
-                .expect("auto-resizing histograms add");
-            ours.nodes_sum += theirs.nodes_sum;
-            ours.guessed += theirs.guessed;
-            ours.guesses_sum += theirs.guesses_sum;
-            ours.no_guess += theirs.no_guess;
-            ours.wall_ns += theirs.wall_ns;
-        }
-    }
-
     /// Add wall-clock time spent by the group's strategy on its corpus.
     pub fn add_wall(&mut self, group: usize, ns: u64) {
         self.groups[group].wall_ns += ns;
@@ -255,52 +229,6 @@ mod tests {
             time_ns: Some(ns),
             ..PuzzleResult::default()
         }
-    }
-
-    #[test]
-    fn merged_parts_equal_the_whole() {
-        // Results of two strategies dealt out to three parts, as workers would take them.
-        let results: Vec<(usize, PuzzleResult)> = (0..300u64)
-            .map(|i| {
-                let status = Status::ALL[(i % Status::ALL.len() as u64) as usize];
-                let mut r = timed(status, 1 + i * i * 37 % 1_000_003, i % 17);
-                if i % 11 == 0 {
-                    r = PuzzleResult::unsearched(Status::Malformed, "bad");
-                }
-                r.mismatch = i % 13 == 0;
-                ((i % 2) as usize, r)
-            })
-            .collect();
-        let names = ["naive", "fast"];
-        let mut whole = Summary::default();
-        let mut parts: Vec<Summary> = (0..3).map(|_| Summary::default()).collect();
-        for name in names {
-            whole.group("c", name);
-            for part in &mut parts {
-                part.group("c", name);
-            }
-        }
-        for (i, (s, r)) in results.iter().enumerate() {
-            whole.add(*s, r);
-            parts[i * 7 % 3].add(*s, r);
-        }
-        whole.add_wall(1, 5_000);
-        parts[2].add_wall(1, 5_000);
-        // Merged into a summary that already has other groups, in another order.
-        let mut merged = Summary::default();
-        merged.group("other", "naive");
-        merged.group("c", "fast");
-        for part in &parts {
-            merged.merge(part);
-        }
-        let rows = merged.rows();
-        assert_eq!(rows.len(), 3);
-        let find = |name: &str| rows.iter().find(|r| r.corpus == "c" && r.strategy == name);
-        for (s, name) in names.iter().enumerate() {
-            assert_eq!(find(name), Some(&whole.rows()[s]), "{name}");
-        }
-        assert_eq!(merged.mismatches(), whole.mismatches());
-        assert!(whole.mismatches() > 0 && whole.rows()[1].wall_ns == 5_000);
     }
 
     #[test]
