@@ -35,8 +35,8 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 /// Records whose rows one parallel task formats.
 const ROWS_PER_PIECE: usize = 256;
 
-/// Formatted pieces that may wait for the writer thread: two chunks' worth.
-const WRITE_QUEUE: usize = 32;
+/// Chunks of formatted rows that may wait for the writer thread.
+const WRITE_QUEUE: usize = 2;
 
 /// At most this many bad-line warnings go to stderr; the CSV has them all.
 const MAX_WARNINGS: u64 = 100;
@@ -243,9 +243,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
-            for (piece, _) in pieces {
-                csv.send(piece).with_context(cannot_write)?;
-            }
+            csv.send_all(pieces.into_iter().map(|(piece, _)| piece).collect())
+                .with_context(cannot_write)?;
             Ok(())
         });
         match result {

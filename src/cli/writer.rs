@@ -14,22 +14,26 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 pub struct WriterThread {
-    queue: Option<SyncSender<Vec<u8>>>,
+    /// Batches of buffers: one message a batch, so the thread is woken once for a chunk's
+    /// rows rather than once for every piece of them.
+    queue: Option<SyncSender<Vec<Vec<u8>>>>,
     written: Receiver<Vec<u8>>,
     thread: Option<JoinHandle<io::Result<()>>>,
 }
 
 impl WriterThread {
-    /// Start writing to `out`; at most `depth` buffers wait at once.
+    /// Start writing to `out`; at most `depth` batches wait at once.
     pub fn spawn(mut out: Box<dyn Write + Send>, depth: usize) -> io::Result<WriterThread> {
-        let (queue, buffers) = sync_channel::<Vec<u8>>(depth);
+        let (queue, batches) = sync_channel::<Vec<Vec<u8>>>(depth);
         let (give_back, written) = channel::<Vec<u8>>();
         let thread = std::thread::Builder::new()
             .name("writer".into())
             .spawn(move || {
                 let mut pending = Pending::default();
-                for buffer in buffers {
-                    pending.push(buffer);
+                for batch in batches {
+                    for buffer in batch {
+                        pending.push(buffer);
+                    }
                     if pending.bytes >= WRITE_SIZE {
                         let whole_pages = pending.bytes - pending.bytes % PAGE;
                         pending.write(&mut out, whole_pages, &give_back)?;
@@ -53,8 +57,13 @@ impl WriterThread {
     /// Queue `buffer` to be written after everything sent before it. If writing has
     /// failed, that failure is returned (here or, at the latest, from `finish`).
     pub fn send(&mut self, buffer: Vec<u8>) -> io::Result<()> {
+        self.send_all(vec![buffer])
+    }
+
+    /// Queue `buffers`, in order, to be written after everything sent before them.
+    pub fn send_all(&mut self, buffers: Vec<Vec<u8>>) -> io::Result<()> {
         let sent = match &self.queue {
-            Some(queue) => queue.send(buffer).is_ok(),
+            Some(queue) => queue.send(buffers).is_ok(),
             None => false,
         };
         if sent {
@@ -237,13 +246,22 @@ mod tests {
         let mut writer = WriterThread::spawn(Box::new(out.clone()), 4).unwrap();
         let mut expected = Vec::new();
         let mut sent = 0;
-        // Buffers of uneven sizes, some empty, about 3 MB in all.
+        // Buffers of uneven sizes, some empty, about 3 MB in all, alone and in batches.
+        let mut batch = Vec::new();
         for i in 0..400usize {
             let buffer: Vec<u8> = (0..(i * 7919) % 15_000).map(|k| (i + k) as u8).collect();
             expected.extend_from_slice(&buffer);
-            writer.send(buffer).unwrap();
+            batch.push(buffer);
             sent += 1;
+            if i % 7 == 0 {
+                writer.send_all(std::mem::take(&mut batch)).unwrap();
+            } else if i % 5 == 0 {
+                for buffer in std::mem::take(&mut batch) {
+                    writer.send(buffer).unwrap();
+                }
+            }
         }
+        writer.send_all(batch).unwrap();
         writer.finish().unwrap();
         assert_eq!(*out.bytes.lock().unwrap(), expected);
         let starts = out.starts.lock().unwrap().clone();
