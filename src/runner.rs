@@ -10,7 +10,7 @@
 //! happen outside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{channel, sync_channel};
+use std::sync::mpsc::channel;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -166,7 +166,13 @@ impl<'c> Runner<'c> {
         // Chunks go round: the reader fills one while the workers solve another.
         // A full chunk comes with whether it is the last, so that the run ends with it
         // rather than when the reader, woken once more, finds nothing left.
-        let (full_tx, full_rx) = sync_channel::<Result<(Chunk, bool), LoadError>>(1);
+        //
+        // Unbounded, so that sending a chunk never blocks the reader: a blocked send only
+        // completes once the reader is woken and runs again, which, with every core busy
+        // solving, can be a millisecond or more later, and the workers would wait for the
+        // chunk the reader holds. Memory stays bounded: only `CHUNKS_IN_FLIGHT` chunks
+        // exist.
+        let (full_tx, full_rx) = channel::<Result<(Chunk, bool), LoadError>>();
         let (empty_tx, empty_rx) = channel::<Chunk>();
         for _ in 0..CHUNKS_IN_FLIGHT {
             empty_tx
