@@ -571,8 +571,8 @@ mod tests {
         assert!(broken.iter().all(|&n| n > 1000), "{broken:?}");
     }
 
-    /// Houses with a digit many times over, alone or next to the others: sums of the
-    /// digits' bits that overflow a byte, counts of 8s and 9s that fill their half-byte.
+    /// Houses with one digit 2 to 9 times, alone or next to the other digits, in every
+    /// house of every kind.
     #[test]
     fn rule_check_sees_digits_repeated_many_times() {
         for house in houses() {

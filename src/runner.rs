@@ -202,9 +202,9 @@ impl<'c> Runner<'c> {
                     }
                 })
                 .map_err(|e| RunError::Load(LoadError::Thread(e)))?;
-            // The loop runs on a worker: it hands each parallel pass to the other workers
-            // directly, instead of waking them all from outside the pool and sleeping
-            // until they finish, three times a chunk (a wake-up costs tens of
+            // The loop runs on a worker: it hands each parallel pass (solving, then the
+            // sink's) to the other workers directly, instead of waking them all from
+            // outside the pool and sleeping until they finish (a wake-up costs tens of
             // microseconds on a virtual machine).
             let pool = Arc::clone(&self.pool);
             let this = &mut *self;

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, IoSlice, Write};
-use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::thread::JoinHandle;
 
 pub struct WriterThread {
@@ -115,7 +115,7 @@ impl Pending {
         &mut self,
         out: &mut dyn Write,
         mut n: usize,
-        give_back: &std::sync::mpsc::Sender<Vec<u8>>,
+        give_back: &Sender<Vec<u8>>,
     ) -> io::Result<()> {
         while n > 0 {
             let mut slices = Vec::with_capacity(self.buffers.len());
@@ -145,7 +145,7 @@ impl Pending {
         Ok(())
     }
 
-    fn give_back_written(&mut self, give_back: &std::sync::mpsc::Sender<Vec<u8>>) {
+    fn give_back_written(&mut self, give_back: &Sender<Vec<u8>>) {
         while let Some(first) = self.buffers.front() {
             if self.done < first.len() {
                 break;

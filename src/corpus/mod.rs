@@ -296,12 +296,12 @@ impl Corpus {
         read
     }
 
-    /// Read up to `max` records into `chunk` without parsing them: only what must follow
-    /// the input in order (line numbers, the format, which lines are data) happens here,
-    /// so one thread can read the next chunk while others parse and solve this one.
-    /// Without `every_line`, only the records a benchmark reports on are kept. Returns
-    /// how many were read (0 at the end). A read error after some lines keeps them: the
-    /// error comes from the next call.
+    /// Read up to `max` records into `chunk`. Only what must follow the input in order
+    /// (line numbers, the format, which lines are data) has to happen here; data lines
+    /// are parsed too if the chunk is `parsed_on_read`, else left for `Chunk::parse` on
+    /// other threads. Without `every_line`, only the records a benchmark reports on are
+    /// kept. Returns how many were read (0 at the end). A read error after some lines
+    /// keeps them: the error comes from the next call.
     pub fn read_chunk(
         &mut self,
         chunk: &mut Chunk,
