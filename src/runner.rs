@@ -54,8 +54,6 @@ pub struct Batch<'a> {
     pub records: &'a [Record],
     pub strategies: &'a [&'static StrategyInfo],
     pub results: &'a [Vec<PuzzleResult>],
-    /// The runner's worker pool, for sinks that format output in parallel.
-    pub pool: &'a rayon::ThreadPool,
 }
 
 /// Work finished so far, updated by the workers as each solve ends, so a progress
@@ -145,7 +143,8 @@ impl<'c> Runner<'c> {
     }
 
     /// Run every strategy over `corpus`, adding to `summary` and giving each chunk of
-    /// results to `sink` in input order.
+    /// results to `sink` in input order. `sink` runs on one of the runner's workers, so
+    /// parallel iterators in it share the runner's threads.
     pub fn run<E>(
         &mut self,
         corpus: &mut Corpus,
@@ -220,7 +219,6 @@ impl<'c> Runner<'c> {
                         records: chunk.records(),
                         strategies: &this.settings.strategies,
                         results: &this.results,
-                        pool: &this.pool,
                     };
                     // The chunk's results are counted into the summary (one pass, serial)
                     // by another worker while this one starts on the sink's work, so no core

@@ -201,25 +201,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let pieces = batch.records.len().div_ceil(ROWS_PER_PIECE);
             let mut pieces: Vec<(Vec<u8>, bool)> =
                 (0..pieces).map(|_| (csv.spare(), false)).collect();
-            batch.pool.install(|| {
-                batch
-                    .records
-                    .par_chunks(ROWS_PER_PIECE)
-                    .zip(pieces.par_iter_mut())
-                    .enumerate()
-                    .for_each(|(k, (records, (out, bad)))| {
-                        out.reserve(records.len() * batch.strategies.len() * 256);
-                        for (j, record) in records.iter().enumerate() {
-                            let i = k * ROWS_PER_PIECE + j;
-                            *bad |= !matches!(record.kind, Kind::Puzzle { .. });
-                            for (s, strategy) in strategy_fields.iter().enumerate() {
-                                let result = &batch.results[s][i];
-                                *bad |= result.mismatch;
-                                push_row(out, &corpus_field, record, strategy, result);
-                            }
+            batch
+                .records
+                .par_chunks(ROWS_PER_PIECE)
+                .zip(pieces.par_iter_mut())
+                .enumerate()
+                .for_each(|(k, (records, (out, bad)))| {
+                    out.reserve(records.len() * batch.strategies.len() * 256);
+                    for (j, record) in records.iter().enumerate() {
+                        let i = k * ROWS_PER_PIECE + j;
+                        *bad |=
+                            matches!(record.kind, Kind::Invalid { .. } | Kind::Malformed { .. });
+                        for (s, strategy) in strategy_fields.iter().enumerate() {
+                            let result = &batch.results[s][i];
+                            *bad |= result.mismatch;
+                            push_row(out, &corpus_field, record, strategy, result);
                         }
-                    })
-            });
+                    }
+                });
             // Warnings go out in input order, from the few pieces that have any.
             for (k, _) in pieces.iter().enumerate().filter(|(_, (_, bad))| *bad) {
                 let start = k * ROWS_PER_PIECE;
