@@ -12,6 +12,20 @@ const SEVENTEEN: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../shared/datasets/puzzles2_17_clue"
 );
+const TOP1465: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/datasets/puzzles3_magictour_top1465"
+);
+
+/// Whether a shared corpus is there; a test that needs it says so and passes when not
+/// (CI has them beside the repository).
+fn shared(path: &str) -> bool {
+    let there = Path::new(path).exists();
+    if !there {
+        eprintln!("skipped: {path} is not there");
+    }
+    there
+}
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -239,8 +253,7 @@ fn filter_writes_the_csv_header_once() {
 
 #[test]
 fn filter_keeps_every_17_clue_puzzle() {
-    if !Path::new(SEVENTEEN).exists() {
-        eprintln!("skipped: {SEVENTEEN} is not there");
+    if !shared(SEVENTEEN) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -492,12 +505,8 @@ fn canonical_dedupe_drops_puzzles_equal_under_the_symmetries() {
 
 #[test]
 fn canonical_dedupe_finds_the_band_rotated_repeat_in_top1465() {
-    let top = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/datasets/puzzles3_magictour_top1465"
-    );
-    if !Path::new(top).exists() {
-        eprintln!("skipped: {top} is not there");
+    let top = TOP1465;
+    if !shared(top) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
