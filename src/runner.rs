@@ -5,12 +5,13 @@
 //! Each strategy in turn solves the whole chunk in parallel: one phase per strategy, so
 //! its wall-clock time is measured on its own and two strategies never compete for the
 //! cores while being timed. Each worker thread keeps its own solver per strategy, reused
-//! across puzzles. One worker counts a chunk's results into the summary while the others
-//! start on the sink's work. Only the solve call is timed; reading, checking and reporting
-//! happen outside it.
+//! across puzzles. A solved chunk is reported (counted into the summary, and given to the
+//! sink): with one strategy, while the next chunk is solved; with several, before it, so
+//! that no strategy's phase carries the reporting. Only the solve call is timed; reading,
+//! checking and reporting happen outside it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{channel, TryRecvError};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -76,8 +77,8 @@ pub enum RunError<E> {
     Sink(E),
 }
 
-/// Chunks at once: one being read, one waiting, one being solved and reported.
-const CHUNKS_IN_FLIGHT: usize = 3;
+/// Chunks at once: one being read, one waiting, one being solved, one being reported.
+const CHUNKS_IN_FLIGHT: usize = 4;
 
 /// Records in the first chunk; each next one is twice as large, up to the chunk size.
 const FIRST_CHUNK: usize = 256;
@@ -98,6 +99,8 @@ pub struct Runner<'c> {
     /// Each worker's own solver for every strategy.
     solvers: PerWorker<Vec<Box<dyn Strategy>>>,
     results: Vec<Vec<PuzzleResult>>,
+    /// Wall time of each strategy's phase over the last chunk solved.
+    walls: Vec<u64>,
     warmed_up: bool,
     progress: Option<Arc<WorkDone>>,
 }
@@ -125,6 +128,7 @@ impl<'c> Runner<'c> {
             clock,
             solvers,
             results,
+            walls: Vec::new(),
             progress: None,
         })
     }
@@ -208,24 +212,27 @@ impl<'c> Runner<'c> {
             let pool = Arc::clone(&self.pool);
             let this = &mut *self;
             pool.install(move || {
-                while let Ok(read) = full_rx.recv() {
-                    let (chunk, last) = read?;
-                    if chunk.is_empty() {
-                        break;
-                    }
-                    this.solve_chunk(&chunk, &groups, summary);
+                // With one strategy, a solved chunk is reported (counted, and given to
+                // the sink) while the next one is solved: the cores then never wait for
+                // each other between the two, and the reporting runs between solve tasks,
+                // never inside a timed solve. With several, each strategy's phase is
+                // timed alone, so a chunk is reported before the next is solved.
+                let overlap = this.settings.strategies.len() == 1;
+                let strategies = this.settings.strategies.clone();
+                let mut report = |chunk: &Chunk,
+                                  results: &[Vec<PuzzleResult>],
+                                  summary: &mut Summary|
+                 -> Result<(), RunError<E>> {
                     let batch = Batch {
                         corpus: &name,
                         records: chunk.records(),
-                        strategies: &this.settings.strategies,
-                        results: &this.results,
+                        strategies: &strategies,
+                        results,
                     };
-                    // The chunk's results are counted into the summary (one pass, serial)
-                    // by another worker while this one starts on the sink's work, so no core
-                    // waits for the count. This way round, not the other: the count is the
-                    // shorter job, so it is done by the time the sink is, and this worker
-                    // does not sleep waiting for the other (waking it again costs ~100 us
-                    // on a virtual machine).
+                    // The count (one pass, serial) is left for another worker to take
+                    // while this one starts on the sink's work. This way round, not the
+                    // other: the count is the shorter job, so this worker does not sleep
+                    // waiting for it (waking again costs ~100 us on a virtual machine).
                     let count = || {
                         for (s, &group) in groups.iter().enumerate() {
                             for result in &batch.results[s][..batch.records.len()] {
@@ -234,30 +241,82 @@ impl<'c> Runner<'c> {
                         }
                     };
                     let (sunk, ()) = rayon::join(|| sink(&batch), count);
-                    sunk.map_err(RunError::Sink)?;
-                    if last {
-                        break;
+                    sunk.map_err(RunError::Sink)
+                };
+                // A solved chunk not reported yet; its results are in `reported`.
+                let mut pending: Option<Chunk> = None;
+                let mut reported: Vec<Vec<PuzzleResult>> = vec![Vec::new(); strategies.len()];
+                loop {
+                    let read = match full_rx.try_recv() {
+                        Ok(read) => Some(read),
+                        // Nothing to solve meanwhile: report now rather than hold the
+                        // results back until the next chunk comes.
+                        Err(TryRecvError::Empty) => {
+                            if let Some(chunk) = pending.take() {
+                                report(&chunk, &reported, summary)?;
+                                // The reader may have stopped at the end already.
+                                let _ = empty_tx.send(chunk);
+                            }
+                            full_rx.recv().ok()
+                        }
+                        Err(TryRecvError::Disconnected) => None,
+                    };
+                    let (chunk, last) = match read {
+                        Some(Ok((chunk, last))) if !chunk.is_empty() => (chunk, last),
+                        // The end, or a read error: what was solved is reported first.
+                        end => {
+                            if let Some(chunk) = pending.take() {
+                                report(&chunk, &reported, summary)?;
+                            }
+                            return match end {
+                                Some(Err(error)) => Err(error.into()),
+                                _ => Ok(()),
+                            };
+                        }
+                    };
+                    match pending.take() {
+                        Some(done) => {
+                            let ((), reported) = rayon::join(
+                                || this.solve_chunk(&chunk),
+                                || report(&done, &reported, summary),
+                            );
+                            reported?;
+                            let _ = empty_tx.send(done);
+                        }
+                        None => this.solve_chunk(&chunk),
                     }
-                    // The reader may have stopped at the end already.
+                    for (&group, &wall) in groups.iter().zip(&this.walls) {
+                        summary.add_wall(group, wall);
+                    }
+                    std::mem::swap(&mut this.results, &mut reported);
+                    if overlap && !last {
+                        pending = Some(chunk);
+                        continue;
+                    }
+                    report(&chunk, &reported, summary)?;
+                    if last {
+                        return Ok(());
+                    }
                     let _ = empty_tx.send(chunk);
                 }
-                Ok(())
             })
         })
     }
 
-    /// Every strategy over one parsed chunk, one timed phase each.
-    fn solve_chunk(&mut self, chunk: &Chunk, groups: &[usize], summary: &mut Summary) {
+    /// Every strategy over one parsed chunk, one timed phase each; the phases' wall
+    /// times go to `walls`.
+    fn solve_chunk(&mut self, chunk: &Chunk) {
         let records = chunk.records();
         if !self.warmed_up {
             self.warm_up(records);
             self.warmed_up = true;
         }
-        for (s, &group) in groups.iter().enumerate() {
+        self.walls.clear();
+        for s in 0..self.settings.strategies.len() {
             let start = self.clock.now_ns();
             self.phase(s, records, self.settings.limits, self.settings.repeat, true);
             let wall = self.clock.now_ns().saturating_sub(start);
-            summary.add_wall(group, wall);
+            self.walls.push(wall);
         }
     }
 
@@ -359,6 +418,7 @@ mod tests {
     use crate::corpus::read_all;
     use crate::corpus::tests::FailsAfter;
     use crate::strategy::by_name;
+    use std::time::Duration;
 
     const EASY: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -451,6 +511,84 @@ mod tests {
         assert_eq!(lines, expected);
         assert!(one.iter().any(|r| r.2 == Status::Malformed));
         assert!(one.iter().any(|r| r.2 == Status::Multiple));
+    }
+
+    #[test]
+    fn one_strategy_reports_each_chunk_with_its_own_results() {
+        // With one strategy a chunk is reported while the next is solved, from a second
+        // set of result buffers: every row must still be its own line's result.
+        let text = mixed(403);
+        let clock = MockClock::new(5, 1, 1);
+        for (chunk_size, threads) in [(1, 1), (7, 2), (64, 2), (2048, 2)] {
+            let (rows, summary) = run(
+                &text,
+                settings(&["bitmask"], chunk_size, 1),
+                threads,
+                &clock,
+            );
+            let lines: Vec<&str> = text.lines().collect();
+            let entries = lines.iter().filter(|l| !l.starts_with('#')).count();
+            assert_eq!(rows.len(), entries, "chunks of {chunk_size}");
+            for (line, _, status, _, _) in &rows {
+                let expected = match lines[*line as usize - 1] {
+                    l if l == EASY => Status::Unique,
+                    l if l == TWO => Status::Multiple,
+                    _ => Status::Malformed,
+                };
+                assert_eq!(*status, expected, "line {line}, chunks of {chunk_size}");
+            }
+            let r = &summary.rows()[0];
+            assert_eq!(r.puzzles as usize, entries);
+            assert_eq!(
+                r.unique as usize,
+                rows.iter().filter(|r| r.2 == Status::Unique).count()
+            );
+        }
+    }
+
+    #[test]
+    fn a_chunk_is_reported_without_waiting_for_the_next() {
+        // Input that stops after two lines until the sink has seen the first: the run
+        // must report what it solved while the reader waits, not hold it back.
+        struct Gated {
+            lines: Vec<Vec<u8>>,
+            served: usize,
+            gate: std::sync::mpsc::Receiver<()>,
+        }
+        impl std::io::Read for Gated {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.served == 2 && self.gate.recv_timeout(Duration::from_secs(5)).is_err() {
+                    self.lines.clear();
+                    return Err(std::io::Error::other("line 1 was never reported"));
+                }
+                let Some(line) = self.lines.get(self.served) else {
+                    return Ok(0);
+                };
+                buf[..line.len()].copy_from_slice(line);
+                self.served += 1;
+                Ok(line.len())
+            }
+        }
+        let (open, gate) = channel();
+        let input = Gated {
+            lines: vec![format!("{EASY}\n").into_bytes(); 3],
+            served: 0,
+            gate,
+        };
+        let reader = std::io::BufReader::with_capacity(256, input);
+        let mut corpus = Corpus::from_reader("t", Box::new(reader), None, None);
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(settings(&["fast"], 1, 1), 2, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut lines = Vec::new();
+        runner
+            .run(&mut corpus, &mut summary, |b| -> Result<(), ()> {
+                lines.extend(b.records.iter().map(|r| r.line));
+                let _ = open.send(());
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(lines, [1, 2, 3]);
     }
 
     #[test]
