@@ -276,12 +276,22 @@ impl<'c> Runner<'c> {
                     };
                     match pending.take() {
                         Some(done) => {
+                            let empty_tx = &empty_tx;
                             let ((), reported) = rayon::join(
                                 || this.solve_chunk(&chunk),
-                                || report(&done, &reported, summary),
+                                || {
+                                    let reported = report(&done, &reported, summary);
+                                    // Back to the reader while the solve's tasks are
+                                    // there to be taken: the reader's wake-up may preempt
+                                    // this worker, and the other then carries on. Sent
+                                    // after the join, it preempted the loop before it
+                                    // handed out the next chunk's work, and the other
+                                    // worker slept through the reader's ~200 us.
+                                    let _ = empty_tx.send(done);
+                                    reported
+                                },
                             );
                             reported?;
-                            let _ = empty_tx.send(done);
                         }
                         None => this.solve_chunk(&chunk),
                     }
@@ -347,10 +357,14 @@ impl<'c> Runner<'c> {
         let progress = self.progress.as_deref().filter(|_| counted);
         self.pool.install(|| {
             // A task solves a few puzzles in a row, taking the worker's state once for
-            // them all rather than once a puzzle.
+            // them all rather than once a puzzle. Every task can be taken on its own
+            // (`with_max_len(1)`): else a worker works through a run of tasks that no one
+            // else can take, and if the reader or writer thread preempts it there, the
+            // other worker runs out of work and sleeps (~200 us each time, every chunk).
             results[..n]
                 .par_chunks_mut(PUZZLES_PER_TASK)
                 .zip(records.par_chunks(PUZZLES_PER_TASK))
+                .with_max_len(1)
                 .for_each(|(results, records)| {
                     solvers.with(|mine| {
                         for (result, record) in results.iter_mut().zip(records) {
