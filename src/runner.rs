@@ -7,8 +7,9 @@
 //! cores while being timed. Each worker thread keeps its own solver per strategy, reused
 //! across puzzles. A solved chunk is reported (counted into the summary, and given to the
 //! sink): with one strategy, while the next chunk is solved; with several, before it, so
-//! that no strategy's phase carries the reporting. Only the solve call is timed; reading,
-//! checking and reporting happen outside it.
+//! that no strategy's phase carries the reporting. Only the solve calls are timed (the
+//! clock is read between two solves of a task, so a time also covers storing the
+//! outcome); reading, checking and reporting happen outside them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, TryRecvError};
@@ -18,9 +19,10 @@ use rayon::prelude::*;
 
 use crate::clock::Clock;
 use crate::corpus::{Chunk, Corpus, Kind, LoadError, Record};
+use crate::grid::Grid;
 use crate::per_worker::PerWorker;
 use crate::report::{PuzzleResult, Status, Summary};
-use crate::strategy::{Limits, Strategy, StrategyInfo};
+use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
 
 /// What to run and how.
 #[derive(Debug, Clone)]
@@ -367,61 +369,80 @@ impl<'c> Runner<'c> {
                 .with_max_len(1)
                 .for_each(|(results, records)| {
                     solvers.with(|mine| {
-                        for (result, record) in results.iter_mut().zip(records) {
-                            *result = evaluate(
-                                record,
-                                mine[s].as_mut(),
-                                counts_guesses,
-                                &limits,
-                                repeat,
-                                clock,
-                            );
-                            if let Some(p) = progress {
-                                p.solves.fetch_add(1, Ordering::Relaxed);
-                                p.bytes
-                                    .fetch_add(record.raw.len() as u64, Ordering::Relaxed);
-                            }
-                        }
+                        solve_task(
+                            records,
+                            results,
+                            mine[s].as_mut(),
+                            counts_guesses,
+                            &limits,
+                            repeat,
+                            clock,
+                        );
                     });
+                    if let Some(p) = progress {
+                        let bytes: usize = records.iter().map(|r| r.raw.len()).sum();
+                        p.solves.fetch_add(records.len() as u64, Ordering::Relaxed);
+                        p.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+                    }
                 });
         });
     }
 }
 
-/// One record under one strategy.
-fn evaluate(
-    record: &Record,
+/// One task's records (at most `PUZZLES_PER_TASK`) under one strategy, into `results`.
+/// Its puzzles are solved back to back and timed with `Clock::time_each`; checking and
+/// recording the outcomes come after the last solve, outside the timings.
+fn solve_task(
+    records: &[Record],
+    results: &mut [PuzzleResult],
     strategy: &mut dyn Strategy,
     counts_guesses: bool,
     limits: &Limits,
     repeat: u32,
     clock: &dyn Clock,
-) -> PuzzleResult {
-    match &record.kind {
-        Kind::Puzzle { grid, expected } => {
-            let mut best = u64::MAX;
-            let mut outcome = None;
-            for _ in 0..repeat.max(1) {
-                let (out, ns) = clock.time(&mut || strategy.solve(grid, limits));
-                best = best.min(ns);
-                outcome = Some(out);
+) {
+    let mut grids = [&Grid::EMPTY; PUZZLES_PER_TASK];
+    let mut puzzles = 0;
+    for record in records {
+        if let Kind::Puzzle { grid, .. } = &record.kind {
+            grids[puzzles] = grid;
+            puzzles += 1;
+        }
+    }
+    let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [None; PUZZLES_PER_TASK];
+    let mut solve = |i: usize| strategy.solve(grids[i], limits);
+    clock.time_each(&mut solve, &mut best[..puzzles]);
+    // Further rounds keep each puzzle's fastest time (the outcome is the same each time).
+    let mut round = [None; PUZZLES_PER_TASK];
+    for _ in 1..repeat {
+        clock.time_each(&mut solve, &mut round[..puzzles]);
+        for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
+            if let (Some((_, best_ns)), Some((_, ns))) = (best, timed) {
+                *best_ns = (*best_ns).min(*ns);
             }
-            let outcome = outcome.expect("at least one solve ran");
-            PuzzleResult::searched(
-                grid,
-                expected.as_ref(),
-                &outcome,
-                best,
-                limits,
-                counts_guesses,
-            )
         }
-        Kind::Invalid { reason, .. } => PuzzleResult::unsearched(Status::Invalid, reason),
-        Kind::Malformed { reason, .. } => PuzzleResult::unsearched(Status::Malformed, reason),
-        // Chunks hold only entries; anything else is reported rather than dropped.
-        Kind::Comment | Kind::Blank | Kind::Header => {
-            PuzzleResult::unsearched(Status::Malformed, "not a puzzle line")
-        }
+    }
+    let mut timed = best.iter().flatten();
+    for (result, record) in results.iter_mut().zip(records) {
+        *result = match &record.kind {
+            Kind::Puzzle { grid, expected } => {
+                let (outcome, ns) = timed.next().expect("one timing a puzzle");
+                PuzzleResult::searched(
+                    grid,
+                    expected.as_ref(),
+                    outcome,
+                    *ns,
+                    limits,
+                    counts_guesses,
+                )
+            }
+            Kind::Invalid { reason, .. } => PuzzleResult::unsearched(Status::Invalid, reason),
+            Kind::Malformed { reason, .. } => PuzzleResult::unsearched(Status::Malformed, reason),
+            // Chunks hold only entries; anything else is reported rather than dropped.
+            Kind::Comment | Kind::Blank | Kind::Header => {
+                PuzzleResult::unsearched(Status::Malformed, "not a puzzle line")
+            }
+        };
     }
 }
 
