@@ -270,6 +270,11 @@ impl<'c> Runner<'c> {
                             if let Some(chunk) = pending.take() {
                                 report(&chunk, &reported, summary)?;
                             }
+                            // Lines after the last entry (comments, blanks) are read too.
+                            if let (Some(Ok((chunk, _))), Some(p)) = (&end, &this.progress) {
+                                let bytes = chunk.bytes() * strategies.len() as u64;
+                                p.bytes.fetch_add(bytes, Ordering::Relaxed);
+                            }
                             return match end {
                                 Some(Err(error)) => Err(error.into()),
                                 _ => Ok(()),
@@ -326,7 +331,13 @@ impl<'c> Runner<'c> {
         self.walls.clear();
         for s in 0..self.settings.strategies.len() {
             let start = self.clock.now_ns();
-            self.phase(s, records, self.settings.limits, self.settings.repeat, true);
+            self.phase(
+                s,
+                records,
+                self.settings.limits,
+                self.settings.repeat,
+                Some(chunk.bytes()),
+            );
             let wall = self.clock.now_ns().saturating_sub(start);
             self.walls.push(wall);
         }
@@ -341,13 +352,20 @@ impl<'c> Runner<'c> {
         };
         for s in 0..self.settings.strategies.len() {
             let n = records.len().min(WARMUP_PUZZLES);
-            self.phase(s, &records[..n], limits, 1, false);
+            self.phase(s, &records[..n], limits, 1, None);
         }
     }
 
-    /// Solve `records` with strategy `s`, in parallel, into `results[s]`; `counted`
-    /// results go to the progress count.
-    fn phase(&mut self, s: usize, records: &[Record], limits: Limits, repeat: u32, counted: bool) {
+    /// Solve `records` with strategy `s`, in parallel, into `results[s]`. With the
+    /// `bytes` of input behind them, the solves count towards progress.
+    fn phase(
+        &mut self,
+        s: usize,
+        records: &[Record],
+        limits: Limits,
+        repeat: u32,
+        bytes: Option<u64>,
+    ) {
         let n = records.len();
         let results = &mut self.results[s];
         if results.len() < n {
@@ -356,7 +374,7 @@ impl<'c> Runner<'c> {
         let solvers = &self.solvers;
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
-        let progress = self.progress.as_deref().filter(|_| counted);
+        let progress = self.progress.as_deref().zip(bytes);
         self.pool.install(|| {
             // A task solves a few puzzles in a row, taking the worker's state once for
             // them all rather than once a puzzle. Every task can be taken on its own
@@ -367,7 +385,8 @@ impl<'c> Runner<'c> {
                 .par_chunks_mut(PUZZLES_PER_TASK)
                 .zip(records.par_chunks(PUZZLES_PER_TASK))
                 .with_max_len(1)
-                .for_each(|(results, records)| {
+                .enumerate()
+                .for_each(|(k, (results, records))| {
                     solvers.with(|mine| {
                         solve_task(
                             records,
@@ -379,10 +398,14 @@ impl<'c> Runner<'c> {
                             clock,
                         );
                     });
-                    if let Some(p) = progress {
-                        let bytes: usize = records.iter().map(|r| r.raw.len()).sum();
+                    if let Some((p, bytes)) = progress {
+                        // The task's share of the chunk's bytes: the shares of all tasks
+                        // add up to the chunk's bytes exactly.
+                        let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
+                        let start = k * PUZZLES_PER_TASK;
+                        let share = upto(start + records.len()) - upto(start);
                         p.solves.fetch_add(records.len() as u64, Ordering::Relaxed);
-                        p.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+                        p.bytes.fetch_add(share, Ordering::Relaxed);
                     }
                 });
         });
@@ -578,6 +601,28 @@ mod tests {
                 r.unique as usize,
                 rows.iter().filter(|r| r.2 == Status::Unique).count()
             );
+        }
+    }
+
+    #[test]
+    fn progress_counts_every_solve_and_every_byte() {
+        let text = mixed(203);
+        let entries = text.lines().filter(|l| !l.starts_with('#')).count() as u64;
+        for (chunk_size, threads) in [(1, 1), (7, 2), (2048, 2)] {
+            let clock = MockClock::new(5, 1, 1);
+            let s = settings(&["bitmask", "dlx"], chunk_size, 1);
+            let mut runner = Runner::new(s, threads, &clock).unwrap();
+            let done = Arc::new(WorkDone::default());
+            runner.report_progress(Arc::clone(&done));
+            let mut summary = Summary::default();
+            runner
+                .run(&mut corpus(&text), &mut summary, |_| -> Result<(), ()> {
+                    Ok(())
+                })
+                .unwrap();
+            // Each record once per strategy; the comment lines' bytes count too.
+            assert_eq!(done.solves.load(Ordering::Relaxed), 2 * entries);
+            assert_eq!(done.bytes.load(Ordering::Relaxed), 2 * text.len() as u64);
         }
     }
 

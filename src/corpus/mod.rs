@@ -118,6 +118,8 @@ pub struct Corpus {
     failed: Option<LoadError>,
     /// Reused by `next_entries` and `next_lines`.
     scratch: Chunk,
+    /// Where `read_chunk` reads lines that its chunk does not keep.
+    line_buffer: Vec<u8>,
 }
 
 /// Records read by `Corpus::read_chunk`, their data lines parsed later by `parse`, or
@@ -130,17 +132,29 @@ pub struct Chunk {
     unparsed: Vec<bool>,
     layout: Layout,
     parse_on_read: bool,
+    /// Bytes of input the last `read_chunk` consumed, every line counted.
+    bytes: u64,
 }
 
 impl Chunk {
     /// A chunk whose data lines `read_chunk` parses as it reads them, while each line is
     /// still in the cache: for a reader thread that reads ahead of the workers, so the
     /// workers neither parse nor wait for each other between parsing and solving.
+    ///
+    /// Its records keep no `raw` bytes (their kind holds all a benchmark needs): each line
+    /// is parsed from one buffer, where it was read, instead of being copied into a
+    /// buffer of its own.
     pub fn parsed_on_read() -> Chunk {
         Chunk {
             parse_on_read: true,
             ..Chunk::default()
         }
+    }
+
+    /// Bytes of input the last `read_chunk` consumed, every line counted (those it
+    /// skipped too).
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     /// The records read, parsed or not.
@@ -231,6 +245,7 @@ impl Corpus {
             bytes_read: 0,
             failed: None,
             scratch: Chunk::default(),
+            line_buffer: Vec::new(),
         }
     }
 
@@ -251,9 +266,10 @@ impl Corpus {
 
     /// Read the next line into `record`, reusing its buffer. `Ok(false)` at the end.
     pub fn next_into(&mut self, record: &mut Record) -> Result<bool, LoadError> {
-        let Some(cut) = self.read_line(record)? else {
+        let Some(cut) = self.read_line(&mut record.raw)? else {
             return Ok(false);
         };
+        record.line = self.line;
         if let Some(kind) = self.structural(&record.raw, cut)? {
             record.kind = kind;
         } else {
@@ -310,22 +326,34 @@ impl Corpus {
     ) -> Result<usize, LoadError> {
         chunk.len = 0;
         chunk.unparsed.clear();
+        chunk.bytes = 0;
         if let Some(error) = self.failed.take() {
             return Err(error);
         }
+        let bytes_before = self.bytes_read;
+        // Lines not kept in their records are read into this one buffer.
+        let mut scratch = std::mem::take(&mut self.line_buffer);
         while chunk.len < max {
             let filled = chunk.len;
             if filled == chunk.records.len() {
                 chunk.records.push(Record::default());
             }
-            let line = match self.read_line(&mut chunk.records[filled]) {
-                Ok(Some(cut)) => self.structural(&chunk.records[filled].raw, cut),
+            let line = if chunk.parse_on_read {
+                &mut scratch
+            } else {
+                &mut chunk.records[filled].raw
+            };
+            let structural = match self.read_line(line) {
+                Ok(Some(cut)) => self.structural(line, cut),
                 Ok(None) => break,
                 Err(error) => Err(error),
             };
-            let structural = match line {
+            let structural = match structural {
                 Ok(structural) => structural,
-                Err(error) if filled == 0 => return Err(error),
+                Err(error) if filled == 0 => {
+                    self.line_buffer = scratch;
+                    return Err(error);
+                }
                 Err(error) => {
                     self.failed = Some(error);
                     break;
@@ -334,22 +362,25 @@ impl Corpus {
             if structural.is_some() && !every_line {
                 continue;
             }
-            let record = &mut chunk.records[filled];
-            let unparsed = match structural {
-                Some(kind) => {
-                    record.kind = kind;
-                    false
-                }
-                None if chunk.parse_on_read => {
-                    record.kind = self.layout().classify(&record.raw);
-                    false
-                }
+            let (kind, unparsed) = match structural {
+                Some(kind) => (Some(kind), false),
+                None if chunk.parse_on_read => (Some(self.layout().classify(&scratch)), false),
                 // Data lines wait for `Chunk::parse`.
-                None => true,
+                None => (None, true),
             };
+            let record = &mut chunk.records[filled];
+            record.line = self.line;
+            if chunk.parse_on_read {
+                record.raw.clear();
+            }
+            if let Some(kind) = kind {
+                record.kind = kind;
+            }
             chunk.unparsed.push(unparsed);
             chunk.len += 1;
         }
+        self.line_buffer = scratch;
+        chunk.bytes = self.bytes_read - bytes_before;
         chunk.layout = self.layout().clone();
         Ok(chunk.len)
     }
@@ -360,11 +391,11 @@ impl Corpus {
         self.failed.is_none() && matches!(self.reader.fill_buf(), Ok(rest) if rest.is_empty())
     }
 
-    /// Read one line, ending included, into `record.raw`. Past `MAX_LINE` bytes the
+    /// Read one line, ending included, into `line`. Past `MAX_LINE` bytes the
     /// rest of the line is read and dropped, so a file without line breaks cannot fill
     /// memory; `Ok(None)` at the end, else whether the line was cut.
-    fn read_line(&mut self, record: &mut Record) -> Result<Option<bool>, LoadError> {
-        record.raw.clear();
+    fn read_line(&mut self, line: &mut Vec<u8>) -> Result<Option<bool>, LoadError> {
+        line.clear();
         let mut total = 0usize;
         let mut cut = false;
         loop {
@@ -386,10 +417,8 @@ impl Corpus {
                 Some(i) => (&buf[..=i], true),
                 None => (buf, false),
             };
-            let room = MAX_LINE.saturating_sub(record.raw.len());
-            record
-                .raw
-                .extend_from_slice(&piece[..piece.len().min(room)]);
+            let room = MAX_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&piece[..piece.len().min(room)]);
             cut |= piece.len() > room;
             let n = piece.len();
             total += n;
@@ -403,7 +432,6 @@ impl Corpus {
         }
         self.line += 1;
         self.bytes_read += total as u64;
-        record.line = self.line;
         Ok(Some(cut))
     }
 

@@ -289,17 +289,27 @@ fn chunks_parsed_on_read_hold_what_parse_makes() {
                     None,
                     None,
                 );
-                let mut got = Vec::new();
+                let (mut got, mut bytes) = (Vec::new(), 0);
                 while c.read_chunk(&mut chunk, 2, every_line).unwrap() > 0 {
                     if later {
                         chunk.parse();
                     }
                     got.extend_from_slice(chunk.records());
+                    bytes += chunk.bytes();
                 }
+                // Every line's bytes count, skipped lines' too.
+                assert_eq!(bytes, input.len() as u64);
                 got
             };
             let on_read = read(Chunk::parsed_on_read(), false);
-            assert_eq!(on_read, read(Chunk::default(), true), "{input:?}");
+            let later = read(Chunk::default(), true);
+            // The same records, but that chunks parsed on read keep no raw bytes.
+            assert!(on_read.iter().all(|r| r.raw.is_empty()));
+            assert!(later.iter().all(|r| !r.raw.is_empty()));
+            let without_raw = |records: &[Record]| -> Vec<(u64, Kind)> {
+                records.iter().map(|r| (r.line, r.kind.clone())).collect()
+            };
+            assert_eq!(without_raw(&on_read), without_raw(&later), "{input:?}");
             assert!(on_read
                 .iter()
                 .any(|r| matches!(r.kind, Kind::Puzzle { .. })));
