@@ -258,6 +258,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     csv.finish().with_context(cannot_write)?;
     progress.finish();
+    // The run's wall time ends with its CSV written, before the summary is made (which
+    // reads /proc/cpuinfo for the machine's name).
+    let wall_ns = started.elapsed().as_nanos() as u64;
     if warnings > MAX_WARNINGS {
         eprintln!(
             "warning: {} more bad lines not shown; see the error column of {}",
@@ -276,7 +279,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
         timeout_ns: limits.timeout.map(|t| t.as_nanos() as u64),
         repeat: args.repeat,
-        wall_ns: started.elapsed().as_nanos() as u64,
+        wall_ns,
         rows: summary.rows(),
     };
     if let Some(path) = &args.summary {
