@@ -193,10 +193,14 @@ impl<'c> Runner<'c> {
                     // The first chunks are small, so the workers start at once rather
                     // than after a whole chunk has been read.
                     let mut next_size = size.min(FIRST_CHUNK);
+                    let (mut records, mut bytes) = (0u64, 0u64);
                     // Ends when the main loop stops taking chunks or giving them back.
                     for mut chunk in empty_rx {
                         let read = corpus.read_chunk(&mut chunk, next_size, false);
-                        next_size = (next_size * 2).min(size);
+                        records += chunk.records().len() as u64;
+                        bytes += chunk.bytes();
+                        let left = corpus.size().map(|size| size.saturating_sub(bytes));
+                        next_size = next_chunk_size(next_size, size, left, bytes / records.max(1));
                         let last = match read {
                             Ok(n) => n == 0 || corpus.at_end(),
                             Err(_) => true,
@@ -412,6 +416,22 @@ impl<'c> Runner<'c> {
     }
 }
 
+/// Records to read into the next chunk, after one of `last`: twice as many, up to `max`.
+/// When the bytes `left` to read are known, at most half the records they seem to hold
+/// (at `per_record` bytes each), though not fewer than `FIRST_CHUNK`: the last chunks
+/// shrink, so that the run ends soon after its last solve rather than with a whole chunk
+/// still to report and write while one core waits.
+fn next_chunk_size(last: usize, max: usize, left: Option<u64>, per_record: u64) -> usize {
+    let doubled = last.saturating_mul(2).min(max);
+    match left {
+        Some(left) if per_record > 0 => {
+            let half_left = usize::try_from(left / per_record / 2).unwrap_or(usize::MAX);
+            doubled.min(half_left.max(FIRST_CHUNK.min(max)))
+        }
+        _ => doubled,
+    }
+}
+
 /// One task's records (at most `PUZZLES_PER_TASK`) under one strategy, into `results`.
 /// Its puzzles are solved back to back and timed with `Clock::time_each`; checking and
 /// recording the outcomes come after the last solve, outside the timings.
@@ -624,6 +644,22 @@ mod tests {
             assert_eq!(done.solves.load(Ordering::Relaxed), 2 * entries);
             assert_eq!(done.bytes.load(Ordering::Relaxed), 2 * text.len() as u64);
         }
+    }
+
+    #[test]
+    fn chunks_double_then_shrink_towards_the_end() {
+        // Unknown size (stdin): doubling up to the chunk size.
+        assert_eq!(next_chunk_size(256, 2048, None, 82), 512);
+        assert_eq!(next_chunk_size(2048, 2048, None, 82), 2048);
+        // Far from the end: as without a size.
+        assert_eq!(next_chunk_size(1024, 2048, Some(4_000_000), 82), 2048);
+        // Near it: half of what is left, down to the first chunk's size.
+        assert_eq!(next_chunk_size(2048, 2048, Some(82 * 1000), 82), 500);
+        assert_eq!(next_chunk_size(500, 2048, Some(82 * 100), 82), 256);
+        assert_eq!(next_chunk_size(256, 2048, Some(0), 82), 256);
+        // Never above the chunk size, nor below 1.
+        assert_eq!(next_chunk_size(1, 1, Some(0), 82), 1);
+        assert_eq!(next_chunk_size(8, 100, Some(82 * 1000), 82), 16);
     }
 
     #[test]
