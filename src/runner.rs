@@ -251,6 +251,15 @@ impl<'c> Runner<'c> {
                 };
                 // A solved chunk not reported yet; its results are in `reported`.
                 let mut pending: Option<Chunk> = None;
+                // A reported chunk on its way back to the reader (see below).
+                let mut spare: Option<Chunk> = None;
+                // Give the reader the spare chunk and `more`: every free chunk, before the
+                // loop waits for the reader. It may have stopped at the end already.
+                let spare_back = |spare: &mut Option<Chunk>, more: Option<Chunk>| {
+                    for chunk in [spare.take(), more].into_iter().flatten() {
+                        let _ = empty_tx.send(chunk);
+                    }
+                };
                 let mut reported: Vec<Vec<PuzzleResult>> = vec![Vec::new(); strategies.len()];
                 loop {
                     let read = match full_rx.try_recv() {
@@ -260,8 +269,7 @@ impl<'c> Runner<'c> {
                         Err(TryRecvError::Empty) => {
                             if let Some(chunk) = pending.take() {
                                 report(&chunk, &reported, summary)?;
-                                // The reader may have stopped at the end already.
-                                let _ = empty_tx.send(chunk);
+                                spare_back(&mut spare, Some(chunk));
                             }
                             full_rx.recv().ok()
                         }
@@ -288,21 +296,26 @@ impl<'c> Runner<'c> {
                     match pending.take() {
                         Some(done) => {
                             let empty_tx = &empty_tx;
-                            let ((), reported) = rayon::join(
+                            let back = spare.take();
+                            let ((), (reported, done)) = rayon::join(
                                 || this.solve_chunk(&chunk),
                                 || {
-                                    let reported = report(&done, &reported, summary);
-                                    // Back to the reader while the solve's tasks are
-                                    // there to be taken: the reader's wake-up may preempt
-                                    // this worker, and the other then carries on. Sent
-                                    // after the join, it preempted the loop before it
-                                    // handed out the next chunk's work, and the other
-                                    // worker slept through the reader's ~200 us.
-                                    let _ = empty_tx.send(done);
-                                    reported
+                                    // The chunk reported last time goes back to the
+                                    // reader now, at the start of the solve, while its
+                                    // tasks are there to be taken: the reader's wake-up
+                                    // preempts this worker for the ~250 us a chunk takes
+                                    // to read, and the other worker carries on. Sent just
+                                    // after its report, near the end of a solve, or after
+                                    // the join, before the next chunk's work was handed
+                                    // out, it left the other worker with nothing to do.
+                                    if let Some(back) = back {
+                                        let _ = empty_tx.send(back);
+                                    }
+                                    (report(&done, &reported, summary), done)
                                 },
                             );
                             reported?;
+                            spare = Some(done);
                         }
                         None => this.solve_chunk(&chunk),
                     }
@@ -318,7 +331,7 @@ impl<'c> Runner<'c> {
                     if last {
                         return Ok(());
                     }
-                    let _ = empty_tx.send(chunk);
+                    spare_back(&mut spare, Some(chunk));
                 }
             })
         })
