@@ -469,12 +469,14 @@ fn solve_task(
     let mut solve = |i: usize| strategy.solve(grids[i], limits);
     clock.time_each(&mut solve, &mut best[..puzzles]);
     // Further rounds keep each puzzle's fastest time (the outcome is the same each time).
-    let mut round = [None; PUZZLES_PER_TASK];
-    for _ in 1..repeat {
-        clock.time_each(&mut solve, &mut round[..puzzles]);
-        for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
-            if let (Some((_, best_ns)), Some((_, ns))) = (best, timed) {
-                *best_ns = (*best_ns).min(*ns);
+    if repeat > 1 {
+        let mut round = [None; PUZZLES_PER_TASK];
+        for _ in 1..repeat {
+            clock.time_each(&mut solve, &mut round[..puzzles]);
+            for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
+                if let (Some((_, best_ns)), Some((_, ns))) = (best, timed) {
+                    *best_ns = (*best_ns).min(*ns);
+                }
             }
         }
     }
