@@ -334,6 +334,14 @@ impl Corpus {
         // Lines not kept in their records are read into this one buffer.
         let mut scratch = std::mem::take(&mut self.line_buffer);
         while chunk.len < max {
+            if chunk.parse_on_read {
+                self.read_buffered_lines(chunk, max, every_line);
+                if chunk.len >= max {
+                    break;
+                }
+            }
+            // One line the fast path left: one that runs past the buffer, the first data
+            // line (the format is not known yet), a line too long, or the end.
             let filled = chunk.len;
             if filled == chunk.records.len() {
                 chunk.records.push(Record::default());
@@ -374,7 +382,7 @@ impl Corpus {
                 record.raw.clear();
             }
             if let Some(kind) = kind {
-                record.kind = kind;
+                set_kind(&mut record.kind, kind);
             }
             chunk.unparsed.push(unparsed);
             chunk.len += 1;
@@ -383,6 +391,54 @@ impl Corpus {
         chunk.bytes = self.bytes_read - bytes_before;
         chunk.layout = self.layout().clone();
         Ok(chunk.len)
+    }
+
+    /// `read_chunk`'s fast path, for chunks parsed on read: every whole line already in
+    /// the reader's buffer is classified where it lies, with no copy and no call through
+    /// the reader a line (together ~50 ns a line on the reader thread, of ~140). Stops at
+    /// `max` records, at the end of the buffer's whole lines, and before a line that the
+    /// general path must see: one longer than `MAX_LINE`, or any while the format is not
+    /// known yet.
+    fn read_buffered_lines(&mut self, chunk: &mut Chunk, max: usize, every_line: bool) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        // An error here is left for the general path to meet and report.
+        let Ok(buf) = self.reader.fill_buf() else {
+            return;
+        };
+        let (mut used, mut line_no) = (0, self.line);
+        for end in memchr::memchr_iter(b'\n', buf) {
+            if chunk.len >= max || end + 1 - used > MAX_LINE {
+                break;
+            }
+            let raw = &buf[used..=end];
+            used = end + 1;
+            line_no += 1;
+            let line = trim(raw);
+            let kind = if line.is_empty() {
+                Kind::Blank
+            } else if line[0] == b'#' {
+                Kind::Comment
+            } else {
+                layout.classify(raw)
+            };
+            if !every_line && matches!(kind, Kind::Blank | Kind::Comment) {
+                continue;
+            }
+            if chunk.len == chunk.records.len() {
+                chunk.records.push(Record::default());
+            }
+            let record = &mut chunk.records[chunk.len];
+            record.line = line_no;
+            record.raw.clear();
+            set_kind(&mut record.kind, kind);
+            chunk.unparsed.push(false);
+            chunk.len += 1;
+        }
+        self.line = line_no;
+        self.bytes_read += used as u64;
+        self.reader.consume(used);
     }
 
     /// True when nothing is left to read: the next `read_chunk` would return no records
@@ -522,6 +578,28 @@ impl Layout {
                 expected,
             }) => checked(grid, grid_column + offset, expected),
         }
+    }
+}
+
+/// `*slot = kind`, writing only what changes in the common case, a puzzle (without a
+/// solution column) in a record that held one: the record was last written to by a
+/// worker on the other core, and this writes two of its cache lines rather than all.
+#[inline(always)]
+fn set_kind(slot: &mut Kind, kind: Kind) {
+    match (slot, kind) {
+        (
+            Kind::Puzzle { grid, expected },
+            Kind::Puzzle {
+                grid: new,
+                expected: None,
+            },
+        ) => {
+            *grid = new;
+            if expected.is_some() {
+                *expected = None;
+            }
+        }
+        (slot, kind) => *slot = kind,
     }
 }
 

@@ -455,3 +455,63 @@ fn a_read_error_keeps_the_lines_read_before_it() {
     let err = c.next_entries(&mut chunk, 100).unwrap_err();
     assert_eq!(err.to_string(), "t: read error after line 3: disk on fire");
 }
+
+#[test]
+fn whole_buffered_lines_read_as_the_general_path_reads_them() {
+    // Chunks parsed on read take whole lines from the reader's buffer where they lie; a
+    // line that runs past the buffer, the first data line and long lines go the general
+    // way. Whatever the buffer's size, the records and bytes must be the same.
+    let mut bad = P.to_string();
+    bad.replace_range(8..9, "4");
+    let long = "1".repeat(MAX_LINE + 10);
+    let inputs = [
+        format!(
+            "# text\r\n{P}\r\n\n{bad}\n  {P}  \n{}\n{P}:1:{S}\n{long}\n{P} # note\n\u{e9}{}\n{P}",
+            &P[..40],
+            &P[1..]
+        ),
+        format!(
+            "quizzes,solutions\n{P},{S}\n# c\n{bad},\n\n{},\n{P},{S}\n",
+            &P[..9]
+        ),
+    ];
+    for input in &inputs {
+        for every_line in [false, true] {
+            let read = |capacity: Option<usize>| {
+                let bytes = input.clone().into_bytes();
+                let reader: Box<dyn BufRead + Send> = match capacity {
+                    Some(capacity) => {
+                        Box::new(BufReader::with_capacity(capacity, io::Cursor::new(bytes)))
+                    }
+                    None => Box::new(io::Cursor::new(bytes)),
+                };
+                let mut c = Corpus::from_reader("t", reader, None, None);
+                let mut chunk = match capacity {
+                    Some(_) => Chunk::parsed_on_read(),
+                    None => Chunk::default(),
+                };
+                let (mut got, mut total) = (Vec::new(), 0);
+                while c.read_chunk(&mut chunk, 3, every_line).unwrap() > 0 {
+                    assert!(chunk.records().len() <= 3);
+                    if capacity.is_none() {
+                        chunk.parse();
+                    }
+                    got.extend(chunk.records().iter().map(|r| (r.line, r.kind.clone())));
+                    total += chunk.bytes();
+                }
+                assert_eq!(total, input.len() as u64, "capacity {capacity:?}");
+                got
+            };
+            // The general path alone: a chunk parsed later, over a buffer of everything.
+            let expected = read(None);
+            assert!(expected.len() >= 4, "{expected:?}");
+            for capacity in [1, 2, 7, 64, 83, 100, 4096, 1 << 20] {
+                assert_eq!(
+                    read(Some(capacity)),
+                    expected,
+                    "capacity {capacity}, every line {every_line}, {input:?}"
+                );
+            }
+        }
+    }
+}
