@@ -415,17 +415,11 @@ impl Corpus {
             let raw = &buf[used..=end];
             used = end + 1;
             line_no += 1;
-            let line = trim(raw);
-            let kind = if line.is_empty() {
-                Kind::Blank
-            } else if line[0] == b'#' {
-                Kind::Comment
-            } else {
-                layout.classify(raw)
+            let kind = match blank_or_comment(trim(raw)) {
+                Some(_) if !every_line => continue,
+                Some(kind) => kind,
+                None => layout.classify(raw),
             };
-            if !every_line && matches!(kind, Kind::Blank | Kind::Comment) {
-                continue;
-            }
             if chunk.len == chunk.records.len() {
                 chunk.records.push(Record::default());
             }
@@ -505,11 +499,8 @@ impl Corpus {
             }));
         }
         let line = trim(raw);
-        if line.is_empty() {
-            return Ok(Some(Kind::Blank));
-        }
-        if line.starts_with(b"#") {
-            return Ok(Some(Kind::Comment));
+        if let Some(kind) = blank_or_comment(line) {
+            return Ok(Some(kind));
         }
         if self.layout.is_none() {
             let layout = self.detect(line)?;
@@ -657,6 +648,15 @@ pub(crate) struct Bad {
 }
 
 /// Strip surrounding ASCII whitespace, `\r` and the line ending.
+/// The kind of a trimmed line that is blank or a comment, else `None`.
+fn blank_or_comment(line: &[u8]) -> Option<Kind> {
+    match line.first() {
+        None => Some(Kind::Blank),
+        Some(b'#') => Some(Kind::Comment),
+        Some(_) => None,
+    }
+}
+
 fn trim(raw: &[u8]) -> &[u8] {
     raw.trim_ascii()
 }
