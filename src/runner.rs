@@ -193,12 +193,12 @@ impl<'c> Runner<'c> {
                     // The first chunks are small, so the workers start at once rather
                     // than after a whole chunk has been read.
                     let mut next_size = size.min(FIRST_CHUNK);
-                    let (mut records, mut bytes) = (0u64, 0u64);
+                    let mut records = 0u64;
                     // Ends when the main loop stops taking chunks or giving them back.
                     for mut chunk in empty_rx {
                         let read = corpus.read_chunk(&mut chunk, next_size, false);
                         records += chunk.records().len() as u64;
-                        bytes += chunk.bytes();
+                        let bytes = corpus.bytes_read();
                         let left = corpus.size().map(|size| size.saturating_sub(bytes));
                         next_size = next_chunk_size(next_size, size, left, bytes / records.max(1));
                         let last = match read {

@@ -7,6 +7,16 @@ fn load(text: &str) -> Vec<Record> {
     read_all("t", io::Cursor::new(text.as_bytes().to_vec())).unwrap()
 }
 
+/// A corpus named "t" over `input` in memory, its format found or `forced`.
+fn in_memory(input: &str, forced: Option<Format>) -> Corpus {
+    Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(input.as_bytes().to_vec())),
+        None,
+        forced,
+    )
+}
+
 fn kinds(text: &str) -> Vec<Kind> {
     load(text).into_iter().map(|r| r.kind).collect()
 }
@@ -142,12 +152,7 @@ fn csv_faults_are_records() {
 #[test]
 fn forced_formats() {
     let input = format!("quizzes,solutions\n{P},{S}\n");
-    let mut c = Corpus::from_reader(
-        "t",
-        Box::new(io::Cursor::new(input.clone().into_bytes())),
-        None,
-        Some(Format::Text),
-    );
+    let mut c = in_memory(&input, Some(Format::Text));
     let mut r = Record::default();
     c.next_into(&mut r).unwrap();
     assert!(
@@ -157,12 +162,7 @@ fn forced_formats() {
     c.next_into(&mut r).unwrap();
     assert_eq!(r.kind, puzzle(P, None));
 
-    let mut c = Corpus::from_reader(
-        "t",
-        Box::new(io::Cursor::new(format!("{P}\n").into_bytes())),
-        None,
-        Some(Format::Csv),
-    );
+    let mut c = in_memory(&format!("{P}\n"), Some(Format::Csv));
     let err = c.next_into(&mut r).unwrap_err();
     assert!(
         err.to_string()
@@ -174,12 +174,7 @@ fn forced_formats() {
 #[test]
 fn next_entries_skips_non_entries_and_reuses_the_chunk() {
     let input = format!("# c\n{P}\n\n{}\n{P}\n", &P[..3]);
-    let mut c = Corpus::from_reader(
-        "t",
-        Box::new(io::Cursor::new(input.into_bytes())),
-        None,
-        None,
-    );
+    let mut c = in_memory(&input, None);
     let mut chunk = Vec::new();
     assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 2);
     assert_eq!((chunk[0].line, chunk[1].line), (2, 4));
@@ -216,12 +211,7 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
     );
     let expected = read_all("t", io::Cursor::new(input.clone().into_bytes())).unwrap();
     for size in [1, 2, 3, 100] {
-        let mut c = Corpus::from_reader(
-            "t",
-            Box::new(io::Cursor::new(input.clone().into_bytes())),
-            None,
-            None,
-        );
+        let mut c = in_memory(&input, None);
         let (mut chunk, mut got) = (Vec::new(), Vec::new());
         loop {
             let n = c.next_lines(&mut chunk, size).unwrap();
@@ -239,12 +229,7 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
 #[test]
 fn at_end_only_when_nothing_is_left() {
     let input = format!("{P}\n{P}\n# a comment at the end\n");
-    let mut c = Corpus::from_reader(
-        "t",
-        Box::new(io::Cursor::new(input.into_bytes())),
-        None,
-        None,
-    );
+    let mut c = in_memory(&input, None);
     let mut chunk = Chunk::default();
     assert!(!c.at_end());
     assert_eq!(c.read_chunk(&mut chunk, 1, false).unwrap(), 1);
@@ -283,12 +268,7 @@ fn chunks_parsed_on_read_hold_what_parse_makes() {
     for input in inputs {
         for every_line in [false, true] {
             let read = |mut chunk: Chunk, later: bool| {
-                let mut c = Corpus::from_reader(
-                    "t",
-                    Box::new(io::Cursor::new(input.clone().into_bytes())),
-                    None,
-                    None,
-                );
+                let mut c = in_memory(&input, None);
                 let (mut got, mut bytes) = (Vec::new(), 0);
                 while c.read_chunk(&mut chunk, 2, every_line).unwrap() > 0 {
                     if later {
