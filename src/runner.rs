@@ -557,6 +557,27 @@ mod tests {
         (rows, summary)
     }
 
+    /// Run `fast` over `input` in chunks of `chunk_size` on `threads` threads, calling
+    /// `after` after each batch: the lines of the records reported, and how it ended.
+    fn lines_reported(
+        input: impl std::io::BufRead + Send + 'static,
+        chunk_size: usize,
+        threads: usize,
+        mut after: impl FnMut() + Send,
+    ) -> (Vec<u64>, Result<(), RunError<()>>) {
+        let mut corpus = Corpus::from_reader("t", Box::new(input), None, None);
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(settings(&["fast"], chunk_size, 1), threads, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut lines = Vec::new();
+        let result = runner.run(&mut corpus, &mut summary, |b| -> Result<(), ()> {
+            lines.extend(b.records.iter().map(|r| r.line));
+            after();
+            Ok(())
+        });
+        (lines, result)
+    }
+
     fn mixed(n: usize) -> String {
         (0..n)
             .map(|i| match i % 4 {
@@ -707,18 +728,10 @@ mod tests {
             gate,
         };
         let reader = std::io::BufReader::with_capacity(256, input);
-        let mut corpus = Corpus::from_reader("t", Box::new(reader), None, None);
-        let clock = MockClock::new(1, 0, 1);
-        let mut runner = Runner::new(settings(&["fast"], 1, 1), 2, &clock).unwrap();
-        let mut summary = Summary::default();
-        let mut lines = Vec::new();
-        runner
-            .run(&mut corpus, &mut summary, |b| -> Result<(), ()> {
-                lines.extend(b.records.iter().map(|r| r.line));
-                let _ = open.send(());
-                Ok(())
-            })
-            .unwrap();
+        let (lines, result) = lines_reported(reader, 1, 2, || {
+            let _ = open.send(());
+        });
+        result.unwrap();
         assert_eq!(lines, [1, 2, 3]);
     }
 
@@ -790,15 +803,7 @@ mod tests {
             why: "gone",
         };
         let reader = std::io::BufReader::with_capacity(32, input);
-        let mut corpus = Corpus::from_reader("t", Box::new(reader), None, None);
-        let clock = MockClock::new(1, 0, 1);
-        let mut runner = Runner::new(settings(&["fast"], 2, 1), 1, &clock).unwrap();
-        let mut summary = Summary::default();
-        let mut lines = Vec::new();
-        let result = runner.run(&mut corpus, &mut summary, |b| -> Result<(), ()> {
-            lines.extend(b.records.iter().map(|r| r.line));
-            Ok(())
-        });
+        let (lines, result) = lines_reported(reader, 2, 1, || {});
         assert_eq!(lines, [1, 2, 3]);
         match result {
             Err(RunError::Load(e)) => assert_eq!(e.to_string(), "t: read error after line 3: gone"),
