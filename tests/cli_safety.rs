@@ -458,3 +458,27 @@ fn filter_refuses_a_corpus_laid_out_unlike_the_first() {
         format!("{kaggle}{body}")
     );
 }
+
+#[test]
+fn a_default_output_steps_around_a_corpus_of_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("results")).unwrap();
+    let now = SystemTime::now();
+    let corpora: Vec<String> = (0..60)
+        .map(|s| format!("results/{}", default_name(now + Duration::from_secs(s))))
+        .collect();
+    let puzzle = fs::read_to_string(fixture("mixed.txt")).unwrap();
+    for corpus in &corpora {
+        fs::write(d.join(corpus), &puzzle).unwrap();
+    }
+    bench(d)
+        .arg("run")
+        .args(&corpora)
+        .args(["-q", "-s", "fast"])
+        .assert()
+        .success();
+    for corpus in &corpora {
+        assert_eq!(fs::read_to_string(d.join(corpus)).unwrap(), puzzle);
+    }
+}

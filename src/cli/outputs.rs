@@ -160,7 +160,13 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
     }
     let output_ids: Vec<Identity> = outputs.iter().map(|o| Identity::output(&o.path)).collect();
     for (i, (output, id)) in outputs.iter().zip(&output_ids).enumerate() {
-        for (input, input_id) in &input_ids {
+        // A default name never replaces a file (it gains a suffix), an input included.
+        let inputs = if output.default {
+            &[][..]
+        } else {
+            &input_ids[..]
+        };
+        for (input, input_id) in inputs {
             if input_id
                 .as_ref()
                 .is_some_and(|other| id.clashes_with(other))
@@ -193,18 +199,23 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
 }
 
 impl Checked {
-    /// Create every output, in order, or none: when one cannot be created, those created
-    /// here are removed again, and the error names the path.
+    /// Create every output, or none: when one cannot be created, those created here are
+    /// removed again, and the error names the path. The outputs come back in the order
+    /// given.
     pub fn create(self) -> anyhow::Result<Vec<Opened>> {
-        let mut opened = Vec::with_capacity(self.outputs.len());
+        let mut opened: Vec<Option<Opened>> = self.outputs.iter().map(|_| None).collect();
         let mut created: Vec<PathBuf> = Vec::new();
-        for output in &self.outputs {
-            match create(output) {
+        // Named outputs first: a default name then steps around them instead of being
+        // replaced by one (`--summary run-X-2.csv` next to a default `run-X.csv` taken).
+        let mut order: Vec<usize> = (0..self.outputs.len()).collect();
+        order.sort_by_key(|&i| self.outputs[i].default);
+        for i in order {
+            match create(&self.outputs[i]) {
                 Ok((out, new)) => {
                     if new {
                         created.push(out.path.clone());
                     }
-                    opened.push(out);
+                    opened[i] = Some(out);
                 }
                 Err(e) => {
                     for path in &created {
@@ -215,7 +226,7 @@ impl Checked {
                 }
             }
         }
-        Ok(opened)
+        Ok(opened.into_iter().flatten().collect())
     }
 }
 
