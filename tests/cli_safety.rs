@@ -437,26 +437,31 @@ fn filter_refuses_a_corpus_laid_out_unlike_the_first() {
     other.push_str(&fs::read_to_string(fixture("kaggle_id.csv")).unwrap());
     fs::write(d.join("b.csv"), other).unwrap();
     fs::copy(fixture("kaggle.csv"), d.join("c.csv")).unwrap();
-    let out = bench(d)
-        .args([
-            "filter", "a.csv", "b.csv", "c.txt", "c.csv", "--out", "k.csv", "-q",
-        ])
-        .args(["--keep", "unique,multiple,unsolvable,invalid,malformed"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // The CSV with another header, and the text corpus, are named with the line that shows
-    // their layout; none of their lines is kept, and the corpus after them is.
-    assert!(stderr.contains("b.csv:2"), "{stderr}");
-    assert!(stderr.contains("c.txt:2"), "{stderr}");
-    let kaggle = fs::read_to_string(fixture("kaggle.csv")).unwrap();
-    let body: String = kaggle.split_inclusive('\n').skip(1).collect();
-    assert_eq!(
-        fs::read_to_string(d.join("k.csv")).unwrap(),
-        format!("{kaggle}{body}")
-    );
+    // One line a chunk too: the comment before b.csv's header is then read before its
+    // layout is known.
+    for chunk in ["1", "4096"] {
+        let out = bench(d)
+            .args([
+                "filter", "a.csv", "b.csv", "c.txt", "c.csv", "--out", "k.csv", "-q",
+            ])
+            .args(["--keep", "unique,multiple,unsolvable,invalid,malformed"])
+            .args(["--chunk-size", chunk])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // The CSV with another header, and the text corpus, are named with the line that
+        // shows their layout; none of their lines is kept, and the corpus after them is.
+        assert!(stderr.contains("b.csv:2"), "{stderr}");
+        assert!(stderr.contains("c.txt:2"), "{stderr}");
+        let kaggle = fs::read_to_string(fixture("kaggle.csv")).unwrap();
+        let body: String = kaggle.split_inclusive('\n').skip(1).collect();
+        assert_eq!(
+            fs::read_to_string(d.join("k.csv")).unwrap(),
+            format!("{kaggle}{body}")
+        );
+    }
 }
 
 #[test]
