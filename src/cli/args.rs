@@ -1,9 +1,7 @@
 //! What several subcommands take the same way: the corpus format option, strategy names,
-//! opening the corpora, and opening an output (`-` for stdout).
+//! the thread count, and opening the corpora.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -54,24 +52,24 @@ pub fn open_corpora(
     Ok((corpora, total_bytes))
 }
 
-/// A buffered writer on `path` (its directory created if needed), or stdout for `-`.
-pub fn open_out(path: &Path) -> anyhow::Result<Box<dyn Write + Send>> {
-    Ok(Box::new(BufWriter::with_capacity(
-        1 << 16,
-        create_out(path)?,
-    )))
-}
+/// Threads per core above which `--threads` is refused: more only add memory (a stack and
+/// buffers each) and switching, never speed, and a typo like 100000 would take minutes to
+/// start and hundreds of MB.
+const THREADS_PER_CORE: usize = 16;
 
-/// Like `open_out`, unbuffered, for a writer that only ever writes big buffers: a buffer
-/// would only copy every byte once more.
-pub fn create_out(path: &Path) -> anyhow::Result<Box<dyn Write + Send>> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(io::stdout()));
+/// `--threads N`: 0 (one per core) up to `THREADS_PER_CORE` per core.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a thread count"))?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let bound = THREADS_PER_CORE * cores;
+    if n > bound {
+        return Err(format!(
+            "{n} is more than {THREADS_PER_CORE} threads for each of the {cores} cores here \
+             ({bound}): more threads than that only add memory and switching, not speed"
+        ));
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
-    }
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    Ok(Box::new(file))
+    Ok(n)
 }

@@ -12,7 +12,8 @@ use sudoku_bench::corpus::{Kind, Record};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
-use super::args::{choose_strategy, format_of, open_corpora, FormatArg};
+use super::args::{choose_strategy, format_of, open_corpora, parse_threads, FormatArg};
+use super::outputs;
 use super::progress::Progress;
 
 #[derive(Debug, clap::Args)]
@@ -34,8 +35,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
 
-    /// Worker threads for `--solutions` (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    /// Worker threads for `--solutions` (0: one per core; at most 16 per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// No progress bar.
@@ -48,6 +49,7 @@ const CHUNK: usize = 4096;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let format = format_of(args.format);
+    outputs::check(&args.corpora, Vec::new())?;
     let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
     let classifier = args
         .solutions
@@ -56,15 +58,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut progress = Progress::new(total_bytes, args.quiet);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let (mut puzzles, mut faults) = (0u64, 0u64);
+    let (mut puzzles, mut faults, mut read_failures) = (0u64, 0u64, 0u64);
     let mut chunk: Vec<Record> = Vec::new();
     let mut verdicts: Vec<Verdict> = Vec::new();
 
     for corpus in &mut corpora {
         loop {
-            let n = corpus
-                .next_entries(&mut chunk, CHUNK)
-                .with_context(|| format!("cannot read {}", corpus.name()))?;
+            let n = match corpus.next_entries(&mut chunk, CHUNK) {
+                Ok(n) => n,
+                Err(e) => {
+                    // Like `run`: report it (the error names file and line), keep what was
+                    // checked, go on with the next corpus, and fail at the end.
+                    progress.println(&format!("error: {e}"));
+                    read_failures += 1;
+                    break;
+                }
+            };
             if n == 0 {
                 break;
             }
@@ -119,13 +128,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         "solutions not searched".to_string()
     };
+    let unread = match read_failures {
+        0 => String::new(),
+        n => format!("; {n} read errors (above): those corpora were not read to the end"),
+    };
     if faults == 0 {
-        eprintln!("check: {puzzles} puzzle lines, no faults ({what})");
-        Ok(ExitCode::SUCCESS)
+        eprintln!("check: {puzzles} puzzle lines, no faults ({what}){unread}");
     } else {
-        eprintln!("check: {puzzles} puzzle lines, {faults} faulty ({what})");
-        Ok(ExitCode::from(1))
+        eprintln!("check: {puzzles} puzzle lines, {faults} faulty ({what}){unread}");
     }
+    Ok(if read_failures > 0 {
+        ExitCode::from(2)
+    } else if faults > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Why a puzzle's solution column is wrong, if it is.

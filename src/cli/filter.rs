@@ -3,11 +3,11 @@
 //! an optional rejects file with where it came from and why it was not kept.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classifier, Verdict};
@@ -16,7 +16,8 @@ use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
-use super::args::{choose_strategy, format_of, open_corpora, open_out, FormatArg};
+use super::args::{choose_strategy, format_of, open_corpora, parse_threads, FormatArg};
+use super::outputs::{self, Opened, Output};
 use super::progress::Progress;
 
 /// The statuses a line can be kept for.
@@ -81,8 +82,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     max_nodes: u64,
 
-    /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 16 per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// Lines read and solved per parallel batch.
@@ -103,12 +104,12 @@ struct LineWriter {
 }
 
 impl LineWriter {
-    fn new(path: PathBuf) -> anyhow::Result<LineWriter> {
-        Ok(LineWriter {
-            out: open_out(&path)?,
-            path,
+    fn new(file: Opened) -> LineWriter {
+        LineWriter {
+            out: Box::new(BufWriter::with_capacity(1 << 16, file.writer)),
+            path: file.path,
             open_line: false,
-        })
+        }
     }
 
     fn write(&mut self, prefix: &[u8], raw: &[u8]) -> anyhow::Result<()> {
@@ -145,24 +146,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let keep: Vec<Status> = args.keep.iter().map(|k| k.status()).collect();
     let format = format_of(args.format);
-    // Creating an output truncates it: refuse one that is also an input or the other output.
-    let outputs = std::iter::once(&args.out).chain(args.rejects.as_ref());
-    for (i, output) in outputs.enumerate() {
-        if args.corpora.iter().any(|c| same_file(c, output)) {
-            bail!("{} is both a corpus and an output", output.display());
-        }
-        if i == 1 && same_file(&args.out, output) {
-            bail!(
-                "--out and --rejects are the same file: {}",
-                output.display()
-            );
-        }
-    }
-
+    let named = std::iter::once(Output::named("--out", &args.out)).chain(
+        args.rejects
+            .as_deref()
+            .map(|p| Output::named("--rejects", p)),
+    );
+    let files = outputs::check(&args.corpora, named.collect())?;
     let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
-
-    let mut out = LineWriter::new(args.out.clone())?;
-    let mut rejects = args.rejects.clone().map(LineWriter::new).transpose()?;
+    let mut opened = files.create()?.into_iter().map(LineWriter::new);
+    let mut out = opened.next().context("no output was opened")?;
+    let mut rejects = opened.next();
 
     let classifier = Classifier::new(info, limits, args.threads)?;
     let mut progress = Progress::new(total_bytes, args.quiet);
@@ -174,14 +167,52 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut forms: Vec<Option<sudoku_bench::Grid>> = Vec::new();
     let chunk_size = args.chunk_size as usize;
+    // The layout of --out: the first corpus's; a corpus laid out otherwise is refused.
+    let mut out_layout: Option<Layout> = None;
+    let mut failures = 0u64;
 
     for (index, corpus) in corpora.iter_mut().enumerate() {
+        // Comments seen before the corpus shows its layout wait, so that none of the lines
+        // of a refused corpus is written.
+        let mut settled = false;
+        let mut held: Vec<Vec<u8>> = Vec::new();
         loop {
-            let n = classifier
-                .install(|| corpus.next_lines(&mut chunk, chunk_size))
-                .with_context(|| format!("cannot read {}", corpus.name()))?;
+            let n = match classifier.install(|| corpus.next_lines(&mut chunk, chunk_size)) {
+                Ok(n) => n,
+                Err(e) => {
+                    // One rule for every command: report it (the error names file and
+                    // line), keep what was written, go on with the next corpus, fail at
+                    // the end.
+                    progress.println(&format!("error: {e}"));
+                    failures += 1;
+                    break;
+                }
+            };
             if n == 0 {
                 break;
+            }
+            if !settled {
+                let shown = chunk[..n]
+                    .iter()
+                    .find_map(|r| Layout::shown_by(r).map(|layout| (r.line, layout)));
+                if let Some((line, layout)) = shown {
+                    let first = out_layout.get_or_insert_with(|| layout.clone());
+                    if *first != layout {
+                        progress.println(&format!(
+                            "error: {}:{line}: {layout}, unlike the {first} already in {}: \
+                             none of its lines written (filter each layout to its own file)",
+                            corpus.name(),
+                            out.path.display()
+                        ));
+                        failures += 1;
+                        held.clear();
+                        break;
+                    }
+                    settled = true;
+                    for raw in held.drain(..) {
+                        out.write(b"", &raw)?;
+                    }
+                }
             }
             classifier.classify(&chunk[..n], &mut verdicts);
             if args.canonical {
@@ -198,6 +229,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for (i, (record, verdict)) in chunk[..n].iter().zip(&verdicts).enumerate() {
                 let status = match (&record.kind, verdict.status) {
                     (Kind::Blank, _) => continue,
+                    (Kind::Comment, _) if !settled => {
+                        held.push(record.raw.clone());
+                        continue;
+                    }
                     (Kind::Comment, _) => {
                         out.write(b"", &record.raw)?;
                         continue;
@@ -261,6 +296,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             progress.advance(entries, corpus.bytes_read());
         }
+        // A corpus of comments alone has no layout to refuse.
+        for raw in held.drain(..) {
+            out.write(b"", &raw)?;
+        }
         progress.finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
     }
     out.finish()?;
@@ -289,21 +328,46 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seen.len()
         ));
     }
+    if failures > 0 {
+        line.push_str(&format!(
+            "; {failures} corpora refused or not read to the end (errors above)"
+        ));
+    }
     eprintln!("{line}");
-    Ok(ExitCode::SUCCESS)
+    Ok(if failures > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
-/// True when `a` and `b` name the same existing file (`-` is never a file).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    if a.as_os_str() == "-" || b.as_os_str() == "-" {
-        return false;
+/// How the lines of a corpus are laid out, which every corpus copied into one output must
+/// share: text lines, or CSV rows under one header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Layout {
+    Text,
+    Csv(Vec<u8>),
+}
+
+impl Layout {
+    /// The layout `record` shows, when it is the first header or entry of its corpus.
+    fn shown_by(record: &Record) -> Option<Layout> {
+        match record.kind {
+            Kind::Header => Some(Layout::Csv(record.raw.trim_ascii().to_vec())),
+            _ if record.is_entry() => Some(Layout::Text),
+            _ => None,
+        }
     }
-    if a == b {
-        return true;
-    }
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+}
+
+impl std::fmt::Display for Layout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Layout::Text => f.write_str("text lines"),
+            Layout::Csv(header) => {
+                write!(f, "CSV with header {:?}", String::from_utf8_lossy(header))
+            }
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! default), made in parallel and written in index order, so that a seed names the same
 //! bytes on any thread count; reports puzzles per second on stderr.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -14,7 +14,8 @@ use rayon::prelude::*;
 use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
 use sudoku_bench::strategy::Strategy;
 
-use super::args::{choose_strategy, open_out};
+use super::args::{choose_strategy, parse_threads};
+use super::outputs::{self, Output};
 use super::progress::Progress;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,8 +66,8 @@ pub struct Args {
     #[arg(long, short = 's')]
     strategy: Option<String>,
 
-    /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 16 per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// No progress bar.
@@ -121,8 +122,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|_| Mutex::new((info.make)()))
         .collect();
 
-    let mut out = open_out(&args.out)?;
-    let path = args.out.display().to_string();
+    let mut opened = outputs::check(&[], vec![Output::named("--out", &args.out)])?.create()?;
+    let file = opened.pop().context("no output was opened")?;
+    let path = file.path.display().to_string();
+    let mut out = BufWriter::with_capacity(1 << 16, file.writer);
     if args.format == OutFormat::Csv {
         out.write_all(b"quizzes,solutions\n")
             .with_context(|| format!("cannot write {path}"))?;

@@ -5,12 +5,15 @@ mod check;
 mod compare;
 mod filter;
 mod generate;
+mod outputs;
 mod progress;
 mod run;
 mod writer;
 
+use std::io::Write;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// Benchmark Sudoku solver strategies over large puzzle corpora.
@@ -43,19 +46,26 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
-        Command::Strategies => {
-            for s in sudoku_bench::strategy::STRATEGIES {
-                println!(
-                    "{:<8} {}\n         nodes: {}",
-                    s.name, s.about, s.nodes_unit
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Strategies => strategies(),
         Command::Filter(args) => filter::run(args),
         Command::Check(args) => check::run(args),
         Command::Generate(args) => generate::run(args),
     }
+}
+
+/// `sudoku-bench strategies`; a failed write (a full disk) is an error, not a panic.
+fn strategies() -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    for s in sudoku_bench::strategy::STRATEGIES {
+        writeln!(
+            out,
+            "{:<8} {}\n         nodes: {}",
+            s.name, s.about, s.nodes_unit
+        )
+        .context("cannot write to stdout")?;
+    }
+    out.flush().context("cannot write to stdout")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// True when `err` comes from writing to a closed pipe.

@@ -1,7 +1,7 @@
 //! `sudoku-bench run`: the benchmark. Streams corpora through the runner, writes the
 //! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
 
-use std::io;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
@@ -19,7 +19,8 @@ use sudoku_bench::report::{Status, Summary};
 use sudoku_bench::runner::{RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
-use super::args::{create_out, format_of, open_corpora, strategy_named, FormatArg};
+use super::args::{format_of, open_corpora, parse_threads, strategy_named, FormatArg};
+use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::writer::WriterThread;
 
@@ -64,22 +65,25 @@ pub struct Args {
     max_nodes: u64,
 
     /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`. 0: none.
+    /// At most 584 years: the summary counts it in 64-bit nanoseconds.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     timeout: Duration,
 
-    /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 16 per core).
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// Time each solve K times and keep the fastest.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
 
-    /// Per-puzzle CSV output (`-` for stdout); default results/run-<time>.csv.
+    /// Per-puzzle CSV output (`-` for stdout); default results/run-<time>.csv, never
+    /// replacing a file (`-2`, `-3`, ... added to the name when it exists).
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
 
-    /// Also write the summary to this path: Markdown when it ends in `.md`, else JSON.
+    /// Also write the summary to this path (`-` for stdout): Markdown when it ends in `.md`,
+    /// else JSON.
     #[arg(long)]
     summary: Option<PathBuf>,
 
@@ -104,7 +108,15 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     if s.trim() == "0" {
         return Ok(Duration::ZERO);
     }
-    humantime::parse_duration(s).map_err(|e| format!("{e} (try 500ms, 10s or 2m)"))
+    let timeout =
+        humantime::parse_duration(s).map_err(|e| format!("{e} (try 500ms, 10s or 2m)"))?;
+    // The summary records it in u64 nanoseconds: a longer one would wrap there.
+    if u64::try_from(timeout.as_nanos()).is_err() {
+        return Err(format!(
+            "{s} is longer than the longest timeout, about 584 years (2^64 - 1 nanoseconds)"
+        ));
+    }
+    Ok(timeout)
 }
 
 fn select_strategies(names: &[String]) -> anyhow::Result<Vec<&'static StrategyInfo>> {
@@ -144,6 +156,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
     };
     let format = format_of(args.format);
+    let csv_output = match &args.out {
+        Some(path) => Output::named("--out", path),
+        None => Output::default_name("--out", default_out_path()),
+    };
+    let summary_output = args
+        .summary
+        .as_deref()
+        .map(|p| Output::named("--summary", p));
+    let files = outputs::check(
+        &args.corpora,
+        std::iter::once(csv_output).chain(summary_output).collect(),
+    )?;
     let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format)?;
     if args.corpora.is_empty() {
         corpora.push(Corpus::from_reader(
@@ -155,10 +179,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         total_bytes = Some(DEFAULT_CORPUS.len() as u64);
     }
 
-    let out_path = args.out.clone().unwrap_or_else(default_out_path);
+    // Every output is created before any work, so one that cannot be fails at once; the
+    // summary's is written at the end.
+    let mut opened = files.create()?.into_iter();
+    let csv_file = opened.next().context("no CSV output was opened")?;
+    let mut summary_file = opened.next();
+    let out_path = csv_file.path;
     let cannot_write = || format!("cannot write {}", out_path.display());
-    let mut csv =
-        WriterThread::spawn(create_out(&out_path)?, WRITE_QUEUE).with_context(cannot_write)?;
+    let mut csv = WriterThread::spawn(csv_file.writer, WRITE_QUEUE).with_context(cannot_write)?;
     let mut header = Vec::new();
     push_header(&mut header);
     csv.send(header).with_context(cannot_write)?;
@@ -277,25 +305,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         threads: runner.threads(),
         max_solutions: limits.max_solutions,
         max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
-        timeout_ns: limits.timeout.map(|t| t.as_nanos() as u64),
+        timeout_ns: limits
+            .timeout
+            .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
         repeat: args.repeat,
         wall_ns,
         rows: summary.rows(),
     };
-    if let Some(path) = &args.summary {
-        let markdown = path.extension().is_some_and(|e| e == "md");
+    if let Some(file) = summary_file.as_mut() {
+        let markdown = file.path.extension().is_some_and(|e| e == "md");
         let text = if markdown {
             MarkdownExporter.export(&report)
         } else {
             JsonExporter.export(&report)
         };
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        file.writer
+            .write_all(text.as_bytes())
+            .and_then(|()| file.writer.flush())
+            .with_context(|| format!("cannot write {}", file.path.display()))?;
     }
     if !args.quiet {
         eprint!("{}", TableExporter.export(&report));
-        if out_path.as_os_str() != "-" {
-            eprintln!("per-puzzle results: {}", out_path.display());
-        }
+    }
+    // A name the tool chose is said even with --quiet: nobody else knows it.
+    if out_path.as_os_str() != "-" && (!args.quiet || args.out.is_none()) {
+        eprintln!("per-puzzle results: {}", out_path.display());
     }
 
     let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);

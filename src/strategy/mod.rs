@@ -125,7 +125,8 @@ impl Budget {
         Budget {
             nodes: 0,
             max_nodes: limits.max_nodes,
-            deadline: limits.timeout.map(|t| Instant::now() + t),
+            // A deadline past what the clock can hold is never reached: no deadline.
+            deadline: limits.timeout.and_then(|t| Instant::now().checked_add(t)),
             next_clock: CLOCK_EVERY,
             aborted: None,
         }
@@ -243,6 +244,17 @@ mod tests {
             .count() as u64;
         assert_eq!(spent, CLOCK_EVERY - 1);
         assert_eq!(b.aborted(), Some(Abort::Timeout));
+    }
+
+    #[test]
+    fn a_timeout_past_the_clocks_range_is_no_deadline() {
+        let limits = Limits {
+            timeout: Some(Duration::MAX),
+            ..Limits::default()
+        };
+        let mut b = Budget::new(&limits);
+        assert!((0..2 * CLOCK_EVERY).all(|_| b.spend()));
+        assert_eq!(b.aborted(), None);
     }
 
     #[test]
