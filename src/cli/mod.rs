@@ -7,6 +7,7 @@ mod filter;
 mod generate;
 mod progress;
 mod run;
+mod signals;
 mod writer;
 
 use std::process::ExitCode;

@@ -213,7 +213,28 @@ pub struct SummaryReport {
     pub repeat: u32,
     /// Wall-clock time of the whole run, reading and writing included.
     pub wall_ns: u64,
+    /// The run was stopped (SIGINT, SIGTERM) before the end of its input: the rows count
+    /// only what was done. Absent (false) in summaries written before it existed.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// Puzzle lines (entries) of the input that were not solved and reported: read but
+    /// not solved, plus those left unread in regular files. `null` when not known: input
+    /// from a stream, or more left than could be counted quickly.
+    #[serde(default)]
+    pub not_reached: Option<u64>,
     pub rows: Vec<SummaryRow>,
+}
+
+impl SummaryReport {
+    /// The line that says a run was interrupted, for the summary's exports.
+    pub fn interrupted_note(&self) -> Option<String> {
+        self.interrupted.then(|| {
+            let left = self
+                .not_reached
+                .map_or("an unknown number of".to_string(), |n| n.to_string());
+            format!("interrupted: only what was done is counted; {left} puzzles not reached")
+        })
+    }
 }
 
 #[cfg(test)]
