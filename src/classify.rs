@@ -196,7 +196,8 @@ mod tests {
 
     #[test]
     fn a_stop_classifies_nothing_more() {
-        let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
         let records = read_all("t", std::io::Cursor::new(line.repeat(100).into_bytes())).unwrap();
         let mut c = Classifier::new(fastest(), Limits::default(), 2).unwrap();
         let stop = Stop::default();
