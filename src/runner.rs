@@ -891,4 +891,92 @@ mod tests {
             other => panic!("expected a read error, got {other:?}"),
         }
     }
+
+    #[test]
+    fn a_stop_reports_a_prefix_solved_by_every_strategy() {
+        let text = mixed(2000);
+        let entries = text.lines().filter(|l| !l.starts_with('#')).count() as u64;
+        for (names, threads) in [
+            (&["fast"][..], 2),
+            (&["bitmask", "dlx"][..], 2),
+            (&["fast"][..], 1),
+        ] {
+            let clock = MockClock::new(1, 0, 1);
+            let mut runner = Runner::new(settings(names, 64, 1), threads, &clock).unwrap();
+            let stop = Stop::default();
+            runner.stop_when(stop.clone());
+            let mut summary = Summary::default();
+            let mut rows: Vec<Vec<u64>> = vec![Vec::new(); names.len()];
+            // Asked to stop while reporting the second chunk: the next is being solved.
+            let mut batches = 0;
+            let ended = runner
+                .run(&mut corpus(&text), &mut summary, |b| -> Result<(), ()> {
+                    for (s, lines) in rows.iter_mut().enumerate() {
+                        for (i, r) in b.records.iter().enumerate() {
+                            assert_ne!(b.results[s][i], PuzzleResult::default(), "solved");
+                            lines.push(r.line);
+                        }
+                    }
+                    batches += 1;
+                    if batches == 2 {
+                        stop.request(2);
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            let Ended::Stopped { unreported } = ended else {
+                panic!("{names:?}: not stopped");
+            };
+            let reported = rows[0].len() as u64;
+            assert!(reported > 0 && reported < entries, "{names:?}: {reported}");
+            // The first entries, in order, each once, for every strategy alike.
+            let expected: Vec<u64> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.starts_with('#'))
+                .map(|(i, _)| i as u64 + 1)
+                .take(reported as usize)
+                .collect();
+            for lines in &rows {
+                assert_eq!(lines, &expected, "{names:?}");
+            }
+            for row in summary.rows() {
+                assert_eq!(
+                    row.puzzles, reported,
+                    "{names:?}: the summary counts the rows"
+                );
+            }
+            assert!(reported + unreported <= entries, "{names:?}");
+        }
+    }
+
+    #[test]
+    fn a_stop_before_the_run_reports_nothing() {
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(settings(&["fast"], 64, 1), 2, &clock).unwrap();
+        let stop = Stop::default();
+        stop.request(15);
+        runner.stop_when(stop);
+        let mut summary = Summary::default();
+        let ended = runner
+            .run(
+                &mut corpus(&mixed(500)),
+                &mut summary,
+                |b| -> Result<(), ()> {
+                    assert!(b.records.is_empty(), "nothing solved, nothing reported");
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert!(matches!(ended, Ended::Stopped { .. }), "{ended:?}");
+        assert!(summary.rows().iter().all(|r| r.puzzles == 0));
+    }
+
+    #[test]
+    fn an_interrupted_phase_keeps_the_reported_share_of_its_wall_time() {
+        assert_eq!(wall_share(1000, 8, 8), 1000);
+        assert_eq!(wall_share(1000, 4, 8), 500);
+        assert_eq!(wall_share(1000, 0, 8), 0);
+        assert_eq!(wall_share(1000, 0, 0), 1000);
+    }
 }

@@ -18,6 +18,9 @@ use sudoku_bench::Grid;
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
+const EASY_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
 /// Made against brute force: `naive` without a node budget spends seconds or more on it.
 const ANTI_BRUTE_FORCE: &str =
     "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
@@ -50,11 +53,16 @@ impl Drop for Running {
 
 impl Running {
     fn start(args: &[&str], dir: &Path) -> Running {
+        Running::start_to(args, dir, Stdio::null())
+    }
+
+    /// Its standard output to `stdout`.
+    fn start_to(args: &[&str], dir: &Path, stdout: Stdio) -> Running {
         let child = Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(stdout)
             .stderr(Stdio::piped())
             .spawn()
             .expect("the binary starts");
@@ -227,6 +235,19 @@ fn run_is_stopped_by(signal: i32, strategies: &str) {
         let name = row["strategy"].as_str().unwrap();
         assert_eq!(row["puzzles"].as_u64(), Some(rows[name].len() as u64));
     }
+    // `compare` takes both as they are (it refuses a cut row).
+    for file in ["out.csv", "summary.json"] {
+        let compared = Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
+            .args(["compare", file, file])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            compared.status.success(),
+            "compare {file}: {}",
+            String::from_utf8_lossy(&compared.stderr)
+        );
+    }
 }
 
 #[test]
@@ -385,4 +406,45 @@ fn sigint_stops_generate_at_a_prefix_of_whole_puzzles() {
         stderr.contains(&format!("the first {} puzzles written", written.len())),
         "{stderr}"
     );
+}
+
+#[test]
+fn sigint_stops_check_with_the_faults_found_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    // Puzzles with their solution column, each one `naive` searches for a while, after a
+    // first chunk (4,096 entries) of a few faulty lines, whose reports show that the check
+    // has started, and easy puzzles.
+    let made = Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
+        .args(["generate", "--format", "csv", "--count", "2000", "-q"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let text = String::from_utf8(made.stdout).unwrap();
+    let (header, puzzles) = text.split_once('\n').unwrap();
+    let bad = format!("{},{}\n", &EASY[..80], "1".repeat(81)).repeat(5);
+    let easy = format!("{EASY},{EASY_SOLUTION}\n").repeat(4091);
+    let corpus = format!("{header}\n{bad}{easy}{puzzles}");
+    std::fs::write(dir.path().join("c.csv"), corpus).unwrap();
+    let entries = 5 + 4091 + puzzles.lines().count();
+    let faults = std::fs::File::create(dir.path().join("faults.txt")).unwrap();
+    let args = ["check", "c.csv", "--solutions", "-s", "naive", "-q"];
+    let mut child = Running::start_to(&args, dir.path(), faults.into());
+    wait_for_output(&mut child, &dir.path().join("faults.txt"), 1);
+    std::thread::sleep(INTO_SLOW);
+    child.signal(libc::SIGINT);
+    let status = child.exit_within(PATIENCE).expect("exits after the signal");
+    let stderr = child.stderr();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let found = whole_lines(&dir.path().join("faults.txt"));
+    assert_eq!(found.len(), 5, "the faulty lines, each once: {found:?}");
+    // `check: interrupted by SIGINT: N puzzle lines checked, 5 faulty so far, M not reached`
+    let numbers: Vec<usize> = stderr
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(stderr.contains("interrupted by SIGINT"), "{stderr}");
+    assert!(stderr.contains(", 5 faulty so far, "), "{stderr}");
+    let (checked, left) = (numbers[0], numbers[2]);
+    assert!(checked >= 5 && checked < entries, "{stderr}");
+    assert_eq!(checked + left, entries, "{stderr}");
 }

@@ -327,4 +327,52 @@ mod tests {
             (0.0, 0.0, 0)
         );
     }
+
+    fn report(interrupted: bool, not_reached: Option<u64>) -> SummaryReport {
+        SummaryReport {
+            tool: "t".into(),
+            version: "0".into(),
+            date: "d".into(),
+            machine: Machine::detect(),
+            threads: 1,
+            max_solutions: 2,
+            max_nodes: None,
+            timeout_ns: None,
+            repeat: 1,
+            wall_ns: 1,
+            interrupted,
+            not_reached,
+            rows: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn summaries_without_the_interrupt_fields_still_load() {
+        let mut json: serde_json::Value = serde_json::to_value(report(true, Some(3))).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        fields.remove("interrupted");
+        fields.remove("not_reached");
+        let old: SummaryReport = serde_json::from_value(json).unwrap();
+        assert_eq!(old, report(false, None));
+    }
+
+    #[test]
+    fn an_interrupted_report_says_so_and_what_was_not_reached() {
+        use crate::report::json::JsonExporter;
+        use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
+        assert_eq!(report(false, Some(0)).interrupted_note(), None);
+        let counted = report(true, Some(12));
+        let unknown = report(true, None);
+        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
+            assert!(exporter.export(&counted).contains("12 puzzles not reached"));
+            assert!(exporter
+                .export(&unknown)
+                .contains("an unknown number of puzzles not reached"));
+            assert!(!exporter
+                .export(&report(false, Some(0)))
+                .contains("interrupted"));
+        }
+        let json = JsonExporter.export(&unknown);
+        assert!(json.contains("\"interrupted\": true") && json.contains("\"not_reached\": null"));
+    }
 }
