@@ -268,7 +268,9 @@ fn a_stopped_run_of_two_strategies_reports_the_same_records_for_both() {
 #[test]
 fn a_second_signal_exits_at_once_during_a_slow_solve() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus: String = format!("{ANTI_BRUTE_FORCE}\n").repeat(64);
+    // Easy lines first: their rows, once written, show that the handlers are installed
+    // and that the slow solves come next.
+    let corpus = format!("{EASY}\n").repeat(2000) + &format!("{ANTI_BRUTE_FORCE}\n").repeat(64);
     std::fs::write(dir.path().join("c.txt"), corpus).unwrap();
     let args = [
         "run",
@@ -285,7 +287,8 @@ fn a_second_signal_exits_at_once_during_a_slow_solve() {
         "-q",
     ];
     let mut child = Running::start(&args, dir.path());
-    // Past start-up, into the first solves, which run for seconds at least.
+    wait_for_output(&mut child, &dir.path().join("out.csv"), 1);
+    // Past the few easy lines left, into the slow solves, which run for seconds each.
     std::thread::sleep(Duration::from_millis(500));
     child.signal(libc::SIGINT);
     // The first signal waits for the solves in flight.
