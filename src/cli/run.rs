@@ -268,7 +268,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     csv.finish().with_context(cannot_write)?;
     progress.finish();
-    // A signal after the last solve still counts as one: nothing was left, though.
+    // The run's wall time ends with its CSV written, before what was not reached is
+    // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
+    let wall_ns = started.elapsed().as_nanos() as u64;
     let not_reached = match stopped_in {
         Some((index, unreported)) => {
             let deadline = Instant::now() + COUNT_BUDGET;
@@ -280,9 +282,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => Some(0),
     };
-    // The run's wall time ends with its CSV written, before the summary is made (which
-    // reads /proc/cpuinfo for the machine's name).
-    let wall_ns = started.elapsed().as_nanos() as u64;
     if warnings > MAX_WARNINGS {
         eprintln!(
             "warning: {} more bad lines not shown; see the error column of {}",
@@ -302,6 +301,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         timeout_ns: limits.timeout.map(|t| t.as_nanos() as u64),
         repeat: args.repeat,
         wall_ns,
+        // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
         not_reached,
         rows: summary.rows(),
