@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use crate::corpus::{Kind, Record};
+use crate::interrupt::Stop;
 use crate::per_worker::PerWorker;
 use crate::report::Status;
 use crate::strategy::{self, Limits, Outcome, Strategy, StrategyInfo};
@@ -38,6 +39,7 @@ pub struct Classifier {
     /// Each worker's own solver.
     solvers: PerWorker<Box<dyn Strategy>>,
     limits: Limits,
+    stop: Stop,
 }
 
 impl std::fmt::Debug for Classifier {
@@ -65,7 +67,13 @@ impl Classifier {
             pool,
             solvers,
             limits,
+            stop: Stop::default(),
         })
+    }
+
+    /// Stop classifying once `stop` is requested: see `classify`.
+    pub fn stop_when(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     pub fn threads(&self) -> usize {
@@ -95,37 +103,52 @@ impl Classifier {
         });
     }
 
-    /// The verdict on each record, in order, into `out` (cleared first).
-    pub fn classify(&self, records: &[Record], out: &mut Vec<Verdict>) {
+    /// The verdict on each record, in order, into `out` (cleared first); returns how many
+    /// records have one. That is all of them, unless a stop was requested: then only the
+    /// records before the first one not classified (solves done past it are dropped).
+    pub fn classify(&self, records: &[Record], out: &mut Vec<Verdict>) -> usize {
         let solvers = &self.solvers;
         let limits = &self.limits;
+        let stop = &self.stop;
+        let mut verdicts: Vec<Option<Verdict>> = Vec::new();
         self.pool.install(|| {
             records
                 .par_iter()
                 .with_min_len(16)
-                .map(|record| match &record.kind {
-                    Kind::Puzzle { grid, .. } => {
-                        let outcome = solvers.with(|solver| solver.solve(grid, limits));
-                        Verdict {
-                            status: Some(Status::of(&outcome, limits)),
-                            outcome: Some(outcome),
-                        }
-                    }
-                    Kind::Invalid { .. } => Verdict {
-                        status: Some(Status::Invalid),
-                        outcome: None,
-                    },
-                    Kind::Malformed { .. } => Verdict {
-                        status: Some(Status::Malformed),
-                        outcome: None,
-                    },
-                    Kind::Comment | Kind::Blank | Kind::Header => Verdict {
-                        status: None,
-                        outcome: None,
-                    },
+                .map(|record| {
+                    // Polled before each record: classifying is not timed.
+                    (!stop.requested()).then(|| verdict(record, solvers, limits))
                 })
-                .collect_into_vec(out);
+                .collect_into_vec(&mut verdicts);
         });
+        out.clear();
+        out.extend(verdicts.into_iter().map_while(|v| v));
+        out.len()
+    }
+}
+
+/// The verdict on one record, solving it if it is a puzzle.
+fn verdict(record: &Record, solvers: &PerWorker<Box<dyn Strategy>>, limits: &Limits) -> Verdict {
+    match &record.kind {
+        Kind::Puzzle { grid, .. } => {
+            let outcome = solvers.with(|solver| solver.solve(grid, limits));
+            Verdict {
+                status: Some(Status::of(&outcome, limits)),
+                outcome: Some(outcome),
+            }
+        }
+        Kind::Invalid { .. } => Verdict {
+            status: Some(Status::Invalid),
+            outcome: None,
+        },
+        Kind::Malformed { .. } => Verdict {
+            status: Some(Status::Malformed),
+            outcome: None,
+        },
+        Kind::Comment | Kind::Blank | Kind::Header => Verdict {
+            status: None,
+            outcome: None,
+        },
     }
 }
 
@@ -155,7 +178,7 @@ mod tests {
         let records = read_all("t", std::io::Cursor::new(text.as_bytes().to_vec())).unwrap();
         let c = Classifier::new(fastest(), Limits::default(), 2).unwrap();
         let mut out = Vec::new();
-        c.classify(&records, &mut out);
+        assert_eq!(c.classify(&records, &mut out), records.len());
         let got: Vec<_> = out.iter().map(|v| v.status).collect();
         assert_eq!(
             got,
@@ -169,5 +192,20 @@ mod tests {
                 Some(Status::Malformed),
             ]
         );
+    }
+
+    #[test]
+    fn a_stop_classifies_nothing_more() {
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+        let records = read_all("t", std::io::Cursor::new(line.repeat(100).into_bytes())).unwrap();
+        let mut c = Classifier::new(fastest(), Limits::default(), 2).unwrap();
+        let stop = Stop::default();
+        c.stop_when(stop.clone());
+        let mut out = Vec::new();
+        assert_eq!(c.classify(&records, &mut out), 100);
+        stop.request(2);
+        assert_eq!(c.classify(&records, &mut out), 0);
+        assert!(out.is_empty());
     }
 }

@@ -14,6 +14,7 @@ pub mod corpus;
 pub mod dedupe;
 pub mod generate;
 pub mod grid;
+pub mod interrupt;
 pub mod machine;
 mod per_worker;
 pub mod report;

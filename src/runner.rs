@@ -10,6 +10,12 @@
 //! that no strategy's phase carries the reporting. Only the solve calls are timed (the
 //! clock is read between two solves of a task, so a time also covers storing the
 //! outcome); reading, checking and reporting happen outside them.
+//!
+//! A run can be stopped (`Runner::stop_when`): the workers look at the flag before each
+//! task (a few puzzles), so a stop waits for at most one task per worker. The records of
+//! a chunk are reported in input order up to the first one that some strategy did not
+//! solve: a record is reported with every strategy or not at all, so the summary and the
+//! rows agree and two strategies' rows always pair. The rest is dropped, not reported.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, TryRecvError};
@@ -20,6 +26,7 @@ use rayon::prelude::*;
 use crate::clock::Clock;
 use crate::corpus::{Chunk, Corpus, Kind, LoadError, Record};
 use crate::grid::Grid;
+use crate::interrupt::Stop;
 use crate::per_worker::PerWorker;
 use crate::report::{PuzzleResult, Status, Summary};
 use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
@@ -69,6 +76,16 @@ pub struct WorkDone {
     pub bytes: AtomicU64,
 }
 
+/// How a run over a corpus ended, when it did not fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Every record was read, solved and reported.
+    Complete,
+    /// A stop was requested: `unreported` records were read but not reported (not solved
+    /// by every strategy). The corpus may have more left to read.
+    Stopped { unreported: u64 },
+}
+
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E> {
@@ -103,8 +120,13 @@ pub struct Runner<'c> {
     results: Vec<Vec<PuzzleResult>>,
     /// Wall time of each strategy's phase over the last chunk solved.
     walls: Vec<u64>,
+    /// Per strategy, how many records of the last chunk it solved, in input order.
+    solved: Vec<usize>,
+    /// Per task of the last phase: whether it was solved (false: skipped on a stop).
+    tasks_done: Vec<bool>,
     warmed_up: bool,
     progress: Option<Arc<WorkDone>>,
+    stop: Stop,
 }
 
 impl<'c> Runner<'c> {
@@ -131,13 +153,21 @@ impl<'c> Runner<'c> {
             solvers,
             results,
             walls: Vec::new(),
+            solved: Vec::new(),
+            tasks_done: Vec::new(),
             progress: None,
+            stop: Stop::default(),
         })
     }
 
     /// Count finished work into `done` from now on.
     pub fn report_progress(&mut self, done: Arc<WorkDone>) {
         self.progress = Some(done);
+    }
+
+    /// Stop taking work once `stop` is requested (see the module's documentation).
+    pub fn stop_when(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     pub fn threads(&self) -> usize {
@@ -156,7 +186,7 @@ impl<'c> Runner<'c> {
         corpus: &mut Corpus,
         summary: &mut Summary,
         mut sink: impl FnMut(&Batch) -> Result<(), E> + Send,
-    ) -> Result<(), RunError<E>>
+    ) -> Result<Ended, RunError<E>>
     where
         E: Send,
     {
@@ -168,6 +198,7 @@ impl<'c> Runner<'c> {
             .collect();
         let name = corpus.name().to_string();
         let size = self.settings.chunk_size;
+        let stop = self.stop.clone();
         // Chunks go round: the reader fills one while the workers solve another.
         // A full chunk comes with whether it is the last, so that the run ends with it
         // rather than when the reader, woken once more, finds nothing left.
@@ -187,7 +218,8 @@ impl<'c> Runner<'c> {
         // `move`: the channels must close when this returns early, or the reader would wait
         // forever and the scope with it.
         std::thread::scope(move |scope| {
-            std::thread::Builder::new()
+            // Returns how many records it read.
+            let reader = std::thread::Builder::new()
                 .name("reader".into())
                 .spawn_scoped(scope, move || {
                     // The first chunks are small, so the workers start at once rather
@@ -196,6 +228,9 @@ impl<'c> Runner<'c> {
                     let mut records = 0u64;
                     // Ends when the main loop stops taking chunks or giving them back.
                     for mut chunk in empty_rx {
+                        if stop.requested() {
+                            return records;
+                        }
                         let read = corpus.read_chunk(&mut chunk, next_size, false);
                         records += chunk.records().len() as u64;
                         let bytes = corpus.bytes_read();
@@ -206,18 +241,22 @@ impl<'c> Runner<'c> {
                             Err(_) => true,
                         };
                         if full_tx.send(read.map(|_| (chunk, last))).is_err() || last {
-                            return;
+                            return records;
                         }
                     }
+                    records
                 })
                 .map_err(|e| RunError::Load(LoadError::Thread(e)))?;
+            let mut reported_records = 0u64;
+            let reported_records_ref = &mut reported_records;
             // The loop runs on a worker: it hands each parallel pass (solving, then the
             // sink's) to the other workers directly, instead of waking them all from
             // outside the pool and sleeping until they finish (a wake-up costs tens of
             // microseconds on a virtual machine).
             let pool = Arc::clone(&self.pool);
             let this = &mut *self;
-            pool.install(move || {
+            // Whether the run was stopped.
+            let stopped = pool.install(move || -> Result<bool, RunError<E>> {
                 // With one strategy, a solved chunk is reported (counted, and given to
                 // the sink) while the next one is solved: the cores then never wait for
                 // each other between the two, and the reporting runs between solve tasks,
@@ -225,13 +264,14 @@ impl<'c> Runner<'c> {
                 // timed alone, so a chunk is reported before the next is solved.
                 let overlap = this.settings.strategies.len() == 1;
                 let strategies = this.settings.strategies.clone();
-                let mut report = |chunk: &Chunk,
+                let mut report = |records: &[Record],
                                   results: &[Vec<PuzzleResult>],
                                   summary: &mut Summary|
                  -> Result<(), RunError<E>> {
+                    *reported_records_ref += records.len() as u64;
                     let batch = Batch {
                         corpus: &name,
-                        records: chunk.records(),
+                        records,
                         strategies: &strategies,
                         results,
                     };
@@ -268,7 +308,7 @@ impl<'c> Runner<'c> {
                         // results back until the next chunk comes.
                         Err(TryRecvError::Empty) => {
                             if let Some(chunk) = pending.take() {
-                                report(&chunk, &reported, summary)?;
+                                report(chunk.records(), &reported, summary)?;
                                 spare_back(&mut spare, Some(chunk));
                             }
                             full_rx.recv().ok()
@@ -277,10 +317,11 @@ impl<'c> Runner<'c> {
                     };
                     let (chunk, last) = match read {
                         Some(Ok((chunk, last))) if !chunk.is_empty() => (chunk, last),
-                        // The end, or a read error: what was solved is reported first.
+                        // The end, a read error, or the reader stopped (on a stop request):
+                        // what was solved is reported first.
                         end => {
                             if let Some(chunk) = pending.take() {
-                                report(&chunk, &reported, summary)?;
+                                report(chunk.records(), &reported, summary)?;
                             }
                             // Lines after the last entry (comments, blanks) are read too.
                             if let (Some(Ok((chunk, _))), Some(p)) = (&end, &this.progress) {
@@ -289,7 +330,8 @@ impl<'c> Runner<'c> {
                             }
                             return match end {
                                 Some(Err(error)) => Err(error.into()),
-                                _ => Ok(()),
+                                Some(Ok(_)) => Ok(false),
+                                None => Ok(this.stop.requested()),
                             };
                         }
                     };
@@ -311,7 +353,7 @@ impl<'c> Runner<'c> {
                                     if let Some(back) = back {
                                         let _ = empty_tx.send(back);
                                     }
-                                    (report(&done, &reported, summary), done)
+                                    (report(done.records(), &reported, summary), done)
                                 },
                             );
                             reported?;
@@ -319,20 +361,34 @@ impl<'c> Runner<'c> {
                         }
                         None => this.solve_chunk(&chunk),
                     }
-                    for (&group, &wall) in groups.iter().zip(&this.walls) {
-                        summary.add_wall(group, wall);
+                    // Records solved by every strategy: the ones reported.
+                    let solved = this.solved.iter().copied().min().unwrap_or(0);
+                    for (s, (&group, &wall)) in groups.iter().zip(&this.walls).enumerate() {
+                        summary.add_wall(group, wall_share(wall, solved, this.solved[s]));
                     }
                     std::mem::swap(&mut this.results, &mut reported);
-                    if overlap && !last {
+                    let stopping = solved < chunk.records().len() || this.stop.requested();
+                    if overlap && !last && !stopping {
                         pending = Some(chunk);
                         continue;
                     }
-                    report(&chunk, &reported, summary)?;
-                    if last {
-                        return Ok(());
+                    report(&chunk.records()[..solved], &reported, summary)?;
+                    if last || stopping {
+                        return Ok(stopping);
                     }
                     spare_back(&mut spare, Some(chunk));
                 }
+            })?;
+            // The channels are closed: the reader ends after the read in hand, if any.
+            let read = reader
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            Ok(if stopped {
+                Ended::Stopped {
+                    unreported: read.saturating_sub(reported_records),
+                }
+            } else {
+                Ended::Complete
             })
         })
     }
@@ -346,9 +402,10 @@ impl<'c> Runner<'c> {
             self.warmed_up = true;
         }
         self.walls.clear();
+        self.solved.clear();
         for s in 0..self.settings.strategies.len() {
             let start = self.clock.now_ns();
-            self.phase(
+            let solved = self.phase(
                 s,
                 records,
                 self.settings.limits,
@@ -357,6 +414,7 @@ impl<'c> Runner<'c> {
             );
             let wall = self.clock.now_ns().saturating_sub(start);
             self.walls.push(wall);
+            self.solved.push(solved);
         }
     }
 
@@ -374,7 +432,8 @@ impl<'c> Runner<'c> {
     }
 
     /// Solve `records` with strategy `s`, in parallel, into `results[s]`. With the
-    /// `bytes` of input behind them, the solves count towards progress.
+    /// `bytes` of input behind them, the solves count towards progress. Returns how many
+    /// records, from the first, were solved: all of them unless a stop was requested.
     fn phase(
         &mut self,
         s: usize,
@@ -382,7 +441,7 @@ impl<'c> Runner<'c> {
         limits: Limits,
         repeat: u32,
         bytes: Option<u64>,
-    ) {
+    ) -> usize {
         let n = records.len();
         let results = &mut self.results[s];
         if results.len() < n {
@@ -392,6 +451,8 @@ impl<'c> Runner<'c> {
         let clock = self.clock;
         let counts_guesses = self.settings.strategies[s].counts_guesses;
         let progress = self.progress.as_deref().zip(bytes);
+        let stop = &self.stop;
+        let tasks_done = &mut self.tasks_done;
         self.pool.install(|| {
             // A task solves a few puzzles in a row, taking the worker's state once for
             // them all rather than once a puzzle. Every task can be taken on its own
@@ -403,7 +464,11 @@ impl<'c> Runner<'c> {
                 .zip(records.par_chunks(PUZZLES_PER_TASK))
                 .with_max_len(1)
                 .enumerate()
-                .for_each(|(k, (results, records))| {
+                .map(|(k, (results, records))| {
+                    // Between tasks, never inside a timed solve.
+                    if stop.requested() {
+                        return false;
+                    }
                     solvers.with(|mine| {
                         solve_task(
                             records,
@@ -424,8 +489,24 @@ impl<'c> Runner<'c> {
                         p.solves.fetch_add(records.len() as u64, Ordering::Relaxed);
                         p.bytes.fetch_add(share, Ordering::Relaxed);
                     }
-                });
+                    true
+                })
+                .collect_into_vec(tasks_done);
         });
+        tasks_done
+            .iter()
+            .position(|done| !done)
+            .map_or(n, |k| k * PUZZLES_PER_TASK)
+    }
+}
+
+/// The part of a phase's `wall` time that goes with the `reported` records, out of the
+/// `solved` ones: all of it, unless a stop left some solved records unreported.
+fn wall_share(wall: u64, reported: usize, solved: usize) -> u64 {
+    if reported >= solved {
+        wall
+    } else {
+        (wall as u128 * reported as u128 / solved as u128) as u64
     }
 }
 
@@ -564,7 +645,7 @@ mod tests {
         chunk_size: usize,
         threads: usize,
         mut after: impl FnMut() + Send,
-    ) -> (Vec<u64>, Result<(), RunError<()>>) {
+    ) -> (Vec<u64>, Result<Ended, RunError<()>>) {
         let mut corpus = Corpus::from_reader("t", Box::new(input), None, None);
         let clock = MockClock::new(1, 0, 1);
         let mut runner = Runner::new(settings(&["fast"], chunk_size, 1), threads, &clock).unwrap();
@@ -809,5 +890,93 @@ mod tests {
             Err(RunError::Load(e)) => assert_eq!(e.to_string(), "t: read error after line 3: gone"),
             other => panic!("expected a read error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_stop_reports_a_prefix_solved_by_every_strategy() {
+        let text = mixed(2000);
+        let entries = text.lines().filter(|l| !l.starts_with('#')).count() as u64;
+        for (names, threads) in [
+            (&["fast"][..], 2),
+            (&["bitmask", "dlx"][..], 2),
+            (&["fast"][..], 1),
+        ] {
+            let clock = MockClock::new(1, 0, 1);
+            let mut runner = Runner::new(settings(names, 64, 1), threads, &clock).unwrap();
+            let stop = Stop::default();
+            runner.stop_when(stop.clone());
+            let mut summary = Summary::default();
+            let mut rows: Vec<Vec<u64>> = vec![Vec::new(); names.len()];
+            // Asked to stop while reporting the second chunk: the next is being solved.
+            let mut batches = 0;
+            let ended = runner
+                .run(&mut corpus(&text), &mut summary, |b| -> Result<(), ()> {
+                    for (s, lines) in rows.iter_mut().enumerate() {
+                        for (i, r) in b.records.iter().enumerate() {
+                            assert_ne!(b.results[s][i], PuzzleResult::default(), "solved");
+                            lines.push(r.line);
+                        }
+                    }
+                    batches += 1;
+                    if batches == 2 {
+                        stop.request(2);
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            let Ended::Stopped { unreported } = ended else {
+                panic!("{names:?}: not stopped");
+            };
+            let reported = rows[0].len() as u64;
+            assert!(reported > 0 && reported < entries, "{names:?}: {reported}");
+            // The first entries, in order, each once, for every strategy alike.
+            let expected: Vec<u64> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.starts_with('#'))
+                .map(|(i, _)| i as u64 + 1)
+                .take(reported as usize)
+                .collect();
+            for lines in &rows {
+                assert_eq!(lines, &expected, "{names:?}");
+            }
+            for row in summary.rows() {
+                assert_eq!(
+                    row.puzzles, reported,
+                    "{names:?}: the summary counts the rows"
+                );
+            }
+            assert!(reported + unreported <= entries, "{names:?}");
+        }
+    }
+
+    #[test]
+    fn a_stop_before_the_run_reports_nothing() {
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(settings(&["fast"], 64, 1), 2, &clock).unwrap();
+        let stop = Stop::default();
+        stop.request(15);
+        runner.stop_when(stop);
+        let mut summary = Summary::default();
+        let ended = runner
+            .run(
+                &mut corpus(&mixed(500)),
+                &mut summary,
+                |b| -> Result<(), ()> {
+                    assert!(b.records.is_empty(), "nothing solved, nothing reported");
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert!(matches!(ended, Ended::Stopped { .. }), "{ended:?}");
+        assert!(summary.rows().iter().all(|r| r.puzzles == 0));
+    }
+
+    #[test]
+    fn an_interrupted_phase_keeps_the_reported_share_of_its_wall_time() {
+        assert_eq!(wall_share(1000, 8, 8), 1000);
+        assert_eq!(wall_share(1000, 4, 8), 500);
+        assert_eq!(wall_share(1000, 0, 8), 0);
+        assert_eq!(wall_share(1000, 0, 0), 1000);
     }
 }

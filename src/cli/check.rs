@@ -9,12 +9,14 @@ use std::process::ExitCode;
 use anyhow::Context;
 use sudoku_bench::classify::{Classifier, Verdict};
 use sudoku_bench::corpus::{Kind, Record};
+use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, format_of, open_corpora, parse_threads, FormatArg};
 use super::outputs;
 use super::progress::Progress;
+use super::signals;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -62,8 +64,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut chunk: Vec<Record> = Vec::new();
     let mut verdicts: Vec<Verdict> = Vec::new();
 
-    for corpus in &mut corpora {
+    let stop = signals::install()?;
+    let mut classifier = classifier;
+    if let Some(c) = classifier.as_mut() {
+        c.stop_when(stop.clone());
+    }
+    // The corpus the check stopped in, and its entries read but not checked.
+    let mut stopped_in = None;
+    'corpora: for (index, corpus) in corpora.iter_mut().enumerate() {
         loop {
+            if stop.requested() {
+                stopped_in = Some((index, 0));
+                break 'corpora;
+            }
             let n = match corpus.next_entries(&mut chunk, CHUNK) {
                 Ok(n) => n,
                 Err(e) => {
@@ -87,13 +100,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 )
             };
-            match &classifier {
+            // On a stop, only the entries before the first one not searched are checked.
+            let checked = match &classifier {
                 Some(c) if chunk[..n].iter().any(searched) => {
                     c.classify(&chunk[..n], &mut verdicts)
                 }
-                _ => verdicts.clear(),
-            }
-            for (i, record) in chunk[..n].iter().enumerate() {
+                _ => {
+                    verdicts.clear();
+                    n
+                }
+            };
+            for (i, record) in chunk[..checked].iter().enumerate() {
                 puzzles += 1;
                 let fault = match &record.kind {
                     Kind::Invalid { reason, column, .. } | Kind::Malformed { reason, column } => {
@@ -117,7 +134,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .context("cannot write to stdout")?;
                 }
             }
-            progress.advance(n as u64, corpus.bytes_read());
+            progress.advance(checked as u64, corpus.bytes_read());
+            if checked < n {
+                stopped_in = Some((index, (n - checked) as u64));
+                break 'corpora;
+            }
         }
         progress.finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
     }
@@ -132,6 +153,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         0 => String::new(),
         n => format!("; {n} read errors (above): those corpora were not read to the end"),
     };
+    if let Some(signal) = stop.cause() {
+        let left = match stopped_in {
+            Some((index, unchecked)) => {
+                let deadline = std::time::Instant::now() + COUNT_BUDGET;
+                corpora[index..]
+                    .iter_mut()
+                    .map(|corpus| entries_left(corpus, deadline))
+                    .sum::<Option<u64>>()
+                    .map_or("an unknown number of".to_string(), |left| {
+                        (left + unchecked).to_string()
+                    })
+            }
+            None => "0".to_string(),
+        };
+        eprintln!(
+            "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so far, \
+             {left} not reached ({what}){unread}",
+            signals::name(signal)
+        );
+        return Ok(signals::exit_code(signal));
+    }
     if faults == 0 {
         eprintln!("check: {puzzles} puzzle lines, no faults ({what}){unread}");
     } else {

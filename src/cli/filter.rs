@@ -13,12 +13,14 @@ use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classifier, Verdict};
 use sudoku_bench::corpus::{Kind, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
+use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, format_of, open_corpora, parse_threads, FormatArg};
 use super::outputs::{self, Opened, Output};
 use super::progress::Progress;
+use super::signals;
 
 /// The statuses a line can be kept for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -171,12 +173,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out_layout: Option<Layout> = None;
     let mut failures = 0u64;
 
-    for (index, corpus) in corpora.iter_mut().enumerate() {
+    let stop = signals::install()?;
+    let mut classifier = classifier;
+    classifier.stop_when(stop.clone());
+    // The corpus the filter stopped in, and its entries read but not classified.
+    let mut stopped_in = None;
+    'corpora: for (index, corpus) in corpora.iter_mut().enumerate() {
         // Comments seen before the corpus shows its layout wait, so that none of the lines
         // of a refused corpus is written.
         let mut settled = false;
         let mut held: Vec<Vec<u8>> = Vec::new();
         loop {
+            if stop.requested() {
+                stopped_in = Some((index, 0));
+                break 'corpora;
+            }
             let n = match classifier.install(|| corpus.next_lines(&mut chunk, chunk_size)) {
                 Ok(n) => n,
                 Err(e) => {
@@ -214,7 +225,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
-            classifier.classify(&chunk[..n], &mut verdicts);
+            // On a stop, only the lines before the first one not classified are written.
+            let done = classifier.classify(&chunk[..n], &mut verdicts);
             if args.canonical {
                 // The canonical search costs more than solving: do it in parallel too.
                 let form = |r: &Record| match &r.kind {
@@ -223,10 +235,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                     _ => None,
                 };
-                classifier.map(&chunk[..n], form, &mut forms);
+                classifier.map(&chunk[..done], form, &mut forms);
             }
             let mut entries = 0;
-            for (i, (record, verdict)) in chunk[..n].iter().zip(&verdicts).enumerate() {
+            for (i, (record, verdict)) in chunk[..done].iter().zip(&verdicts).enumerate() {
                 let status = match (&record.kind, verdict.status) {
                     (Kind::Blank, _) => continue,
                     (Kind::Comment, _) if !settled => {
@@ -295,6 +307,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 out.write(b"", &record.raw)?;
             }
             progress.advance(entries, corpus.bytes_read());
+            if done < n {
+                let unclassified = chunk[done..n].iter().filter(|r| r.is_entry()).count();
+                stopped_in = Some((index, unclassified as u64));
+                break 'corpora;
+            }
         }
         // A corpus of comments alone has no layout to refuse.
         for raw in held.drain(..) {
@@ -312,9 +329,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|(status, n)| format!("{status} {n}"))
         .collect();
+    let interrupted = stop.cause().map(|signal| {
+        let left = match stopped_in {
+            Some((index, unclassified)) => {
+                let deadline = std::time::Instant::now() + COUNT_BUDGET;
+                corpora[index..]
+                    .iter_mut()
+                    .map(|corpus| entries_left(corpus, deadline))
+                    .sum::<Option<u64>>()
+                    .map_or("an unknown number of".to_string(), |left| {
+                        (left + unclassified).to_string()
+                    })
+            }
+            None => "0".to_string(),
+        };
+        (signal, left)
+    });
     let mut line = format!(
-        "filter ({}): {} puzzles: {}; kept {kept}, rejected {rejected}",
+        "filter ({}){}: {} puzzles: {}; kept {kept}, rejected {rejected}",
         info.name,
+        match &interrupted {
+            Some((signal, _)) => format!(" interrupted by {}", signals::name(*signal)),
+            None => String::new(),
+        },
         counts.values().sum::<u64>(),
         if per_status.is_empty() {
             "none".to_string()
@@ -328,16 +365,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seen.len()
         ));
     }
+    if let Some((_, left)) = &interrupted {
+        line.push_str(&format!("; {left} puzzles not reached"));
+    }
     if failures > 0 {
         line.push_str(&format!(
             "; {failures} corpora refused or not read to the end (errors above)"
         ));
     }
     eprintln!("{line}");
-    Ok(if failures > 0 {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
+    Ok(match interrupted {
+        Some((signal, _)) => signals::exit_code(signal),
+        None if failures > 0 => ExitCode::from(2),
+        None => ExitCode::SUCCESS,
     })
 }
 

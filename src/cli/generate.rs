@@ -17,6 +17,7 @@ use sudoku_bench::strategy::Strategy;
 use super::args::{choose_strategy, parse_threads};
 use super::outputs::{self, Output};
 use super::progress::Progress;
+use super::signals;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SymmetryArg {
@@ -132,25 +133,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let started = Instant::now();
     let mut progress = Progress::new(Some(args.count), args.quiet);
-    let mut batch: Vec<Result<Generated, GenerateError>> = Vec::new();
+    // `None`: not made, because a stop was requested first.
+    let mut batch: Vec<Option<Result<Generated, GenerateError>>> = Vec::new();
     let mut line = Vec::with_capacity(200);
     let mut start = 0;
-    while start < args.count {
+    let stop = signals::install()?;
+    while start < args.count && !stop.requested() {
         let end = (start + BATCH).min(args.count);
         pool.install(|| {
             // u64 ranges are not indexed in rayon; a batch is far below usize::MAX.
             (0..(end - start) as usize)
                 .into_par_iter()
                 .map(|offset| {
+                    if stop.requested() {
+                        return None;
+                    }
                     let index = start + offset as u64;
                     let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
                     // Each worker only takes its own slot, so the lock is uncontended.
                     let mut solver = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
-                    generate::generate(&settings, index, solver.as_mut())
+                    Some(generate::generate(&settings, index, solver.as_mut()))
                 })
                 .collect_into_vec(&mut batch)
         });
-        for generated in batch.drain(..) {
+        // Written in index order up to the first puzzle not made: a prefix, no gap.
+        let mut made = 0;
+        for generated in batch.drain(..).map_while(|g| g) {
+            made += 1;
             let Generated { puzzle, solution } = generated?;
             line.clear();
             match args.format {
@@ -165,20 +174,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.write_all(&line)
                 .with_context(|| format!("cannot write {path}"))?;
         }
-        progress.advance(end - start, end);
-        start = end;
+        progress.advance(made, start + made);
+        start += made;
     }
     out.flush()
         .with_context(|| format!("cannot write {path}"))?;
     progress.finish();
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "generate: {} puzzles in {secs:.2} s: {:.0} puzzles/s ({} threads, uniqueness by {})",
-        args.count,
-        args.count as f64 / secs.max(1e-9),
+        "generate: {start} puzzles in {secs:.2} s: {:.0} puzzles/s ({} threads, uniqueness by {})",
+        start as f64 / secs.max(1e-9),
         pool.current_num_threads(),
         info.name
     );
+    if let Some(signal) = stop.cause() {
+        eprintln!(
+            "generate: interrupted by {}: the first {start} puzzles written, the other {} of {} \
+             not made",
+            signals::name(signal),
+            args.count - start,
+            args.count
+        );
+        return Ok(signals::exit_code(signal));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -8,6 +8,7 @@ mod generate;
 mod outputs;
 mod progress;
 mod run;
+mod signals;
 mod writer;
 
 use std::io::Write;

@@ -10,18 +10,20 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::{Corpus, Kind};
+use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
 use sudoku_bench::machine::Machine;
 use sudoku_bench::report::csv::{push_field, push_header, push_row};
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter};
 use sudoku_bench::report::{Status, Summary};
-use sudoku_bench::runner::{RunError, Runner, Settings};
+use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
 use super::args::{format_of, open_corpora, parse_threads, strategy_named, FormatArg};
 use super::outputs::{self, Output};
 use super::progress::Progress;
+use super::signals;
 use super::writer::WriterThread;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
@@ -219,7 +221,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
 
-    for corpus in &mut corpora {
+    let stop = signals::install()?;
+    runner.stop_when(stop.clone());
+    // The corpus the run stopped in, and its records read but not reported.
+    let mut stopped_in = None;
+    for (index, corpus) in corpora.iter_mut().enumerate() {
         let mut corpus_field = Vec::new();
         push_field(&mut corpus_field, corpus.name().as_bytes());
         let result = runner.run(corpus, &mut summary, |batch| -> anyhow::Result<()> {
@@ -275,7 +281,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(())
         });
         match result {
-            Ok(()) => {}
+            Ok(Ended::Complete) => {}
+            Ok(Ended::Stopped { unreported }) => {
+                stopped_in = Some((index, unreported));
+                break;
+            }
             Err(RunError::Load(e)) => {
                 // Keep what was read; go on with the next corpus.
                 progress.println(&format!("error: {e}"));
@@ -286,9 +296,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     csv.finish().with_context(cannot_write)?;
     progress.finish();
-    // The run's wall time ends with its CSV written, before the summary is made (which
-    // reads /proc/cpuinfo for the machine's name).
+    // The run's wall time ends with its CSV written, before what was not reached is
+    // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
     let wall_ns = started.elapsed().as_nanos() as u64;
+    let not_reached = match stopped_in {
+        Some((index, unreported)) => {
+            let deadline = Instant::now() + COUNT_BUDGET;
+            corpora[index..]
+                .iter_mut()
+                .map(|corpus| entries_left(corpus, deadline))
+                .sum::<Option<u64>>()
+                .map(|left| left + unreported)
+        }
+        None => Some(0),
+    };
     if warnings > MAX_WARNINGS {
         eprintln!(
             "warning: {} more bad lines not shown; see the error column of {}",
@@ -310,6 +331,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
         repeat: args.repeat,
         wall_ns,
+        // A signal after the last solve counts too, with nothing left unreached.
+        interrupted: stop.requested(),
+        not_reached,
         rows: summary.rows(),
     };
     if let Some(file) = summary_file.as_mut() {
@@ -332,6 +356,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("per-puzzle results: {}", out_path.display());
     }
 
+    if let Some(signal) = stop.cause() {
+        let left = not_reached.map_or("an unknown number of".to_string(), |n| n.to_string());
+        eprintln!(
+            "run: interrupted by {}: the rows and summary cover only the puzzles solved; \
+             {left} puzzles not reached",
+            signals::name(signal)
+        );
+        return Ok(signals::exit_code(signal));
+    }
     let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);
     let bad_lines = bad / runner.settings().strategies.len().max(1) as u64;
     let mismatches = summary.mismatches();

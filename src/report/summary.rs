@@ -213,7 +213,28 @@ pub struct SummaryReport {
     pub repeat: u32,
     /// Wall-clock time of the whole run, reading and writing included.
     pub wall_ns: u64,
+    /// The run was stopped (SIGINT, SIGTERM) before the end of its input: the rows count
+    /// only what was done. Absent (false) in summaries written before it existed.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// Puzzle lines (entries) of the input that were not solved and reported: read but
+    /// not solved, plus those left unread in regular files. `null` when not known: input
+    /// from a stream, or more left than could be counted quickly.
+    #[serde(default)]
+    pub not_reached: Option<u64>,
     pub rows: Vec<SummaryRow>,
+}
+
+impl SummaryReport {
+    /// The line that says a run was interrupted, for the summary's exports.
+    pub fn interrupted_note(&self) -> Option<String> {
+        self.interrupted.then(|| {
+            let left = self
+                .not_reached
+                .map_or("an unknown number of".to_string(), |n| n.to_string());
+            format!("interrupted: only what was done is counted; {left} puzzles not reached")
+        })
+    }
 }
 
 #[cfg(test)]
@@ -305,5 +326,53 @@ mod tests {
             (r.puzzles_per_s_per_core, r.mean_ns, r.median_ns),
             (0.0, 0.0, 0)
         );
+    }
+
+    fn report(interrupted: bool, not_reached: Option<u64>) -> SummaryReport {
+        SummaryReport {
+            tool: "t".into(),
+            version: "0".into(),
+            date: "d".into(),
+            machine: Machine::detect(),
+            threads: 1,
+            max_solutions: 2,
+            max_nodes: None,
+            timeout_ns: None,
+            repeat: 1,
+            wall_ns: 1,
+            interrupted,
+            not_reached,
+            rows: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn summaries_without_the_interrupt_fields_still_load() {
+        let mut json: serde_json::Value = serde_json::to_value(report(true, Some(3))).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        fields.remove("interrupted");
+        fields.remove("not_reached");
+        let old: SummaryReport = serde_json::from_value(json).unwrap();
+        assert_eq!(old, report(false, None));
+    }
+
+    #[test]
+    fn an_interrupted_report_says_so_and_what_was_not_reached() {
+        use crate::report::json::JsonExporter;
+        use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
+        assert_eq!(report(false, Some(0)).interrupted_note(), None);
+        let counted = report(true, Some(12));
+        let unknown = report(true, None);
+        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
+            assert!(exporter.export(&counted).contains("12 puzzles not reached"));
+            assert!(exporter
+                .export(&unknown)
+                .contains("an unknown number of puzzles not reached"));
+            assert!(!exporter
+                .export(&report(false, Some(0)))
+                .contains("interrupted"));
+        }
+        let json = JsonExporter.export(&unknown);
+        assert!(json.contains("\"interrupted\": true") && json.contains("\"not_reached\": null"));
     }
 }

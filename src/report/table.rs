@@ -160,6 +160,9 @@ impl Exporter for TableExporter {
         for row in cells {
             line(&mut row.into_iter());
         }
+        if let Some(note) = report.interrupted_note() {
+            let _ = writeln!(out, "{note}");
+        }
         out
     }
 }
@@ -191,6 +194,9 @@ impl Exporter for MarkdownExporter {
         let _ = writeln!(out, "|{}|", rule.join("|"));
         for row in cells {
             let _ = writeln!(out, "| {} |", row.join(" | "));
+        }
+        if let Some(note) = report.interrupted_note() {
+            let _ = writeln!(out, "\n**{note}**");
         }
         out
     }

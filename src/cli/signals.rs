@@ -1,0 +1,47 @@
+//! SIGINT and SIGTERM for the long commands (`run`, `filter`, `check`, `generate`): the
+//! first asks the work to stop (the command writes what it finished, whole, says so, and
+//! exits 128 + the signal: 130 or 143); a second exits at once with its own such status.
+//!
+//! signal-hook rather than a hand-written `sigaction` handler: it registers handlers that
+//! only do async-signal-safe stores, chains them with any already installed, and gives the
+//! "second signal exits at once" behaviour (`register_conditional_shutdown`) ready-made;
+//! written by hand that needs `unsafe` code that is easy to get subtly wrong.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use anyhow::Context;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::flag;
+use sudoku_bench::interrupt::Stop;
+
+/// Install the handlers; the returned flag is set by the first signal, to its number.
+pub fn install() -> anyhow::Result<Stop> {
+    let stop = Stop::default();
+    // Set by the first signal: arms the exit on the next one.
+    let armed = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // The order matters: the exit must be registered before the flag that arms it,
+        // so that the first signal finds it unarmed.
+        flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))
+            .and_then(|_| flag::register(signal, Arc::clone(&armed)))
+            .and_then(|_| flag::register_usize(signal, stop.cell(), signal as usize))
+            .with_context(|| format!("cannot handle signal {}", name(signal as usize)))?;
+    }
+    Ok(stop)
+}
+
+/// A signal's name, for messages.
+pub fn name(signal: usize) -> String {
+    match signal as i32 {
+        SIGINT => "SIGINT".to_string(),
+        SIGTERM => "SIGTERM".to_string(),
+        _ => format!("signal {signal}"),
+    }
+}
+
+/// The exit status of a command stopped by `signal`, as a shell reports a process that
+/// the signal killed.
+pub fn exit_code(signal: usize) -> std::process::ExitCode {
+    std::process::ExitCode::from(128u8.saturating_add(signal.min(127) as u8))
+}
