@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudoku_bench::classify::{Classifier, Verdict};
-use sudoku_bench::corpus::{Kind, Record};
+use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
@@ -57,13 +57,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let (mut puzzles, mut faults) = (0u64, 0u64);
-    let mut chunk: Vec<Record> = Vec::new();
+    let mut chunk = Chunk::new(Lines::Entries);
     let mut verdicts: Vec<Verdict> = Vec::new();
 
     for corpus in &mut corpora {
         loop {
             let n = corpus
-                .next_entries(&mut chunk, CHUNK)
+                .read_chunk(&mut chunk, CHUNK)
                 .with_context(|| format!("cannot read {}", corpus.name()))?;
             if n == 0 {
                 break;
@@ -78,13 +78,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 )
             };
+            let records = chunk.records();
             match &classifier {
-                Some(c) if chunk[..n].iter().any(searched) => {
-                    c.classify(&chunk[..n], &mut verdicts)
-                }
+                Some(c) if records.iter().any(searched) => c.classify(records, &mut verdicts),
                 _ => verdicts.clear(),
             }
-            for (i, record) in chunk[..n].iter().enumerate() {
+            for (i, record) in records.iter().enumerate() {
                 puzzles += 1;
                 let fault = match &record.kind {
                     Kind::Invalid { reason, column, .. } | Kind::Malformed { reason, column } => {

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classifier, Verdict};
-use sudoku_bench::corpus::{Kind, Record};
+use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
@@ -170,20 +170,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut header_written = false;
     let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
     let (mut kept, mut rejected, mut duplicates) = (0u64, 0u64, 0u64);
-    let mut chunk: Vec<Record> = Vec::new();
+    let mut chunk = Chunk::new(Lines::All);
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut forms: Vec<Option<sudoku_bench::Grid>> = Vec::new();
     let chunk_size = args.chunk_size as usize;
 
     for (index, corpus) in corpora.iter_mut().enumerate() {
         loop {
-            let n = classifier
-                .install(|| corpus.next_lines(&mut chunk, chunk_size))
+            let n = corpus
+                .read_chunk(&mut chunk, chunk_size)
                 .with_context(|| format!("cannot read {}", corpus.name()))?;
             if n == 0 {
                 break;
             }
-            classifier.classify(&chunk[..n], &mut verdicts);
+            let records = chunk.records();
+            classifier.classify(records, &mut verdicts);
             if args.canonical {
                 // The canonical search costs more than solving: do it in parallel too.
                 let form = |r: &Record| match &r.kind {
@@ -192,36 +193,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                     _ => None,
                 };
-                classifier.map(&chunk[..n], form, &mut forms);
+                classifier.map(records, form, &mut forms);
             }
             let mut entries = 0;
-            for (i, (record, verdict)) in chunk[..n].iter().zip(&verdicts).enumerate() {
-                let status = match (&record.kind, verdict.status) {
-                    (Kind::Blank, _) => continue,
-                    (Kind::Comment, _) => {
-                        out.write(b"", &record.raw)?;
+            for (i, (record, verdict)) in records.iter().zip(&verdicts).enumerate() {
+                let raw = record.raw.whole();
+                let status = match (&record.kind, verdict.status, raw) {
+                    (Kind::Blank, _, _) => continue,
+                    (Kind::Comment, _, Some(raw)) => {
+                        out.write(b"", raw)?;
                         continue;
                     }
-                    (Kind::Header, _) => {
+                    (Kind::Header, _, Some(raw)) => {
                         // One header for the output, from the first CSV corpus.
                         if !header_written {
-                            out.write(b"", &record.raw)?;
+                            out.write(b"", raw)?;
                             header_written = true;
                         }
                         continue;
                     }
-                    (_, Some(status)) => status,
-                    (_, None) => Status::Malformed,
+                    (_, Some(status), _) => status,
+                    (_, None, _) => Status::Malformed,
                 };
                 entries += 1;
                 *counts.entry(status).or_default() += 1;
                 let reason = reason(record, verdict);
+                // A line whose bytes were not all read is written nowhere as if whole,
+                // whatever its status: the rejects say where it is, without it.
+                let Some(raw) = raw else {
+                    rejected += 1;
+                    if let Some(rejects) = rejects.as_mut() {
+                        let prefix = format!(
+                            "{}:{}\t{status}\t{reason} (line not copied)\t",
+                            corpus.name(),
+                            record.line
+                        );
+                        rejects.write(prefix.as_bytes(), b"\n")?;
+                    }
+                    continue;
+                };
                 if !keep.contains(&status) {
                     rejected += 1;
                     if let Some(rejects) = rejects.as_mut() {
                         let prefix =
                             format!("{}:{}\t{status}\t{reason}\t", corpus.name(), record.line);
-                        rejects.write(prefix.as_bytes(), &record.raw)?;
+                        rejects.write(prefix.as_bytes(), raw)?;
                     }
                     continue;
                 }
@@ -250,14 +266,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                                     args.corpora[first.corpus as usize].display(),
                                     first.line
                                 );
-                                rejects.write(prefix.as_bytes(), &record.raw)?;
+                                rejects.write(prefix.as_bytes(), raw)?;
                             }
                             continue;
                         }
                     }
                 }
                 kept += 1;
-                out.write(b"", &record.raw)?;
+                out.write(b"", raw)?;
             }
             progress.advance(entries, corpus.bytes_read());
         }

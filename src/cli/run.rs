@@ -250,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(()) => {}
             Err(RunError::Load(e)) => {
                 // Keep what was read; go on with the next corpus.
-                progress.println(&format!("error: {e}"));
+                progress.println(&format!("error: {:#}", anyhow::Error::from(e)));
                 read_failures += 1;
             }
             Err(RunError::Sink(e)) => return Err(e),
