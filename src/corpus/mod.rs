@@ -441,23 +441,23 @@ impl Corpus {
             if buf.is_empty() {
                 break b"";
             }
-            let (content, used) = match split::first_line(buf) {
-                Split::Line { content, len } => (content, len),
+            let (content, used, ending) = match split::first_line(buf) {
+                Split::Line { content, len } => {
+                    let ending: &[u8] = match &buf[content..len] {
+                        b"\n" => b"\n",
+                        b"\r\n" => b"\r\n",
+                        _ => b"\r",
+                    };
+                    (content, len, Some(ending))
+                }
                 Split::Open { content, cr } => {
                     after_cr = cr;
-                    (content, buf.len())
+                    (content, buf.len(), None)
                 }
             };
             let room = MAX_LINE - line.len();
             line.extend_from_slice(&buf[..content.min(room)]);
             cut |= content > room;
-            let ending = match buf[content..used] {
-                [] | [b'\r'] => None,
-                [b'\n'] => Some(&b"\n"[..]),
-                [b'\r', b'\n'] => Some(&b"\r\n"[..]),
-                // A lone CR that is not the buffer's last byte.
-                _ => Some(&b"\r"[..]),
-            };
             self.reader.consume(used);
             total += used;
             if let Some(ending) = ending {
@@ -555,5 +555,7 @@ pub fn read_all(name: &str, input: impl Read + Send + 'static) -> Result<Vec<Rec
     Ok(out)
 }
 
+#[cfg(test)]
+mod prop_tests;
 #[cfg(test)]
 pub(crate) mod tests;

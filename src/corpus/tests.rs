@@ -22,10 +22,14 @@ fn in_memory(input: &str, forced: Option<Format>) -> Corpus {
 /// bytes is checked against `len`, the input's length.
 fn read(corpus: &mut Corpus, lines: Lines, size: usize, len: usize) -> Vec<Record> {
     let (mut chunk, mut got, mut bytes) = (Chunk::new(lines), Vec::new(), 0);
-    while corpus.read_chunk(&mut chunk, size).unwrap() > 0 {
-        assert!(chunk.records().len() <= size);
-        got.extend_from_slice(chunk.records());
+    loop {
+        let n = corpus.read_chunk(&mut chunk, size).unwrap();
         bytes += chunk.bytes();
+        if n == 0 {
+            break;
+        }
+        assert!(n <= size);
+        got.extend_from_slice(chunk.records());
     }
     // Every line's bytes count, skipped lines' too.
     assert_eq!(bytes, len as u64);
