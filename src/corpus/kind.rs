@@ -1,5 +1,5 @@
 //! How a line's bytes become a `Kind`: the one function every read path calls
-//! (`State::kind`), and the parsing and checks behind it.
+//! (`State::kind_into`), and the parsing and checks behind it.
 
 use super::{csv, text, CsvLayout, Format, Kind, LoadError, MAX_LINE};
 use crate::grid::{cell_name, Grid};
@@ -23,36 +23,41 @@ pub(super) struct State {
 }
 
 impl State {
-    /// The kind of the next line, `content` being its bytes without the line ending
-    /// (only its first `MAX_LINE` when `cut`). Settles the format on the first data line.
+    /// Write the kind of the next line into `slot`, `content` being its bytes without
+    /// the line ending (only its first `MAX_LINE` when `cut`). Settles the format on the
+    /// first data line. Writes in place rather than returning the kind: on the reader's
+    /// hot path, a `Result<Kind, _>` returned costs a copy of the kind per line.
     #[inline(always)]
-    pub fn kind(&mut self, content: &[u8], cut: bool) -> Result<Kind, LoadError> {
+    pub fn kind_into(
+        &mut self,
+        slot: &mut Kind,
+        content: &[u8],
+        cut: bool,
+    ) -> Result<(), LoadError> {
         if cut {
-            return Ok(Kind::Malformed {
+            *slot = Kind::Malformed {
                 reason: format!("line is longer than {MAX_LINE} bytes"),
                 column: MAX_LINE + 1,
-            });
+            };
+            return Ok(());
         }
         let line = content.trim_ascii();
         match line.first() {
-            None => return Ok(Kind::Blank),
-            Some(b'#') => return Ok(Kind::Comment),
-            Some(_) => {}
+            None => *slot = Kind::Blank,
+            Some(b'#') => *slot = Kind::Comment,
+            Some(_) => match &self.layout {
+                Some(layout) => set_kind(slot, layout.classify(content)),
+                None => {
+                    let layout = self.detect(line)?;
+                    *slot = match layout {
+                        Layout::Csv(_) => Kind::Header,
+                        Layout::Text => layout.classify(content),
+                    };
+                    self.layout = Some(layout);
+                }
+            },
         }
-        match &self.layout {
-            Some(layout) => Ok(layout.classify(content)),
-            None => {
-                let layout = self.detect(line)?;
-                let header = matches!(layout, Layout::Csv(_));
-                let kind = if header {
-                    Kind::Header
-                } else {
-                    layout.classify(content)
-                };
-                self.layout = Some(layout);
-                Ok(kind)
-            }
-        }
+        Ok(())
     }
 
     fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {

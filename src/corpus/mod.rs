@@ -10,7 +10,7 @@
 //! Only failures to read at all are errors, and a compressed corpus, refused.
 //!
 //! There is one read path: `Corpus::read_chunk`. Lines are split by `split::first_line`
-//! and become records through `Chunk::take` (which classifies with `State::kind`),
+//! and become records through `Chunk::take` (which classifies with `State::kind_into`),
 //! whether they are read where they lie in the reader's buffer or gathered across its
 //! refills.
 
@@ -24,7 +24,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use self::kind::{set_kind, State};
+use self::kind::State;
 use self::split::Split;
 use crate::grid::Grid;
 
@@ -217,14 +217,15 @@ impl Chunk {
         cut: bool,
     ) -> Result<(), LoadError> {
         state.line += 1;
-        let kind = state.kind(content, cut)?;
-        if self.lines == Lines::Entries && !kind.is_entry() {
-            return Ok(());
-        }
+        // The kind is written where the record would go, then kept or not.
         if self.len == self.records.len() {
             self.records.push(Record::default());
         }
         let record = &mut self.records[self.len];
+        state.kind_into(&mut record.kind, content, cut)?;
+        if self.lines == Lines::Entries && !record.kind.is_entry() {
+            return Ok(());
+        }
         record.line = state.line;
         match (self.lines, &mut record.raw) {
             (Lines::Entries, Raw::NotKept) => {}
@@ -237,7 +238,6 @@ impl Chunk {
             }
             (Lines::All, raw) => *raw = Raw::Whole([content, ending].concat()),
         }
-        set_kind(&mut record.kind, kind);
         self.len += 1;
         Ok(())
     }
