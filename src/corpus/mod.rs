@@ -90,7 +90,8 @@ pub enum Kind {
         reason: String,
         column: usize,
     },
-    /// A line that is not a puzzle; `column` is 1-based within the line.
+    /// A line that is not a puzzle; `column` is 1-based within the line, in characters
+    /// (in bytes for bytes that are not UTF-8), a byte-order mark not counted.
     Malformed { reason: String, column: usize },
     /// A `#` line.
     Comment,
@@ -278,8 +279,9 @@ pub const MAX_LINE: usize = 1 << 16;
 impl Corpus {
     /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
     ///
-    /// A file's first bytes are read at once, so a compressed file is refused here, before
-    /// any work; stdin's only on the first read, as opening it must not wait for its writer.
+    /// A regular file's first bytes are read at once, so a compressed file is refused here,
+    /// before any work; stdin's or a pipe's only on the first read, as opening one must not
+    /// wait for its writer.
     pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
         if path.as_os_str() == "-" {
             let reader = BufReader::with_capacity(READ_BUFFER, io::stdin());
@@ -298,7 +300,9 @@ impl Corpus {
         let reader = BufReader::with_capacity(READ_BUFFER, file);
         let mut corpus =
             Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, forced);
-        corpus.start()?;
+        if size.is_some() {
+            corpus.start()?;
+        }
         Ok(corpus)
     }
 

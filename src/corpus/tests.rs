@@ -569,3 +569,25 @@ fn a_multi_byte_character_is_named_with_its_column_in_characters() {
         )
     );
 }
+
+#[test]
+fn a_compressed_file_is_refused_at_open_and_a_stream_on_its_first_read() {
+    let gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.txt.gz");
+    std::fs::write(&path, &gzip).unwrap();
+    let err = Corpus::open(&path, None).unwrap_err();
+    assert!(
+        matches!(&err, LoadError::Compressed { compression, .. } if compression.name == "gzip"),
+        "{err:?}"
+    );
+    // A stream giving one byte a read: the magic number is gathered across reads.
+    let reader = BufReader::with_capacity(1, io::Cursor::new(gzip));
+    let mut c = Corpus::from_reader("-", Box::new(reader), None, None);
+    let err = c.read_chunk(&mut Chunk::new(Lines::All), 10).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "-: compressed (gzip) corpora are not supported yet; decompress it first, e.g. \
+         `zcat FILE | sudoku-bench run -`"
+    );
+}
