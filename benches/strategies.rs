@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sudoku_bench::corpus::{Corpus, Kind, Record};
+use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines};
 use sudoku_bench::strategy::{self, Limits, STRATEGIES};
 use sudoku_bench::Grid;
 
@@ -35,13 +35,16 @@ fn load(path: &Path, limit: usize) -> Vec<Grid> {
     let Ok(mut corpus) = Corpus::open(path, None) else {
         return Vec::new();
     };
-    let mut record = Record::default();
+    let mut chunk = Chunk::new(Lines::Entries);
     let mut grids = Vec::new();
-    while grids.len() < limit && corpus.next_into(&mut record).unwrap_or(false) {
-        if let Kind::Puzzle { grid, .. } = record.kind {
-            grids.push(grid);
+    while grids.len() < limit && corpus.read_chunk(&mut chunk, limit.min(4096)).unwrap_or(0) > 0 {
+        for record in chunk.records() {
+            if let Kind::Puzzle { grid, .. } = record.kind {
+                grids.push(grid);
+            }
         }
     }
+    grids.truncate(limit);
     grids
 }
 

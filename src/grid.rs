@@ -20,7 +20,7 @@ pub struct Grid {
 pub enum CellError {
     #[error("expected 81 cells, found {found}")]
     Length { found: usize },
-    /// `column` is 1-based within the field.
+    /// `column` is 1-based within the field, in characters.
     #[error("character {found:?} at column {column} is not a digit or a blank ('.' or '0')")]
     Character { found: char, column: usize },
 }
@@ -101,10 +101,20 @@ impl Grid {
     pub fn parse(field: &[u8]) -> Result<Grid, CellError> {
         if field.len() != 81 {
             // Count characters, not bytes, so the message matches what the user sees.
-            let found = match std::str::from_utf8(field) {
-                Ok(s) => s.chars().count(),
-                Err(_) => field.len(),
-            };
+            let text = std::str::from_utf8(field).ok();
+            let found = text.map_or(field.len(), |s| s.chars().count());
+            // 81 characters in more bytes: the length is right, a multi-byte character
+            // is what is wrong. Its column counts characters too.
+            if let Some((i, found)) = text.filter(|_| found == 81).and_then(|s| {
+                s.chars()
+                    .enumerate()
+                    .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
+            }) {
+                return Err(CellError::Character {
+                    found,
+                    column: i + 1,
+                });
+            }
             return Err(CellError::Length { found });
         }
         // Branch-free first pass (it vectorises): a digit keeps its value, `.` and `0`

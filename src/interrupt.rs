@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::corpus::{Chunk, Corpus};
+use crate::corpus::{Chunk, Corpus, Lines};
 
 /// Cloned freely: every clone is the same flag.
 #[derive(Debug, Clone, Default)]
@@ -47,10 +47,10 @@ pub const COUNT_BUDGET: Duration = Duration::from_secs(1);
 /// of unknown size (stdin, a pipe), a read error, or not done by `deadline`.
 pub fn entries_left(corpus: &mut Corpus, deadline: Instant) -> Option<u64> {
     corpus.size()?;
-    let mut chunk = Chunk::default();
+    let mut chunk = Chunk::new(Lines::Entries);
     let mut entries = 0u64;
     loop {
-        match corpus.read_chunk(&mut chunk, 4096, false) {
+        match corpus.read_chunk(&mut chunk, 4096) {
             Ok(0) => return Some(entries),
             Ok(n) => entries += n as u64,
             Err(_) => return None,
@@ -91,8 +91,7 @@ mod tests {
         assert_eq!(entries_left(&mut corpus(text.clone(), true), far), Some(3));
         // After some was read: only the rest.
         let mut c = corpus(text.clone(), true);
-        let mut first = Vec::new();
-        c.next_entries(&mut first, 1).unwrap();
+        c.read_chunk(&mut Chunk::new(Lines::Entries), 1).unwrap();
         assert_eq!(entries_left(&mut c, far), Some(2));
         // A stream: unknown.
         assert_eq!(entries_left(&mut corpus(text.clone(), false), far), None);

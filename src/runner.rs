@@ -24,7 +24,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::clock::Clock;
-use crate::corpus::{Chunk, Corpus, Kind, LoadError, Record};
+use crate::corpus::{Chunk, Corpus, Kind, Lines, LoadError, Record};
 use crate::grid::Grid;
 use crate::interrupt::Stop;
 use crate::per_worker::PerWorker;
@@ -212,7 +212,7 @@ impl<'c> Runner<'c> {
         let (empty_tx, empty_rx) = channel::<Chunk>();
         for _ in 0..CHUNKS_IN_FLIGHT {
             empty_tx
-                .send(Chunk::parsed_on_read())
+                .send(Chunk::new(Lines::Entries))
                 .expect("the receiver is alive");
         }
         // `move`: the channels must close when this returns early, or the reader would wait
@@ -231,7 +231,7 @@ impl<'c> Runner<'c> {
                         if stop.requested() {
                             return records;
                         }
-                        let read = corpus.read_chunk(&mut chunk, next_size, false);
+                        let read = corpus.read_chunk(&mut chunk, next_size);
                         records += chunk.records().len() as u64;
                         let bytes = corpus.bytes_read();
                         let left = corpus.size().map(|size| size.saturating_sub(bytes));
@@ -887,7 +887,10 @@ mod tests {
         let (lines, result) = lines_reported(reader, 2, 1, || {});
         assert_eq!(lines, [1, 2, 3]);
         match result {
-            Err(RunError::Load(e)) => assert_eq!(e.to_string(), "t: read error after line 3: gone"),
+            Err(RunError::Load(e)) => assert_eq!(
+                format!("{:#}", anyhow::Error::from(e)),
+                "t: read error after line 3: gone"
+            ),
             other => panic!("expected a read error, got {other:?}"),
         }
     }

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use sudoku_bench::corpus::{Corpus, Kind, Record};
+use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines};
 use sudoku_bench::strategy::{Limits, StrategyInfo, STRATEGIES};
 use sudoku_bench::Grid;
 
@@ -37,13 +37,14 @@ fn shared(file: &str) -> Option<PathBuf> {
 
 fn load(path: &Path) -> Vec<Grid> {
     let mut corpus = Corpus::open(path, None).unwrap();
-    let mut record = Record::default();
+    let mut chunk = Chunk::new(Lines::Entries);
     let mut grids = Vec::new();
-    while corpus.next_into(&mut record).unwrap() {
-        match record.kind {
-            Kind::Puzzle { grid, .. } => grids.push(grid),
-            Kind::Comment | Kind::Blank => {}
-            ref other => panic!("{}:{}: {other:?}", path.display(), record.line),
+    while corpus.read_chunk(&mut chunk, 4096).unwrap() > 0 {
+        for record in chunk.records() {
+            match record.kind {
+                Kind::Puzzle { grid, .. } => grids.push(grid),
+                ref other => panic!("{}:{}: {other:?}", path.display(), record.line),
+            }
         }
     }
     grids

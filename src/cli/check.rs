@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudoku_bench::classify::{Classifier, Verdict};
-use sudoku_bench::corpus::{Kind, Record};
+use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
@@ -61,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let (mut puzzles, mut faults, mut read_failures) = (0u64, 0u64, 0u64);
-    let mut chunk: Vec<Record> = Vec::new();
+    let mut chunk = Chunk::new(Lines::Entries);
     let mut verdicts: Vec<Verdict> = Vec::new();
 
     let stop = signals::install()?;
@@ -77,12 +77,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 stopped_in = Some((index, 0));
                 break 'corpora;
             }
-            let n = match corpus.next_entries(&mut chunk, CHUNK) {
+            let n = match corpus.read_chunk(&mut chunk, CHUNK) {
                 Ok(n) => n,
                 Err(e) => {
                     // Like `run`: report it (the error names file and line), keep what was
                     // checked, go on with the next corpus, and fail at the end.
-                    progress.println(&format!("error: {e}"));
+                    progress.println(&format!("error: {:#}", anyhow::Error::new(e)));
                     read_failures += 1;
                     break;
                 }
@@ -100,17 +100,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 )
             };
+            let records = chunk.records();
             // On a stop, only the entries before the first one not searched are checked.
             let checked = match &classifier {
-                Some(c) if chunk[..n].iter().any(searched) => {
-                    c.classify(&chunk[..n], &mut verdicts)
-                }
+                Some(c) if records.iter().any(searched) => c.classify(records, &mut verdicts),
                 _ => {
                     verdicts.clear();
-                    n
+                    records.len()
                 }
             };
-            for (i, record) in chunk[..checked].iter().enumerate() {
+            for (i, record) in records[..checked].iter().enumerate() {
                 puzzles += 1;
                 let fault = match &record.kind {
                     Kind::Invalid { reason, column, .. } | Kind::Malformed { reason, column } => {

@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classifier, Verdict};
-use sudoku_bench::corpus::{Kind, Record};
+use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
 use sudoku_bench::report::Status;
@@ -165,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut header_written = false;
     let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
     let (mut kept, mut rejected, mut duplicates) = (0u64, 0u64, 0u64);
-    let mut chunk: Vec<Record> = Vec::new();
+    let mut chunk = Chunk::new(Lines::All);
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut forms: Vec<Option<sudoku_bench::Grid>> = Vec::new();
     let chunk_size = args.chunk_size as usize;
@@ -188,13 +188,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 stopped_in = Some((index, 0));
                 break 'corpora;
             }
-            let n = match classifier.install(|| corpus.next_lines(&mut chunk, chunk_size)) {
+            let n = match corpus.read_chunk(&mut chunk, chunk_size) {
                 Ok(n) => n,
                 Err(e) => {
                     // One rule for every command: report it (the error names file and
                     // line), keep what was written, go on with the next corpus, fail at
                     // the end.
-                    progress.println(&format!("error: {e}"));
+                    progress.println(&format!("error: {:#}", anyhow::Error::new(e)));
                     failures += 1;
                     break;
                 }
@@ -202,8 +202,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if n == 0 {
                 break;
             }
+            let records = chunk.records();
             if !settled {
-                let shown = chunk[..n]
+                let shown = records
                     .iter()
                     .find_map(|r| Layout::shown_by(r).map(|layout| (r.line, layout)));
                 if let Some((line, layout)) = shown {
@@ -226,7 +227,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             // On a stop, only the lines before the first one not classified are written.
-            let done = classifier.classify(&chunk[..n], &mut verdicts);
+            let done = classifier.classify(records, &mut verdicts);
             if args.canonical {
                 // The canonical search costs more than solving: do it in parallel too.
                 let form = |r: &Record| match &r.kind {
@@ -235,40 +236,55 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                     _ => None,
                 };
-                classifier.map(&chunk[..done], form, &mut forms);
+                classifier.map(&records[..done], form, &mut forms);
             }
             let mut entries = 0;
-            for (i, (record, verdict)) in chunk[..done].iter().zip(&verdicts).enumerate() {
-                let status = match (&record.kind, verdict.status) {
-                    (Kind::Blank, _) => continue,
-                    (Kind::Comment, _) if !settled => {
-                        held.push(record.raw.clone());
+            for (i, (record, verdict)) in records[..done].iter().zip(&verdicts).enumerate() {
+                let raw = record.raw.whole();
+                let status = match (&record.kind, verdict.status, raw) {
+                    (Kind::Blank, _, _) => continue,
+                    (Kind::Comment, _, Some(raw)) if !settled => {
+                        held.push(raw.to_vec());
                         continue;
                     }
-                    (Kind::Comment, _) => {
-                        out.write(b"", &record.raw)?;
+                    (Kind::Comment, _, Some(raw)) => {
+                        out.write(b"", raw)?;
                         continue;
                     }
-                    (Kind::Header, _) => {
+                    (Kind::Header, _, Some(raw)) => {
                         // One header for the output, from the first CSV corpus.
                         if !header_written {
-                            out.write(b"", &record.raw)?;
+                            out.write(b"", raw)?;
                             header_written = true;
                         }
                         continue;
                     }
-                    (_, Some(status)) => status,
-                    (_, None) => Status::Malformed,
+                    (_, Some(status), _) => status,
+                    (_, None, _) => Status::Malformed,
                 };
                 entries += 1;
                 *counts.entry(status).or_default() += 1;
                 let reason = reason(record, verdict);
+                // A line whose bytes were not all read is written nowhere as if whole,
+                // whatever its status: the rejects say where it is, without it.
+                let Some(raw) = raw else {
+                    rejected += 1;
+                    if let Some(rejects) = rejects.as_mut() {
+                        let prefix = format!(
+                            "{}:{}\t{status}\t{reason} (line not copied)\t",
+                            corpus.name(),
+                            record.line
+                        );
+                        rejects.write(prefix.as_bytes(), b"\n")?;
+                    }
+                    continue;
+                };
                 if !keep.contains(&status) {
                     rejected += 1;
                     if let Some(rejects) = rejects.as_mut() {
                         let prefix =
                             format!("{}:{}\t{status}\t{reason}\t", corpus.name(), record.line);
-                        rejects.write(prefix.as_bytes(), &record.raw)?;
+                        rejects.write(prefix.as_bytes(), raw)?;
                     }
                     continue;
                 }
@@ -297,18 +313,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                                     args.corpora[first.corpus as usize].display(),
                                     first.line
                                 );
-                                rejects.write(prefix.as_bytes(), &record.raw)?;
+                                rejects.write(prefix.as_bytes(), raw)?;
                             }
                             continue;
                         }
                     }
                 }
                 kept += 1;
-                out.write(b"", &record.raw)?;
+                out.write(b"", raw)?;
             }
             progress.advance(entries, corpus.bytes_read());
             if done < n {
-                let unclassified = chunk[done..n].iter().filter(|r| r.is_entry()).count();
+                let unclassified = records[done..n].iter().filter(|r| r.is_entry()).count();
                 stopped_in = Some((index, unclassified as u64));
                 break 'corpora;
             }
@@ -393,7 +409,10 @@ impl Layout {
     /// The layout `record` shows, when it is the first header or entry of its corpus.
     fn shown_by(record: &Record) -> Option<Layout> {
         match record.kind {
-            Kind::Header => Some(Layout::Csv(record.raw.trim_ascii().to_vec())),
+            // A header is never cut: a cut line is malformed.
+            Kind::Header => Some(Layout::Csv(
+                record.raw.whole().unwrap_or_default().trim_ascii().to_vec(),
+            )),
             _ if record.is_entry() => Some(Layout::Text),
             _ => None,
         }

@@ -6,8 +6,8 @@
 //! `id,puzzle,solution,clues,difficulty`. Records are one per line; a quoted field may
 //! hold commas and `""` escapes, but not a line break (no Sudoku corpus needs one).
 
+use super::kind::{Bad, Fields};
 use super::text::cell_error;
-use super::{Bad, Fields};
 use crate::grid::Grid;
 
 pub(super) const PUZZLE_COLUMNS: &[&str] = &["quizzes", "puzzle", "puzzles", "quiz", "sudoku"];
@@ -21,10 +21,16 @@ pub struct CsvLayout {
     pub columns: usize,
 }
 
-/// One field: its text (quotes removed) and its 1-based starting column in the line.
+/// One field: its text (quotes removed) and the 1-based column, in characters, where that
+/// text starts in the line.
 struct Field {
     text: Vec<u8>,
     column: usize,
+}
+
+/// Characters in `bytes`, a prefix of a UTF-8 line: the bytes that do not continue one.
+fn chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// Split one CSV line into fields. `Err` carries the column of an unterminated quote.
@@ -33,12 +39,13 @@ fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), usize> {
     let mut i = 0;
     loop {
         let mut text = Vec::new();
-        let column = i + 1;
+        let mut column = chars(&line[..i]) + 1;
         if line.get(i) == Some(&b'"') {
+            column += 1;
             i += 1;
             loop {
                 match line.get(i) {
-                    None => return Err(column),
+                    None => return Err(column - 1),
                     Some(b'"') if line.get(i + 1) == Some(&b'"') => {
                         text.push(b'"');
                         i += 2;
@@ -113,7 +120,7 @@ impl CsvLayout {
                     self.columns,
                     fields.len()
                 ),
-                column: line.len(),
+                column: chars(line),
             });
         };
         let grid = Grid::parse(&puzzle.text).map_err(|e| cell_error(e, puzzle.column))?;

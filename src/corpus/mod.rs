@@ -1,24 +1,35 @@
 //! `Corpus`: streams puzzle records from a text or CSV corpus, a file or stdin, in
 //! constant memory.
 //!
-//! Every line of the input becomes one `Record` (comments, blanks and the CSV header
-//! included, so tools that rewrite a corpus can keep them), carrying the exact bytes read
-//! and its 1-based line number. A line that is not a puzzle is a `Kind::Malformed` record
+//! Every line of the input is accounted for: it becomes one `Record` with its 1-based
+//! line number (comments, blanks and the CSV header included, for tools that rewrite a
+//! corpus) or, when the caller asks only for entries, is counted and skipped because it
+//! is a comment, a blank or the header. LF, CRLF and a lone CR each end a line. A line
+//! that is not a puzzle (one longer than `MAX_LINE` too) is a `Kind::Malformed` record
 //! and a puzzle whose givens break a rule is `Kind::Invalid`: neither stops the stream.
-//! Only failures to read at all are errors.
+//! Only failures to read at all are errors, and a compressed corpus, refused.
+//!
+//! There is one read path: `Corpus::read_chunk`. Lines are split by `split::first_line`
+//! and become records through `Chunk::take` (which classifies with `State::kind_into`),
+//! whether they are read where they lie in the reader's buffer or gathered across its
+//! refills.
 
 mod csv;
+mod kind;
+mod split;
+mod start;
 mod text;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
-use crate::grid::{cell_name, Grid};
+use self::kind::State;
+use self::split::Split;
+use crate::grid::Grid;
 
 pub use self::csv::CsvLayout;
+pub use self::start::Compression;
 
 /// How a corpus is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,18 +41,32 @@ pub enum Format {
 }
 
 /// A failure to read a corpus at all (bad lines are records, not errors).
+///
+/// The OS error behind a variant is its `source()`, not part of its message, so that a
+/// report of the whole chain (anyhow's `{:#}`) says it once.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("cannot open {path}: {source}")]
+    #[error("cannot open {path}")]
     Open { path: PathBuf, source: io::Error },
-    #[error("{name}: read error after line {line}: {source}")]
+    #[error("{name}: read error after line {line}")]
     Read {
         name: String,
         line: u64,
         source: io::Error,
     },
-    #[error("cannot start the reader thread: {0}")]
-    Thread(io::Error),
+    #[error("cannot start the reader thread")]
+    Thread(#[source] io::Error),
+    #[error(
+        "{name}: compressed ({}) corpora are not supported yet; decompress it first, e.g. \
+         `{} {} | sudoku-bench run -`",
+        compression.name,
+        compression.cat,
+        if name == "-" { "FILE" } else { name }
+    )]
+    Compressed {
+        name: String,
+        compression: Compression,
+    },
     #[error(
         "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
     )]
@@ -65,7 +90,8 @@ pub enum Kind {
         reason: String,
         column: usize,
     },
-    /// A line that is not a puzzle; `column` is 1-based within the line.
+    /// A line that is not a puzzle; `column` is 1-based within the line, in characters
+    /// (in bytes for bytes that are not UTF-8), a byte-order mark not counted.
     Malformed { reason: String, column: usize },
     /// A `#` line.
     Comment,
@@ -80,8 +106,7 @@ pub enum Kind {
 pub struct Record {
     /// 1-based line number in its file.
     pub line: u64,
-    /// The bytes as read, line ending included.
-    pub raw: Vec<u8>,
+    pub raw: Raw,
     pub kind: Kind,
 }
 
@@ -89,8 +114,31 @@ impl Default for Record {
     fn default() -> Self {
         Record {
             line: 0,
-            raw: Vec::new(),
+            raw: Raw::NotKept,
             kind: Kind::Blank,
+        }
+    }
+}
+
+/// A line's bytes, as far as its record holds them. Anything that writes a line back
+/// out must match on this: only `Whole` is the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Raw {
+    /// The line exactly as read, its ending included (a byte-order mark before the first
+    /// line is not part of it).
+    Whole(Vec<u8>),
+    /// The line is longer than `MAX_LINE`: its bytes were not all kept, and none are.
+    Cut,
+    /// The chunk keeps no bytes (`Lines::Entries`).
+    NotKept,
+}
+
+impl Raw {
+    /// The line's bytes, when they are held whole.
+    pub fn whole(&self) -> Option<&[u8]> {
+        match self {
+            Raw::Whole(bytes) => Some(bytes),
+            Raw::Cut | Raw::NotKept => None,
         }
     }
 }
@@ -98,66 +146,58 @@ impl Default for Record {
 impl Record {
     /// True for the kinds a benchmark reports on (puzzles, invalid and malformed lines).
     pub fn is_entry(&self) -> bool {
+        self.kind.is_entry()
+    }
+}
+
+impl Kind {
+    /// True for the kinds a benchmark reports on (puzzles, invalid and malformed lines).
+    #[inline(always)]
+    pub fn is_entry(&self) -> bool {
         matches!(
-            self.kind,
+            self,
             Kind::Puzzle { .. } | Kind::Invalid { .. } | Kind::Malformed { .. }
         )
     }
 }
 
-/// A corpus being read, one record at a time.
-pub struct Corpus {
-    name: String,
-    reader: Box<dyn BufRead + Send>,
-    size: Option<u64>,
-    forced: Option<Format>,
-    layout: Option<Layout>,
-    line: u64,
-    bytes_read: u64,
-    /// A read error held back so that the lines read before it are reported first.
-    failed: Option<LoadError>,
-    /// Reused by `next_entries` and `next_lines`.
-    scratch: Chunk,
-    /// Where `read_chunk` reads lines that its chunk does not keep.
-    line_buffer: Vec<u8>,
+/// Which lines a chunk keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lines {
+    /// Every line (comments, blanks and the header too), each with its bytes: for tools
+    /// that rewrite a corpus line by line.
+    All,
+    /// Only the records a benchmark reports on (`Record::is_entry`), without their bytes
+    /// (`Raw::NotKept`): for a reader that must be fast.
+    #[default]
+    Entries,
 }
 
-/// Records read by `Corpus::read_chunk`, their data lines parsed later by `parse`, or
-/// as they are read.
+/// Records read by `Corpus::read_chunk`, reused from one call to the next.
 #[derive(Debug, Default)]
 pub struct Chunk {
     records: Vec<Record>,
     len: usize,
-    /// Per record: a data line not parsed yet.
-    unparsed: Vec<bool>,
-    layout: Layout,
-    parse_on_read: bool,
+    lines: Lines,
     /// Bytes of input the last `read_chunk` consumed, every line counted.
     bytes: u64,
 }
 
 impl Chunk {
-    /// A chunk whose data lines `read_chunk` parses as it reads them, while each line is
-    /// still in the cache: for a reader thread that reads ahead of the workers, so the
-    /// workers neither parse nor wait for each other between parsing and solving.
-    ///
-    /// Its records keep no `raw` bytes (their kind holds all a benchmark needs): each line
-    /// is parsed from one buffer, where it was read, instead of being copied into a
-    /// buffer of its own.
-    pub fn parsed_on_read() -> Chunk {
+    pub fn new(lines: Lines) -> Chunk {
         Chunk {
-            parse_on_read: true,
+            lines,
             ..Chunk::default()
         }
     }
 
     /// Bytes of input the last `read_chunk` consumed, every line counted (those it
-    /// skipped too).
+    /// skipped too, and a byte-order mark).
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
 
-    /// The records read, parsed or not.
+    /// The records read.
     pub fn records(&self) -> &[Record] {
         &self.records[..self.len]
     }
@@ -166,44 +206,82 @@ impl Chunk {
         self.len == 0
     }
 
-    /// Parse and check the data lines, in parallel on the current rayon pool.
-    pub fn parse(&mut self) {
-        let layout = &self.layout;
-        self.records[..self.len]
-            .par_iter_mut()
-            .zip(&mut self.unparsed[..])
-            .with_min_len(256)
-            .filter(|(_, unparsed)| **unparsed)
-            .for_each(|(r, unparsed)| {
-                r.kind = layout.classify(&r.raw);
-                *unparsed = false;
-            });
+    /// Count the next line and make it the chunk's next record, if the chunk keeps it:
+    /// the one way a line becomes a record, whichever path read it. `content` is the
+    /// line without its `ending` (only its first `MAX_LINE` bytes when `cut`).
+    #[inline(always)]
+    fn take(
+        &mut self,
+        state: &mut State,
+        content: &[u8],
+        ending: &[u8],
+        cut: bool,
+    ) -> Result<(), LoadError> {
+        state.line += 1;
+        // The kind is written where the record would go, then kept or not.
+        if self.len == self.records.len() {
+            self.records.push(Record::default());
+        }
+        let record = &mut self.records[self.len];
+        state.kind_into(&mut record.kind, content, cut)?;
+        if self.lines == Lines::Entries && !record.kind.is_entry() {
+            return Ok(());
+        }
+        record.line = state.line;
+        match (self.lines, &mut record.raw) {
+            (Lines::Entries, Raw::NotKept) => {}
+            (Lines::Entries, raw) => *raw = Raw::NotKept,
+            (Lines::All, raw) if cut => *raw = Raw::Cut,
+            (Lines::All, Raw::Whole(bytes)) => {
+                bytes.clear();
+                bytes.extend_from_slice(content);
+                bytes.extend_from_slice(ending);
+            }
+            (Lines::All, raw) => *raw = Raw::Whole([content, ending].concat()),
+        }
+        self.len += 1;
+        Ok(())
     }
 }
 
-#[derive(Debug, Clone, Default)]
-enum Layout {
-    #[default]
-    Text,
-    Csv(CsvLayout),
+/// A corpus being read, a chunk of records at a time.
+pub struct Corpus {
+    reader: Box<dyn BufRead + Send>,
+    state: State,
+    size: Option<u64>,
+    /// The first bytes were looked at (`start`).
+    started: bool,
+    bytes_read: u64,
+    /// `bytes_read` when the last chunk was read.
+    bytes_reported: u64,
+    /// An error held back so that the lines read before it are reported first.
+    failed: Option<LoadError>,
+    /// Where a line that runs past the reader's buffer is gathered.
+    line_buffer: Vec<u8>,
 }
 
 impl std::fmt::Debug for Corpus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Corpus")
-            .field("name", &self.name)
-            .field("line", &self.line)
+            .field("name", &self.state.name)
+            .field("line", &self.state.line)
             .finish()
     }
 }
 
 const READ_BUFFER: usize = 1 << 16;
 
-/// Bytes of a line kept; a longer line is malformed (no Sudoku format needs more).
+/// Bytes of a line kept, its ending not counted; a longer line is malformed (no Sudoku
+/// format needs more), and the rest of it is read and dropped, so that memory stays
+/// bounded even for a file without line breaks.
 pub const MAX_LINE: usize = 1 << 16;
 
 impl Corpus {
     /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
+    ///
+    /// A regular file's first bytes are read at once, so a compressed file is refused here,
+    /// before any work; stdin's or a pipe's only on the first read, as opening one must not
+    /// wait for its writer.
     pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
         if path.as_os_str() == "-" {
             let reader = BufReader::with_capacity(READ_BUFFER, io::stdin());
@@ -220,12 +298,12 @@ impl Corpus {
         }
         let size = meta.is_file().then_some(meta.len());
         let reader = BufReader::with_capacity(READ_BUFFER, file);
-        Ok(Corpus::from_reader(
-            &path.display().to_string(),
-            Box::new(reader),
-            size,
-            forced,
-        ))
+        let mut corpus =
+            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, forced);
+        if size.is_some() {
+            corpus.start()?;
+        }
+        Ok(corpus)
     }
 
     /// A corpus over any reader; `size` in bytes when known (for progress).
@@ -236,22 +314,25 @@ impl Corpus {
         forced: Option<Format>,
     ) -> Corpus {
         Corpus {
-            name: name.to_string(),
             reader,
+            state: State {
+                name: name.to_string(),
+                forced,
+                layout: None,
+                line: 0,
+            },
             size,
-            forced,
-            layout: None,
-            line: 0,
+            started: false,
             bytes_read: 0,
+            bytes_reported: 0,
             failed: None,
-            scratch: Chunk::default(),
             line_buffer: Vec::new(),
         }
     }
 
     /// The name reports use: the path as given, or `-` for stdin.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.state.name
     }
 
     /// Size in bytes, when the corpus is a regular file.
@@ -264,420 +345,221 @@ impl Corpus {
         self.bytes_read
     }
 
-    /// Read the next line into `record`, reusing its buffer. `Ok(false)` at the end.
-    pub fn next_into(&mut self, record: &mut Record) -> Result<bool, LoadError> {
-        let Some(cut) = self.read_line(&mut record.raw)? else {
-            return Ok(false);
-        };
-        record.line = self.line;
-        if let Some(kind) = self.structural(&record.raw, cut)? {
-            record.kind = kind;
-        } else {
-            record.kind = self.layout().classify(&record.raw);
-        }
-        Ok(true)
-    }
-
-    /// Read up to `max` records that a benchmark reports on into `chunk`, reusing its
-    /// records' buffers; other lines are skipped. Returns how many were read (0 at the end).
-    ///
-    /// Lines are read in order, then parsed and checked in parallel on the current rayon
-    /// pool: parsing costs more than reading, and a fast solver must not wait for it.
-    pub fn next_entries(
-        &mut self,
-        chunk: &mut Vec<Record>,
-        max: usize,
-    ) -> Result<usize, LoadError> {
-        self.next_parsed(chunk, max, false)
-    }
-
-    /// Like `next_entries`, but every line is kept (comments, blanks, the header), for
-    /// tools that rewrite a corpus line by line.
-    pub fn next_lines(&mut self, chunk: &mut Vec<Record>, max: usize) -> Result<usize, LoadError> {
-        self.next_parsed(chunk, max, true)
-    }
-
-    fn next_parsed(
-        &mut self,
-        records: &mut Vec<Record>,
-        max: usize,
-        every_line: bool,
-    ) -> Result<usize, LoadError> {
-        let mut chunk = std::mem::take(&mut self.scratch);
-        std::mem::swap(&mut chunk.records, records);
-        let read = self.read_chunk(&mut chunk, max, every_line);
-        chunk.parse();
-        std::mem::swap(&mut chunk.records, records);
-        self.scratch = chunk;
-        read
-    }
-
-    /// Read up to `max` records into `chunk`. Only what must follow the input in order
-    /// (line numbers, the format, which lines are data) has to happen here; data lines
-    /// are parsed too if the chunk is `parsed_on_read`, else left for `Chunk::parse` on
-    /// other threads. Without `every_line`, only the records a benchmark reports on are
-    /// kept. Returns how many were read (0 at the end). A read error after some lines
-    /// keeps them: the error comes from the next call.
-    pub fn read_chunk(
-        &mut self,
-        chunk: &mut Chunk,
-        max: usize,
-        every_line: bool,
-    ) -> Result<usize, LoadError> {
+    /// Read up to `max` records into `chunk` (the lines its `Lines` keeps), reusing its
+    /// records' buffers, and return how many (0 at the end). Each line is classified as
+    /// it is read. A failure after some lines keeps them: the error comes from the next
+    /// call.
+    pub fn read_chunk(&mut self, chunk: &mut Chunk, max: usize) -> Result<usize, LoadError> {
         chunk.len = 0;
-        chunk.unparsed.clear();
         chunk.bytes = 0;
         if let Some(error) = self.failed.take() {
             return Err(error);
         }
-        let bytes_before = self.bytes_read;
-        // Lines not kept in their records are read into this one buffer.
-        let mut scratch = std::mem::take(&mut self.line_buffer);
-        while chunk.len < max {
-            if chunk.parse_on_read {
-                self.read_buffered_lines(chunk, max, every_line);
-                if chunk.len >= max {
-                    break;
-                }
-            }
-            // One line the fast path left: one that runs past the buffer, the first data
-            // line (the format is not known yet), a line too long, or the end.
-            let filled = chunk.len;
-            if filled == chunk.records.len() {
-                chunk.records.push(Record::default());
-            }
-            let line = if chunk.parse_on_read {
-                &mut scratch
-            } else {
-                &mut chunk.records[filled].raw
-            };
-            let structural = match self.read_line(line) {
-                Ok(Some(cut)) => self.structural(line, cut),
-                Ok(None) => break,
-                Err(error) => Err(error),
-            };
-            let structural = match structural {
-                Ok(structural) => structural,
-                Err(error) if filled == 0 => {
-                    self.line_buffer = scratch;
-                    return Err(error);
-                }
-                Err(error) => {
-                    self.failed = Some(error);
-                    break;
-                }
-            };
-            if structural.is_some() && !every_line {
-                continue;
-            }
-            let (kind, unparsed) = match structural {
-                Some(kind) => (Some(kind), false),
-                None if chunk.parse_on_read => (Some(self.layout().classify(&scratch)), false),
-                // Data lines wait for `Chunk::parse`.
-                None => (None, true),
-            };
-            let record = &mut chunk.records[filled];
-            record.line = self.line;
-            if chunk.parse_on_read {
-                record.raw.clear();
-            }
-            if let Some(kind) = kind {
-                set_kind(&mut record.kind, kind);
-            }
-            chunk.unparsed.push(unparsed);
-            chunk.len += 1;
+        if let Err(error) = self.start() {
+            self.failed = Some(error);
         }
-        self.line_buffer = scratch;
-        chunk.bytes = self.bytes_read - bytes_before;
-        chunk.layout = self.layout().clone();
-        Ok(chunk.len)
+        while chunk.len < max && self.failed.is_none() {
+            let taken = self
+                .read_buffered_lines(chunk, max)
+                .and_then(|()| match chunk.len < max {
+                    true => self.read_line(chunk),
+                    false => Ok(true),
+                });
+            match taken {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(error) => self.failed = Some(error),
+            }
+        }
+        chunk.bytes = self.bytes_read - self.bytes_reported;
+        self.bytes_reported = self.bytes_read;
+        match self.failed.take() {
+            Some(error) if chunk.len == 0 => Err(error),
+            failed => {
+                self.failed = failed;
+                Ok(chunk.len)
+            }
+        }
     }
 
-    /// `read_chunk`'s fast path, for chunks parsed on read: every whole line already in
-    /// the reader's buffer is classified where it lies, with no copy and no call through
-    /// the reader a line (together ~50 ns a line on the reader thread, of ~140). Stops at
-    /// `max` records, at the end of the buffer's whole lines, and before a line that the
-    /// general path must see: one longer than `MAX_LINE`, or any while the format is not
-    /// known yet.
-    fn read_buffered_lines(&mut self, chunk: &mut Chunk, max: usize, every_line: bool) {
-        let Some(layout) = self.layout.as_ref() else {
-            return;
+    /// The fast path: every whole line already in the reader's buffer becomes a record
+    /// where it lies, with no copy and no call through the reader a line. Stops at `max`
+    /// records and before a line that `read_line` must read: one that runs past the
+    /// buffer (or may, when the buffer ends in a CR), or one longer than `MAX_LINE`.
+    #[inline(always)]
+    fn read_buffered_lines(&mut self, chunk: &mut Chunk, max: usize) -> Result<(), LoadError> {
+        let buf = match self.reader.fill_buf() {
+            Ok(buf) => buf,
+            // `read_line` tries again.
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(()),
+            Err(source) => return Err(read_error(&self.state, source)),
         };
-        // An error here is left for the general path to meet and report.
-        let Ok(buf) = self.reader.fill_buf() else {
-            return;
-        };
-        let (mut used, mut line_no) = (0, self.line);
-        for end in memchr::memchr_iter(b'\n', buf) {
-            if chunk.len >= max || end + 1 - used > MAX_LINE {
+        let mut used = 0;
+        let mut taken = Ok(());
+        while chunk.len < max {
+            let rest = &buf[used..];
+            let Split::Line { content, len } = split::first_line(rest) else {
+                break;
+            };
+            if content > MAX_LINE {
                 break;
             }
-            let raw = &buf[used..=end];
-            used = end + 1;
-            line_no += 1;
-            let kind = match blank_or_comment(trim(raw)) {
-                Some(_) if !every_line => continue,
-                Some(kind) => kind,
-                None => layout.classify(raw),
-            };
-            if chunk.len == chunk.records.len() {
-                chunk.records.push(Record::default());
+            used += len;
+            taken = chunk.take(
+                &mut self.state,
+                &rest[..content],
+                &rest[content..len],
+                false,
+            );
+            if taken.is_err() {
+                break;
             }
-            let record = &mut chunk.records[chunk.len];
-            record.line = line_no;
-            record.raw.clear();
-            set_kind(&mut record.kind, kind);
-            chunk.unparsed.push(false);
-            chunk.len += 1;
         }
-        self.line = line_no;
         self.bytes_read += used as u64;
         self.reader.consume(used);
+        taken
+    }
+
+    /// The general path, for one line wherever it lies: across refills of the reader's
+    /// buffer, and past `MAX_LINE` (the rest is read and dropped). `Ok(false)` at the end.
+    fn read_line(&mut self, chunk: &mut Chunk) -> Result<bool, LoadError> {
+        let line = &mut self.line_buffer;
+        line.clear();
+        let (mut total, mut cut) = (0usize, false);
+        // A CR ended the last piece: the line ends, with an LF too if one comes next.
+        let mut after_cr = false;
+        let ending: &[u8] = loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(source) => return Err(read_error(&self.state, source)),
+            };
+            if after_cr {
+                let crlf = buf.first() == Some(&b'\n');
+                if crlf {
+                    self.reader.consume(1);
+                    total += 1;
+                }
+                break if crlf { b"\r\n" } else { b"\r" };
+            }
+            if buf.is_empty() {
+                break b"";
+            }
+            let (content, used, ending) = match split::first_line(buf) {
+                Split::Line { content, len } => {
+                    let ending: &[u8] = match &buf[content..len] {
+                        b"\n" => b"\n",
+                        b"\r\n" => b"\r\n",
+                        _ => b"\r",
+                    };
+                    (content, len, Some(ending))
+                }
+                Split::Open { content, cr } => {
+                    after_cr = cr;
+                    (content, buf.len(), None)
+                }
+            };
+            let room = MAX_LINE - line.len();
+            line.extend_from_slice(&buf[..content.min(room)]);
+            cut |= content > room;
+            self.reader.consume(used);
+            total += used;
+            if let Some(ending) = ending {
+                break ending;
+            }
+        };
+        self.bytes_read += total as u64;
+        if total == 0 {
+            return Ok(false);
+        }
+        chunk.take(&mut self.state, line, ending, cut)?;
+        Ok(true)
+    }
+
+    /// Before the first line: refuse a compressed corpus and skip a UTF-8 byte-order mark
+    /// (so columns do not count it, and the first line's bytes do not hold it).
+    fn start(&mut self) -> Result<(), LoadError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        // A short first read (a pipe gives what it has) is gathered up to `HEAD` bytes,
+        // then put back in front of the rest.
+        let mut head = Vec::new();
+        let mut failed = None;
+        loop {
+            match self.reader.fill_buf() {
+                Ok([]) => break,
+                Ok(buf) if head.is_empty() && buf.len() >= start::HEAD => break,
+                Ok(buf) => {
+                    let n = (start::HEAD - head.len()).min(buf.len());
+                    head.extend_from_slice(&buf[..n]);
+                    self.reader.consume(n);
+                    if head.len() == start::HEAD {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(source) => {
+                    failed = Some(read_error(&self.state, source));
+                    break;
+                }
+            }
+        }
+        if !head.is_empty() {
+            let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+            self.reader = Box::new(io::Cursor::new(head).chain(rest));
+        }
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        let buf = self
+            .reader
+            .fill_buf()
+            .map_err(|source| read_error(&self.state, source))?;
+        if let Some(compression) = start::compression(buf) {
+            return Err(LoadError::Compressed {
+                name: self.state.name.clone(),
+                compression,
+            });
+        }
+        if buf.starts_with(start::BOM) {
+            self.reader.consume(start::BOM.len());
+            self.bytes_read += start::BOM.len() as u64;
+        }
+        Ok(())
     }
 
     /// True when nothing is left to read: the next `read_chunk` would return no records
     /// and no error. False when that is not known without reading on.
     pub fn at_end(&mut self) -> bool {
-        self.failed.is_none() && matches!(self.reader.fill_buf(), Ok(rest) if rest.is_empty())
-    }
-
-    /// Read one line, ending included, into `line`. Past `MAX_LINE` bytes the
-    /// rest of the line is read and dropped, so a file without line breaks cannot fill
-    /// memory; `Ok(None)` at the end, else whether the line was cut.
-    fn read_line(&mut self, line: &mut Vec<u8>) -> Result<Option<bool>, LoadError> {
-        line.clear();
-        let mut total = 0usize;
-        let mut cut = false;
-        loop {
-            let buf = match self.reader.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(source) => {
-                    return Err(LoadError::Read {
-                        name: self.name.clone(),
-                        line: self.line,
-                        source,
-                    })
-                }
-            };
-            if buf.is_empty() {
-                break;
-            }
-            let (piece, ends) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (&buf[..=i], true),
-                None => (buf, false),
-            };
-            let room = MAX_LINE.saturating_sub(line.len());
-            line.extend_from_slice(&piece[..piece.len().min(room)]);
-            cut |= piece.len() > room;
-            let n = piece.len();
-            total += n;
-            self.reader.consume(n);
-            if ends {
-                break;
-            }
-        }
-        if total == 0 {
-            return Ok(None);
-        }
-        self.line += 1;
-        self.bytes_read += total as u64;
-        Ok(Some(cut))
-    }
-
-    fn layout(&self) -> &Layout {
-        self.layout.as_ref().unwrap_or(&Layout::Text)
-    }
-
-    /// The kind of a line that needs no parsing (blank, comment, the CSV header), or
-    /// `None` for a data line. Settles the format on the first data line.
-    fn structural(&mut self, raw: &[u8], cut: bool) -> Result<Option<Kind>, LoadError> {
-        if cut {
-            return Ok(Some(Kind::Malformed {
-                reason: format!("line is longer than {MAX_LINE} bytes"),
-                column: MAX_LINE + 1,
-            }));
-        }
-        let line = trim(raw);
-        if let Some(kind) = blank_or_comment(line) {
-            return Ok(Some(kind));
-        }
-        if self.layout.is_none() {
-            let layout = self.detect(line)?;
-            let header = matches!(layout, Layout::Csv(_));
-            self.layout = Some(layout);
-            if header {
-                return Ok(Some(Kind::Header));
-            }
-        }
-        Ok(None)
-    }
-
-    fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {
-        let csv = CsvLayout::from_header(first);
-        match (self.forced, csv) {
-            (Some(Format::Text), _) => Ok(Layout::Text),
-            (_, Some(layout)) => Ok(Layout::Csv(layout)),
-            (Some(Format::Csv), None) => Err(LoadError::NoPuzzleColumn {
-                name: self.name.clone(),
-                line: self.line,
-                wanted: csv::PUZZLE_COLUMNS.join(", "),
-                found: String::from_utf8_lossy(first).into_owned(),
-            }),
-            (None, None) => Ok(Layout::Text),
-        }
+        self.started
+            && self.failed.is_none()
+            && matches!(self.reader.fill_buf(), Ok(rest) if rest.is_empty())
     }
 }
 
-impl Layout {
-    /// Parse and check a data line (not blank, not a comment, not the header).
-    fn classify(&self, raw: &[u8]) -> Kind {
-        let line = trim(raw);
-        let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
-        // Nearly every line of a text corpus is a grid, maybe followed by other fields:
-        // the grid parsing proves its 81 bytes ASCII, so only what follows needs the
-        // UTF-8 check. This gives what the general path below gives, for less.
-        if let Layout::Text = self {
-            if let Some(grid) = text::parse_grid_first(line) {
-                return checked(grid, 1 + offset, None);
-            }
-        }
-        self.classify_general(line, offset)
-    }
-
-    /// `classify` for any trimmed line, `offset` bytes into its raw line.
-    fn classify_general(&self, line: &[u8], offset: usize) -> Kind {
-        if std::str::from_utf8(line).is_err() {
-            let column = first_non_utf8(line) + offset + 1;
-            return Kind::Malformed {
-                reason: format!("bytes at column {column} are not valid UTF-8"),
-                column,
-            };
-        }
-        let parsed = match self {
-            Layout::Csv(layout) => layout.parse(line),
-            Layout::Text => text::parse(line),
-        };
-        match parsed {
-            Err(Bad { reason, column }) => Kind::Malformed {
-                reason,
-                column: column + offset,
-            },
-            Ok(Fields {
-                grid,
-                grid_column,
-                expected,
-            }) => checked(grid, grid_column + offset, expected),
-        }
+fn read_error(state: &State, source: io::Error) -> LoadError {
+    LoadError::Read {
+        name: state.name.clone(),
+        line: state.line,
+        source,
     }
 }
 
-/// `*slot = kind`, writing only what changes in the common case, a puzzle (without a
-/// solution column) in a record that held one: the record was last written to by a
-/// worker on the other core, and this writes two of its cache lines rather than all.
-#[inline(always)]
-fn set_kind(slot: &mut Kind, kind: Kind) {
-    match (slot, kind) {
-        (
-            Kind::Puzzle { grid, expected },
-            Kind::Puzzle {
-                grid: new,
-                expected: None,
-            },
-        ) => {
-            *grid = new;
-            if expected.is_some() {
-                *expected = None;
-            }
-        }
-        (slot, kind) => *slot = kind,
-    }
-}
-
-/// A parsed grid checked against the rules and the corpus's own solution, if any;
-/// `grid_column` is 1-based within the raw line.
-#[inline(always)]
-fn checked(grid: Grid, grid_column: usize, expected: Option<Grid>) -> Kind {
-    match grid.conflict() {
-        Some(conflict) => Kind::Invalid {
-            grid,
-            reason: conflict.to_string(),
-            column: grid_column + conflict.second,
-        },
-        None => match expected {
-            Some(solution) if !solution.is_solution_of(&grid) => Kind::Malformed {
-                reason: solution_reason(&grid, &solution),
-                column: grid_column,
-            },
-            _ => Kind::Puzzle { grid, expected },
-        },
-    }
-}
-
-/// Why a corpus's solution column does not fit its puzzle.
-fn solution_reason(puzzle: &Grid, solution: &Grid) -> String {
-    if !solution.is_complete() {
-        return "solution column is not a complete grid".to_string();
-    }
-    if let Some(i) = (0..81).find(|&i| puzzle.get(i) != 0 && puzzle.get(i) != solution.get(i)) {
-        return format!(
-            "solution column has {} at {} where the puzzle gives {}",
-            solution.get(i),
-            cell_name(i),
-            puzzle.get(i)
-        );
-    }
-    match solution.conflict() {
-        Some(conflict) => format!("solution column breaks a rule: {conflict}"),
-        None => "solution column does not solve the puzzle".to_string(),
-    }
-}
-
-/// A line's fields once parsed: the grid (and where it starts, 1-based column minus one)
-/// and the corpus's own solution, if any.
-pub(crate) struct Fields {
-    grid: Grid,
-    grid_column: usize,
-    expected: Option<Grid>,
-}
-
-/// Why a line is not a puzzle; `column` is 1-based within the trimmed line.
-pub(crate) struct Bad {
-    reason: String,
-    column: usize,
-}
-
-/// Strip surrounding ASCII whitespace, `\r` and the line ending.
-/// The kind of a trimmed line that is blank or a comment, else `None`.
-fn blank_or_comment(line: &[u8]) -> Option<Kind> {
-    match line.first() {
-        None => Some(Kind::Blank),
-        Some(b'#') => Some(Kind::Comment),
-        Some(_) => None,
-    }
-}
-
-fn trim(raw: &[u8]) -> &[u8] {
-    raw.trim_ascii()
-}
-
-fn first_non_utf8(line: &[u8]) -> usize {
-    match std::str::from_utf8(line) {
-        Ok(_) => line.len(),
-        Err(e) => e.valid_up_to(),
-    }
-}
-
-/// Read a whole corpus into memory: for tests and small inputs only.
+/// Read a whole corpus into memory, every line with its bytes: for tests and small
+/// inputs only.
 pub fn read_all(name: &str, input: impl Read + Send + 'static) -> Result<Vec<Record>, LoadError> {
     let mut corpus = Corpus::from_reader(name, Box::new(BufReader::new(input)), None, None);
+    let mut chunk = Chunk::new(Lines::All);
     let mut out = Vec::new();
-    let mut record = Record::default();
-    while corpus.next_into(&mut record)? {
-        out.push(record.clone());
+    while corpus.read_chunk(&mut chunk, 1024)? > 0 {
+        out.extend_from_slice(chunk.records());
     }
     Ok(out)
 }
 
+#[cfg(test)]
+mod prop_tests;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -1,3 +1,4 @@
+use super::kind::Layout;
 use super::*;
 
 const P: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -15,6 +16,24 @@ fn in_memory(input: &str, forced: Option<Format>) -> Corpus {
         None,
         forced,
     )
+}
+
+/// Every record of `corpus` in chunks of `size` keeping `lines`; the sum of the chunks'
+/// bytes is checked against `len`, the input's length.
+fn read(corpus: &mut Corpus, lines: Lines, size: usize, len: usize) -> Vec<Record> {
+    let (mut chunk, mut got, mut bytes) = (Chunk::new(lines), Vec::new(), 0);
+    loop {
+        let n = corpus.read_chunk(&mut chunk, size).unwrap();
+        bytes += chunk.bytes();
+        if n == 0 {
+            break;
+        }
+        assert!(n <= size);
+        got.extend_from_slice(chunk.records());
+    }
+    // Every line's bytes count, skipped lines' too.
+    assert_eq!(bytes, len as u64);
+    got
 }
 
 fn kinds(text: &str) -> Vec<Kind> {
@@ -55,8 +74,11 @@ fn text_lines_comments_blanks_and_crlf() {
         [1, 2, 3, 4, 5]
     );
     // Raw bytes are kept exactly, line endings included.
-    assert_eq!(recs[2].raw, format!("  {P}  \r\n").into_bytes());
-    let joined: Vec<u8> = recs.iter().flat_map(|r| r.raw.clone()).collect();
+    assert_eq!(recs[2].raw, Raw::Whole(format!("  {P}  \r\n").into_bytes()));
+    let joined: Vec<u8> = recs
+        .iter()
+        .flat_map(|r| r.raw.whole().unwrap().to_vec())
+        .collect();
     assert_eq!(joined, input.into_bytes());
 }
 
@@ -153,17 +175,15 @@ fn csv_faults_are_records() {
 fn forced_formats() {
     let input = format!("quizzes,solutions\n{P},{S}\n");
     let mut c = in_memory(&input, Some(Format::Text));
-    let mut r = Record::default();
-    c.next_into(&mut r).unwrap();
+    let recs = read(&mut c, Lines::All, 10, input.len());
     assert!(
-        matches!(r.kind, Kind::Malformed { .. }),
+        matches!(recs[0].kind, Kind::Malformed { .. }),
         "header is just a bad line as text"
     );
-    c.next_into(&mut r).unwrap();
-    assert_eq!(r.kind, puzzle(P, None));
+    assert_eq!(recs[1].kind, puzzle(P, None));
 
     let mut c = in_memory(&format!("{P}\n"), Some(Format::Csv));
-    let err = c.next_into(&mut r).unwrap_err();
+    let err = c.read_chunk(&mut Chunk::new(Lines::All), 10).unwrap_err();
     assert!(
         err.to_string()
             .starts_with("t:1: CSV header has no puzzle column"),
@@ -172,15 +192,17 @@ fn forced_formats() {
 }
 
 #[test]
-fn next_entries_skips_non_entries_and_reuses_the_chunk() {
+fn entries_skip_other_lines_and_reuse_the_chunk() {
     let input = format!("# c\n{P}\n\n{}\n{P}\n", &P[..3]);
     let mut c = in_memory(&input, None);
-    let mut chunk = Vec::new();
-    assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 2);
-    assert_eq!((chunk[0].line, chunk[1].line), (2, 4));
-    assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 1);
-    assert_eq!(chunk[0].line, 5);
-    assert_eq!(c.next_entries(&mut chunk, 2).unwrap(), 0);
+    let mut chunk = Chunk::new(Lines::Entries);
+    let lines = |chunk: &Chunk| chunk.records().iter().map(|r| r.line).collect::<Vec<_>>();
+    assert_eq!(c.read_chunk(&mut chunk, 2).unwrap(), 2);
+    assert_eq!(lines(&chunk), [2, 4]);
+    assert_eq!(c.read_chunk(&mut chunk, 2).unwrap(), 1);
+    assert_eq!(lines(&chunk), [5]);
+    assert_eq!(c.read_chunk(&mut chunk, 2).unwrap(), 0);
+    assert!(chunk.records().iter().all(|r| r.raw == Raw::NotKept));
 }
 
 #[test]
@@ -189,11 +211,7 @@ fn an_endless_line_is_cut_and_reported_and_reading_goes_on() {
     input.extend_from_slice(format!("\n{P}\n").as_bytes());
     let recs = read_all("t", io::Cursor::new(input)).unwrap();
     assert_eq!(recs.len(), 2);
-    assert_eq!(
-        recs[0].raw.len(),
-        MAX_LINE,
-        "only the first MAX_LINE bytes are kept"
-    );
+    assert_eq!(recs[0].raw, Raw::Cut, "the line's bytes are not kept");
     assert_eq!(
         malformed(&recs[0].kind).0,
         format!("line is longer than {MAX_LINE} bytes")
@@ -202,7 +220,7 @@ fn an_endless_line_is_cut_and_reported_and_reading_goes_on() {
 }
 
 #[test]
-fn next_lines_keeps_every_line_and_parses_like_next_into() {
+fn every_chunk_size_reads_the_same_records() {
     let mut bad = P.to_string();
     bad.replace_range(8..9, "4");
     let input = format!(
@@ -212,14 +230,7 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
     let expected = read_all("t", io::Cursor::new(input.clone().into_bytes())).unwrap();
     for size in [1, 2, 3, 100] {
         let mut c = in_memory(&input, None);
-        let (mut chunk, mut got) = (Vec::new(), Vec::new());
-        loop {
-            let n = c.next_lines(&mut chunk, size).unwrap();
-            if n == 0 {
-                break;
-            }
-            got.extend_from_slice(&chunk[..n]);
-        }
+        let got = read(&mut c, Lines::All, size, input.len());
         assert_eq!(got, expected, "chunks of {size}");
     }
     assert!(matches!(expected[4].kind, Kind::Invalid { .. }));
@@ -230,14 +241,14 @@ fn next_lines_keeps_every_line_and_parses_like_next_into() {
 fn at_end_only_when_nothing_is_left() {
     let input = format!("{P}\n{P}\n# a comment at the end\n");
     let mut c = in_memory(&input, None);
-    let mut chunk = Chunk::default();
+    let mut chunk = Chunk::new(Lines::Entries);
     assert!(!c.at_end());
-    assert_eq!(c.read_chunk(&mut chunk, 1, false).unwrap(), 1);
+    assert_eq!(c.read_chunk(&mut chunk, 1).unwrap(), 1);
     assert!(!c.at_end());
     // The second puzzle, then the comment is skipped on the way to the end.
-    assert_eq!(c.read_chunk(&mut chunk, 5, false).unwrap(), 1);
+    assert_eq!(c.read_chunk(&mut chunk, 5).unwrap(), 1);
     assert!(c.at_end());
-    assert_eq!(c.read_chunk(&mut chunk, 5, false).unwrap(), 0);
+    assert_eq!(c.read_chunk(&mut chunk, 5).unwrap(), 0);
 
     // A read error held back is not the end.
     let mut c = Corpus::from_reader(
@@ -249,13 +260,13 @@ fn at_end_only_when_nothing_is_left() {
         None,
         None,
     );
-    assert_eq!(c.read_chunk(&mut chunk, 5, false).unwrap(), 1);
+    assert_eq!(c.read_chunk(&mut chunk, 5).unwrap(), 1);
     assert!(!c.at_end());
-    assert!(c.read_chunk(&mut chunk, 5, false).is_err());
+    assert!(c.read_chunk(&mut chunk, 5).is_err());
 }
 
 #[test]
-fn chunks_parsed_on_read_hold_what_parse_makes() {
+fn entries_are_the_entries_of_all_lines_without_their_bytes() {
     let mut bad = P.to_string();
     bad.replace_range(8..9, "4");
     let inputs = [
@@ -266,37 +277,25 @@ fn chunks_parsed_on_read_hold_what_parse_makes() {
         format!("# text\n{P}\n{bad}\n\n{}\n{P} # trailing\n", &P[..40]),
     ];
     for input in inputs {
-        for every_line in [false, true] {
-            let read = |mut chunk: Chunk, later: bool| {
-                let mut c = in_memory(&input, None);
-                let (mut got, mut bytes) = (Vec::new(), 0);
-                while c.read_chunk(&mut chunk, 2, every_line).unwrap() > 0 {
-                    if later {
-                        chunk.parse();
-                    }
-                    got.extend_from_slice(chunk.records());
-                    bytes += chunk.bytes();
-                }
-                // Every line's bytes count, skipped lines' too.
-                assert_eq!(bytes, input.len() as u64);
-                got
-            };
-            let on_read = read(Chunk::parsed_on_read(), false);
-            let later = read(Chunk::default(), true);
-            // The same records, but that chunks parsed on read keep no raw bytes.
-            assert!(on_read.iter().all(|r| r.raw.is_empty()));
-            assert!(later.iter().all(|r| !r.raw.is_empty()));
-            let without_raw = |records: &[Record]| -> Vec<(u64, Kind)> {
-                records.iter().map(|r| (r.line, r.kind.clone())).collect()
-            };
-            assert_eq!(without_raw(&on_read), without_raw(&later), "{input:?}");
-            assert!(on_read
+        let all = read(&mut in_memory(&input, None), Lines::All, 2, input.len());
+        let entries = read(&mut in_memory(&input, None), Lines::Entries, 2, input.len());
+        assert!(all.iter().all(|r| r.raw.whole().is_some()));
+        assert!(entries.iter().all(|r| r.raw == Raw::NotKept));
+        let without_raw = |records: &[Record]| -> Vec<(u64, Kind)> {
+            records
                 .iter()
-                .any(|r| matches!(r.kind, Kind::Puzzle { .. })));
-            assert!(on_read
-                .iter()
-                .any(|r| matches!(r.kind, Kind::Invalid { .. })));
-        }
+                .filter(|r| r.is_entry())
+                .map(|r| (r.line, r.kind.clone()))
+                .collect()
+        };
+        assert_eq!(without_raw(&entries), without_raw(&all), "{input:?}");
+        assert_eq!(entries.len(), without_raw(&all).len());
+        assert!(entries
+            .iter()
+            .any(|r| matches!(r.kind, Kind::Puzzle { .. })));
+        assert!(entries
+            .iter()
+            .any(|r| matches!(r.kind, Kind::Invalid { .. })));
     }
 }
 
@@ -428,12 +427,17 @@ fn a_read_error_keeps_the_lines_read_before_it() {
     // A small buffer, so the error comes in the middle of a chunk.
     let reader = io::BufReader::with_capacity(16, input);
     let mut c = Corpus::from_reader("t", Box::new(reader), None, None);
-    let mut chunk = Vec::new();
-    assert_eq!(c.next_entries(&mut chunk, 100).unwrap(), 2);
-    assert_eq!((chunk[0].line, chunk[1].line), (1, 3));
-    assert_eq!(chunk[1].kind, puzzle(P, None));
-    let err = c.next_entries(&mut chunk, 100).unwrap_err();
-    assert_eq!(err.to_string(), "t: read error after line 3: disk on fire");
+    let mut chunk = Chunk::new(Lines::Entries);
+    assert_eq!(c.read_chunk(&mut chunk, 100).unwrap(), 2);
+    let records = chunk.records();
+    assert_eq!((records[0].line, records[1].line), (1, 3));
+    assert_eq!(records[1].kind, puzzle(P, None));
+    let err = c.read_chunk(&mut chunk, 100).unwrap_err();
+    assert_eq!(err.to_string(), "t: read error after line 3");
+    assert_eq!(
+        std::error::Error::source(&err).unwrap().to_string(),
+        "disk on fire"
+    );
 }
 
 #[test]
@@ -456,8 +460,8 @@ fn whole_buffered_lines_read_as_the_general_path_reads_them() {
         ),
     ];
     for input in &inputs {
-        for every_line in [false, true] {
-            let read = |capacity: Option<usize>| {
+        for lines in [Lines::Entries, Lines::All] {
+            let read_with = |capacity: Option<usize>| {
                 let bytes = input.clone().into_bytes();
                 let reader: Box<dyn BufRead + Send> = match capacity {
                     Some(capacity) => {
@@ -466,32 +470,124 @@ fn whole_buffered_lines_read_as_the_general_path_reads_them() {
                     None => Box::new(io::Cursor::new(bytes)),
                 };
                 let mut c = Corpus::from_reader("t", reader, None, None);
-                let mut chunk = match capacity {
-                    Some(_) => Chunk::parsed_on_read(),
-                    None => Chunk::default(),
-                };
-                let (mut got, mut total) = (Vec::new(), 0);
-                while c.read_chunk(&mut chunk, 3, every_line).unwrap() > 0 {
-                    assert!(chunk.records().len() <= 3);
-                    if capacity.is_none() {
-                        chunk.parse();
-                    }
-                    got.extend(chunk.records().iter().map(|r| (r.line, r.kind.clone())));
-                    total += chunk.bytes();
-                }
-                assert_eq!(total, input.len() as u64, "capacity {capacity:?}");
-                got
+                read(&mut c, lines, 3, input.len())
             };
-            // The general path alone: a chunk parsed later, over a buffer of everything.
-            let expected = read(None);
+            // Every line in the buffer from the start.
+            let expected = read_with(None);
             assert!(expected.len() >= 4, "{expected:?}");
             for capacity in [1, 2, 7, 64, 83, 100, 4096, 1 << 20] {
                 assert_eq!(
-                    read(Some(capacity)),
+                    read_with(Some(capacity)),
                     expected,
-                    "capacity {capacity}, every line {every_line}, {input:?}"
+                    "capacity {capacity}, {lines:?}, {input:?}"
                 );
             }
         }
     }
+}
+
+#[test]
+fn lf_crlf_and_a_lone_cr_each_end_one_line() {
+    let input = format!("{P}\r# c\r{P}\r\n\r{}\n{P}", &P[..80]);
+    let recs = load(&input);
+    let lines: Vec<(u64, Kind)> = recs.iter().map(|r| (r.line, r.kind.clone())).collect();
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert_eq!(lines[0], (1, puzzle(P, None)));
+    assert_eq!(lines[1], (2, Kind::Comment));
+    assert_eq!(lines[2], (3, puzzle(P, None)));
+    assert_eq!(lines[3], (4, Kind::Blank));
+    assert_eq!(lines[4].0, 5);
+    assert_eq!(lines[5], (6, puzzle(P, None)));
+    // A CRLF split between two fills of the buffer is still one ending: the CR is the
+    // last byte of the first fill.
+    let input = format!("{P}\r\n{P}\r\n");
+    let reader = BufReader::with_capacity(P.len() + 1, io::Cursor::new(input.into_bytes()));
+    let mut c = Corpus::from_reader("t", Box::new(reader), None, None);
+    let got = read(&mut c, Lines::All, 10, 2 * P.len() + 4);
+    let got: Vec<_> = got.into_iter().map(|r| (r.line, r.kind, r.raw)).collect();
+    let whole = Raw::Whole(format!("{P}\r\n").into_bytes());
+    assert_eq!(
+        got,
+        [
+            (1, puzzle(P, None), whole.clone()),
+            (2, puzzle(P, None), whole)
+        ]
+    );
+}
+
+#[test]
+fn a_too_long_line_is_an_entry_on_every_path() {
+    let input = format!("{}\n{P}\n", "1".repeat(MAX_LINE + 1));
+    let entries = read(
+        &mut in_memory(&input, None),
+        Lines::Entries,
+        10,
+        input.len(),
+    );
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0].line, 1);
+    assert_eq!(
+        malformed(&entries[0].kind),
+        (
+            format!("line is longer than {MAX_LINE} bytes").as_str(),
+            MAX_LINE + 1
+        )
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_first_line() {
+    assert_eq!(
+        kinds(&format!("\u{feff}quizzes,solutions\n{P},{S}\n")),
+        [Kind::Header, puzzle(P, Some(S))]
+    );
+    assert_eq!(kinds(&format!("\u{feff}{P}\n")), [puzzle(P, None)]);
+    // Columns do not count it.
+    let k = kinds(&format!("\u{feff}x{}\n", &P[1..]));
+    assert_eq!(malformed(&k[0]).1, 1);
+    // Only at the start of the file.
+    let k = kinds(&format!("{P}\n\u{feff}{P}\n"));
+    assert!(matches!(k[1], Kind::Malformed { .. }), "{k:?}");
+}
+
+#[test]
+fn a_multi_byte_character_is_named_with_its_column_in_characters() {
+    // 81 characters, 82 bytes.
+    let line = format!("{}é{}", &P[..40], &P[41..]);
+    assert_eq!(line.chars().count(), 81);
+    let expected = "character 'é' at column 41 is not a digit or a blank ('.' or '0')";
+    assert_eq!(malformed(&kinds(&format!("{line}\n"))[0]), (expected, 41));
+    // In a CSV field after a multi-byte character, the column is in characters too.
+    let k = kinds(&format!("quizzes,note\n\"{line}\",é\n"));
+    assert_eq!(malformed(&k[1]).1, 42);
+    let k = kinds(&format!("note,quizzes\né,{line}\n"));
+    assert_eq!(
+        malformed(&k[1]),
+        (
+            "character 'é' at column 43 is not a digit or a blank ('.' or '0')",
+            43
+        )
+    );
+}
+
+#[test]
+fn a_compressed_file_is_refused_at_open_and_a_stream_on_its_first_read() {
+    let gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.txt.gz");
+    std::fs::write(&path, &gzip).unwrap();
+    let err = Corpus::open(&path, None).unwrap_err();
+    assert!(
+        matches!(&err, LoadError::Compressed { compression, .. } if compression.name == "gzip"),
+        "{err:?}"
+    );
+    // A stream giving one byte a read: the magic number is gathered across reads.
+    let reader = BufReader::with_capacity(1, io::Cursor::new(gzip));
+    let mut c = Corpus::from_reader("-", Box::new(reader), None, None);
+    let err = c.read_chunk(&mut Chunk::new(Lines::All), 10).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "-: compressed (gzip) corpora are not supported yet; decompress it first, e.g. \
+         `zcat FILE | sudoku-bench run -`"
+    );
 }

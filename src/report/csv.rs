@@ -229,7 +229,7 @@ mod tests {
     fn a_row_reads_back_with_a_csv_reader() {
         let record = Record {
             line: 7,
-            raw: b"x\n".to_vec(),
+            raw: crate::corpus::Raw::Whole(b"x\n".to_vec()),
             kind: Kind::Malformed {
                 reason: "character ',' at column 3, \"bad\"".into(),
                 column: 3,
@@ -399,7 +399,7 @@ mod tests {
                     let some = |j: usize| !(i + j).is_multiple_of(4);
                     let record = Record {
                         line: pick(0),
-                        raw: Vec::new(),
+                        raw: crate::corpus::Raw::NotKept,
                         kind: kind.clone(),
                     };
                     let result = PuzzleResult {

@@ -1,0 +1,217 @@
+//! End-to-end tests of how every command reads a corpus: line endings, a byte-order mark,
+//! over-long lines, compressed input and open errors, the same way in `run`, `check` and
+//! `filter`.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const P: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const MAX_LINE: usize = 1 << 16;
+
+fn bench() -> Command {
+    let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// `(line, status)` of each row of a per-puzzle CSV written by `run`.
+fn rows(csv: &Path) -> Vec<(u64, String)> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (line, status) = (col("line"), col("status"));
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[line].parse().unwrap(), r[status].to_string())
+        })
+        .collect()
+}
+
+/// `run` over `corpus` with one strategy; its rows.
+fn run_rows(corpus: &Path) -> Vec<(u64, String)> {
+    let out = corpus.with_extension("out.csv");
+    bench()
+        .arg("run")
+        .arg(corpus)
+        .args(["-s", "bitmask", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    rows(&out)
+}
+
+#[test]
+fn a_lone_cr_ends_a_line_in_run_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("mac.txt");
+    // Lone CRs, one CRLF and a bad line, which must get its own line number.
+    std::fs::write(&corpus, format!("{P}\r# c\r{P}\r\n{}\r{P}", &P[..80])).unwrap();
+    let statuses: Vec<(u64, String)> = run_rows(&corpus);
+    assert_eq!(
+        statuses,
+        [
+            (1, "unique".to_string()),
+            (3, "unique".to_string()),
+            (4, "malformed".to_string()),
+            (5, "unique".to_string())
+        ]
+    );
+    bench()
+        .arg("check")
+        .arg(&corpus)
+        .args(["-q"])
+        .assert()
+        .code(1)
+        .stdout(format!(
+            "{}:4:1: expected 81 cells, found 80\n",
+            corpus.display()
+        ));
+}
+
+#[test]
+fn a_too_long_line_is_malformed_in_run_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("long.txt");
+    std::fs::write(&corpus, format!("{P}\n{}\n{P}\n", "1".repeat(MAX_LINE + 5))).unwrap();
+    assert_eq!(
+        run_rows(&corpus),
+        [
+            (1, "unique".to_string()),
+            (2, "malformed".to_string()),
+            (3, "unique".to_string())
+        ]
+    );
+    bench()
+        .arg("check")
+        .arg(&corpus)
+        .args(["-q"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "{}:2:{}: line is longer than {MAX_LINE} bytes",
+            corpus.display(),
+            MAX_LINE + 1
+        )));
+}
+
+#[test]
+fn filter_never_writes_a_cut_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("long.txt");
+    // A long line that would be a valid puzzle line if cut at MAX_LINE.
+    let long = format!("{P} {}", "x".repeat(MAX_LINE));
+    std::fs::write(&corpus, format!("{P}\n{long}\n")).unwrap();
+    let (out, rejects) = (dir.path().join("out.txt"), dir.path().join("rejects.txt"));
+    // Its status is malformed, kept or not: either way its place and why are in the
+    // rejects, without the line, and it is not in the kept lines.
+    for keep in ["unique", "unique,malformed"] {
+        bench()
+            .arg("filter")
+            .arg(&corpus)
+            .arg("--out")
+            .arg(&out)
+            .arg("--rejects")
+            .arg(&rejects)
+            .args(["--keep", keep, "-q"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(
+                "unique 1, malformed 1; kept 1, rejected 1",
+            ));
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), format!("{P}\n"));
+        assert_eq!(
+            std::fs::read_to_string(&rejects).unwrap(),
+            format!(
+                "{}:2\tmalformed\tline is longer than {MAX_LINE} bytes (line not copied)\t\n",
+                corpus.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let solution =
+        "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+    let csv = dir.path().join("bom.csv");
+    std::fs::write(&csv, format!("\u{feff}quizzes,solutions\n{P},{solution}\n")).unwrap();
+    assert_eq!(run_rows(&csv), [(2, "unique".to_string())]);
+    bench()
+        .arg("check")
+        .arg(&csv)
+        .args(["--solutions", "-q"])
+        .assert()
+        .success();
+    let text = dir.path().join("bom.txt");
+    std::fs::write(&text, format!("\u{feff}{P}\n")).unwrap();
+    assert_eq!(run_rows(&text), [(1, "unique".to_string())]);
+}
+
+#[test]
+fn an_os_error_is_said_once() {
+    bench()
+        .args(["run", "nope.txt", "-q", "--out", "/dev/null"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("cannot open nope.txt")
+                .and(predicate::str::contains("No such file or directory").count(1)),
+        );
+}
+
+const COMPRESSED: [(&str, &[u8], &str); 4] = [
+    ("gzip", &[0x1f, 0x8b, 8, 0, 0, 0], "zcat"),
+    ("zstd", &[0x28, 0xb5, 0x2f, 0xfd, 0, 0], "zstdcat"),
+    ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0], "xzcat"),
+    ("bzip2", b"BZh91AY&SY", "bzcat"),
+];
+
+/// `--out PATH` for the commands that take it.
+fn out_args<'a>(command: &str, out: &'a Path) -> Vec<&'a std::ffi::OsStr> {
+    match command {
+        "check" => Vec::new(),
+        _ => vec!["--out".as_ref(), out.as_os_str()],
+    }
+}
+
+#[test]
+fn compressed_corpora_are_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    for (format, magic, tool) in COMPRESSED {
+        let corpus = dir.path().join(format!("c.{format}"));
+        std::fs::write(&corpus, [magic, b"\n", P.as_bytes(), b"\n"].concat()).unwrap();
+        let said = predicate::str::contains(format!(
+            "compressed ({format}) corpora are not supported yet; decompress it first, e.g. \
+             `{tool} {} | sudoku-bench run -`",
+            corpus.display()
+        ));
+        for command in ["run", "check", "filter"] {
+            bench()
+                .arg(command)
+                .arg(&corpus)
+                .arg("-q")
+                .args(out_args(command, &out))
+                .assert()
+                .code(2)
+                .stderr(said.clone());
+        }
+        // The same from stdin, however the bytes come.
+        for command in ["run", "check", "filter"] {
+            bench()
+                .args([command, "-", "-q"])
+                .args(out_args(command, &out))
+                .write_stdin([magic, b"\n", P.as_bytes()].concat())
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(format!(
+                    "compressed ({format}) corpora are not supported yet"
+                )));
+        }
+    }
+}
