@@ -1,6 +1,6 @@
 //! `sudoku-bench compare`: reads two runs, compares them with the library's statistics,
 //! prints one format, and turns the verdicts into an exit status (0 fine, 1 regressed,
-//! 2 bad input).
+//! 2 bad input, rows left unpaired, or the report could not be written).
 
 use std::io::Write;
 use std::path::PathBuf;
