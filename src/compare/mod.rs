@@ -390,6 +390,10 @@ fn corpus_pair(
                 logs.push((tc / tb).ln());
             }
         }
+        if row.paired == 0 {
+            // All listed as unpaired; a row would read "no change" about nothing.
+            continue;
+        }
         cmp.coverage.paired += row.paired;
         row.timed = logs.len() as u64;
         if is_reference {
