@@ -11,6 +11,10 @@
 //! Strategies that search row-major without propagation (`naive`, `hashset`, `stack`) get a
 //! node budget and are checked only where they finish; they must also agree with each other
 //! on `nodes` exactly, since they walk the same search tree.
+//!
+//! Each check runs twice: on a fixed sample of its corpus by default, so that `cargo test`
+//! stays quick, and on the whole corpus as an ignored test that CI runs (`.ci/run`:
+//! `cargo test --release --test agreement -- --ignored`).
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +34,7 @@ fn shared(file: &str) -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("note: {} not found; skipping", path.display());
+        eprintln!("skipped: ../shared/datasets/{file} not found");
         None
     }
 }
@@ -156,33 +160,55 @@ fn unique(n: u32) -> bool {
     n == 1
 }
 
-#[test]
-fn top1465_every_strategy() {
+/// How much of a corpus a check covers: a fixed sample by default, everything in CI.
+#[derive(Clone, Copy, PartialEq)]
+enum Reach {
+    Sample,
+    Full,
+}
+
+impl Reach {
+    /// Every `step`-th puzzle; with `Sample`, every `step * thin`-th.
+    fn take(self, puzzles: Vec<Grid>, step: usize, thin: usize) -> Vec<Grid> {
+        let step = match self {
+            Reach::Sample => step * thin,
+            Reach::Full => step,
+        };
+        puzzles.into_iter().step_by(step).collect()
+    }
+}
+
+fn top1465_every_strategy(reach: Reach) {
     let Some(path) = shared("puzzles3_magictour_top1465") else {
         return;
     };
     let puzzles = load(&path);
     assert_eq!(puzzles.len(), 1465);
+    let puzzles = reach.take(puzzles, 1, 37);
     check("top1465", SLOW_MAX_NODES, &puzzles, &all(), unique);
 }
 
-#[test]
-fn seventeen_clue_sample_every_strategy() {
+fn seventeen_clue_sample_every_strategy(reach: Reach) {
     let Some(path) = shared("puzzles2_17_clue") else {
         return;
     };
     // Row-major search without propagation needs millions of nodes on most 17-clue
     // puzzles: a small sample with a larger budget lets it finish some.
-    let puzzles: Vec<Grid> = load(&path).into_iter().step_by(997).collect();
-    let finished = check("17-clue sample", 5_000_000, &puzzles, &all(), unique);
-    assert!(
-        finished.iter().all(|&n| n > 0),
-        "every strategy finishes some: {finished:?}"
-    );
+    let puzzles = reach.take(load(&path), 997, 10);
+    let budget = match reach {
+        Reach::Full => 5_000_000,
+        Reach::Sample => 1_000_000,
+    };
+    let finished = check("17-clue sample", budget, &puzzles, &all(), unique);
+    if reach == Reach::Full {
+        assert!(
+            finished.iter().all(|&n| n > 0),
+            "every strategy finishes some: {finished:?}"
+        );
+    }
 }
 
-#[test]
-fn seventeen_clue_in_full_fast_strategies() {
+fn seventeen_clue_fast_strategies(reach: Reach) {
     let Some(path) = shared("puzzles2_17_clue") else {
         return;
     };
@@ -192,11 +218,11 @@ fn seventeen_clue_in_full_fast_strategies() {
         .into_iter()
         .filter(|s| s.name != "bitmask")
         .collect();
+    let puzzles = reach.take(puzzles, 1, 10);
     check("17-clue", SLOW_MAX_NODES, &puzzles, &which, unique);
 }
 
-#[test]
-fn forum_hardest_in_full_fast_strategies() {
+fn forum_hardest_fast_strategies(reach: Reach) {
     let Some(path) = shared("puzzles5_forum_hardest_1905_11+") else {
         return;
     };
@@ -206,17 +232,17 @@ fn forum_hardest_in_full_fast_strategies() {
         .into_iter()
         .filter(|s| s.name != "bitmask")
         .collect();
+    let puzzles = reach.take(puzzles, 1, 50);
     check("forum hardest", SLOW_MAX_NODES, &puzzles, &which, unique);
 }
 
-#[test]
-fn sixteen_clue_derivatives_have_several_solutions() {
+fn sixteen_clue_derivatives_have_several_solutions(reach: Reach) {
     let Some(path) = shared("puzzles2_17_clue") else {
         return;
     };
-    let puzzles: Vec<Grid> = load(&path)
+    let puzzles: Vec<Grid> = reach
+        .take(load(&path), 211, 8)
         .into_iter()
-        .step_by(211)
         .enumerate()
         .map(|(i, mut g)| {
             let givens: Vec<usize> = (0..81).filter(|&c| g.get(c) != 0).collect();
@@ -227,12 +253,11 @@ fn sixteen_clue_derivatives_have_several_solutions() {
     check("16-clue", SLOW_MAX_NODES, &puzzles, &all(), |n| n == 2);
 }
 
-#[test]
-fn a_wrong_digit_leaves_no_solution() {
+fn a_wrong_digit_leaves_no_solution(reach: Reach) {
     let Some(path) = shared("puzzles3_magictour_top1465") else {
         return;
     };
-    let originals: Vec<Grid> = load(&path).into_iter().step_by(7).collect();
+    let originals: Vec<Grid> = reach.take(load(&path), 7, 8);
     let mut solver = (STRATEGIES.iter().find(|s| s.name == "dlx").unwrap().make)();
     let puzzles: Vec<Grid> = originals
         .iter()
@@ -251,6 +276,37 @@ fn a_wrong_digit_leaves_no_solution() {
             })
         })
         .collect();
-    assert!(puzzles.len() > 150);
+    // Nearly every puzzle has such a cell.
+    assert!(
+        puzzles.len() * 10 > originals.len() * 7,
+        "{}",
+        puzzles.len()
+    );
     check("wrong digit", SLOW_MAX_NODES, &puzzles, &all(), |n| n == 0);
+}
+
+/// A sampled and a full (ignored) test for each check above.
+macro_rules! reaches {
+    ($($check:ident: $sample:ident, $full:ident;)*) => {$(
+        #[test]
+        fn $sample() {
+            $check(Reach::Sample);
+        }
+
+        #[test]
+        #[ignore = "whole corpora: minutes; CI runs it (`-- --ignored`)"]
+        fn $full() {
+            $check(Reach::Full);
+        }
+    )*};
+}
+
+reaches! {
+    top1465_every_strategy: top1465_sample, top1465_full;
+    seventeen_clue_sample_every_strategy: seventeen_clue_every_strategy_sample,
+        seventeen_clue_every_strategy_full;
+    seventeen_clue_fast_strategies: seventeen_clue_fast_sample, seventeen_clue_fast_full;
+    forum_hardest_fast_strategies: forum_hardest_sample, forum_hardest_full;
+    sixteen_clue_derivatives_have_several_solutions: sixteen_clue_sample, sixteen_clue_full;
+    a_wrong_digit_leaves_no_solution: wrong_digit_sample, wrong_digit_full;
 }

@@ -36,12 +36,19 @@ fn uniform(state: &mut u64) -> f64 {
 /// Write rows as `sudoku-bench run` does, plus a `guesses` column it does not know yet
 /// (readers must go by header name and ignore the rest).
 fn write_csv(dir: &Path, name: &str, rows: &[Row]) -> PathBuf {
+    write_corpus_csv(dir, name, "syn.txt", 0, rows)
+}
+
+/// The same, naming the corpus `corpus`; line `l` holds puzzle number `l + shift`, so two
+/// shifts make two different corpora.
+fn write_corpus_csv(dir: &Path, name: &str, corpus: &str, shift: u64, rows: &[Row]) -> PathBuf {
     let mut text = String::from(
         "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error\n",
     );
     for (line, strategy, nodes, time) in rows {
+        let puzzle = format!("{:.>81}", line + shift);
         text.push_str(&format!(
-            "syn.txt,{line},{strategy},unique,1,{nodes},0,{time},25,,,\n"
+            "{corpus},{line},{strategy},unique,1,{nodes},0,{time},25,{puzzle},,\n"
         ));
     }
     let path = dir.join(name);
@@ -192,7 +199,11 @@ fn missing_puzzles_and_strategies_are_reported() {
         .filter(|(l, s, _, _)| !(*l == 5 && *s == "alpha") && *s != "beta")
         .collect();
     current.push((1, "gamma", 10, 1000));
-    let a = pair(&dir, &current, &[]).code(0);
+    // Less than all of either side is paired: that is not a comparison a gate may pass.
+    let a = pair(&dir, &current, &[])
+        .code(2)
+        .stderr(predicate::str::contains("not paired"))
+        .stderr(predicate::str::contains("--min-paired"));
     let out = stdout(&a);
     assert!(
         out.contains("syn.txt / alpha: 1 puzzles only in the baseline run (lines 5)"),
@@ -206,6 +217,136 @@ fn missing_puzzles_and_strategies_are_reported() {
         out.contains("syn.txt / gamma: only in the current run"),
         "{out}"
     );
+    // The bar can be lowered explicitly, and only so far.
+    pair(&dir, &current, &["--min-paired", "0"]).code(0);
+    pair(&dir, &current, &["--min-paired", "45%"]).code(0);
+    pair(&dir, &current, &["--min-paired", "60%"]).code(2);
+}
+
+/// Paired rows from one (baseline, current) pair of synthetic CSVs: (corpus, strategy, paired).
+fn paired_rows(a: &assert_cmd::assert::Assert) -> Vec<(String, String, u64)> {
+    let v: serde_json::Value = serde_json::from_str(&stdout(a)).unwrap();
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["corpus"].as_str().unwrap().to_string(),
+                r["strategy"].as_str().unwrap().to_string(),
+                r["paired"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn one_corpus_named_two_ways_is_paired() {
+    let dir = TempDir::new().unwrap();
+    let b = write_corpus_csv(dir.path(), "base.csv", "syn.txt", 0, &baseline());
+    for (i, name) in ["./syn.txt", "sub/../renamed.txt", "-"].iter().enumerate() {
+        let c = write_corpus_csv(dir.path(), &format!("cur{i}.csv"), name, 0, &baseline());
+        let a = compare(&[
+            b.as_os_str(),
+            c.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ])
+        .code(0);
+        let rows = paired_rows(&a);
+        assert_eq!(rows.len(), STRATEGIES.len(), "{name}");
+        assert!(rows.iter().all(|r| r.2 == PUZZLES), "{name}: {rows:?}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+        assert_eq!(v["unpaired"], serde_json::json!([]), "{name}");
+    }
+}
+
+#[test]
+fn two_corpora_under_one_name_are_not_paired() {
+    let dir = TempDir::new().unwrap();
+    let b = write_corpus_csv(dir.path(), "base.csv", "-", 0, &baseline());
+    let c = write_corpus_csv(dir.path(), "cur.csv", "-", 1000, &baseline());
+    compare(&[b.as_os_str(), c.as_os_str()])
+        .code(2)
+        .stdout(predicate::str::contains("hold a different puzzle"))
+        .stdout(predicate::str::contains("no change").not())
+        .stderr(predicate::str::contains("not paired"));
+    // Changed in one line only: that line is named, the others compare.
+    let mut text = std::fs::read_to_string(&b).unwrap();
+    text = text.replace(&format!("{:.>81}", 17), &format!("{:.>81}", 9999));
+    let c = dir.path().join("one.csv");
+    std::fs::write(&c, text).unwrap();
+    let a = compare(&[
+        b.as_os_str(),
+        c.as_os_str(),
+        "--min-paired".as_ref(),
+        "99%".as_ref(),
+    ])
+    .code(0);
+    assert!(
+        stdout(&a).contains("- / alpha: 1 lines hold a different puzzle in each run (lines 17)"),
+        "{}",
+        stdout(&a)
+    );
+}
+
+/// Real runs: the same corpus named two ways pairs; two corpora both read from `-` do not.
+#[test]
+fn real_runs_pair_by_what_was_solved() {
+    let dir = TempDir::new().unwrap();
+    let run = |corpus: &str, stdin: Option<&str>, out: &str| -> PathBuf {
+        let path = dir.path().join(out);
+        let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["run", "-q", "-s", "fast", corpus, "--out"])
+            .arg(&path);
+        if let Some(file) = stdin {
+            cmd.pipe_stdin(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+                .unwrap();
+        }
+        cmd.assert().success();
+        path
+    };
+    let a = run("datasets/classic.txt", None, "a.csv");
+    let b = run("./datasets/classic.txt", None, "b.csv");
+    let huge = std::ffi::OsStr::new("--threshold=100000%");
+    compare(&[a.as_os_str(), b.as_os_str(), huge]).code(0);
+    let s1 = run("-", Some("datasets/classic.txt"), "s1.csv");
+    let s2 = run("-", Some("datasets/minimal.txt"), "s2.csv");
+    compare(&[s1.as_os_str(), s2.as_os_str(), huge])
+        .code(2)
+        .stderr(predicate::str::contains("not paired"));
+    compare(&[s1.as_os_str(), a.as_os_str(), huge]).code(0);
+}
+
+#[test]
+fn a_write_error_is_reported_not_a_panic() {
+    let dir = TempDir::new().unwrap();
+    let b = write_csv(dir.path(), "base.csv", &baseline());
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+            .arg("compare")
+            .args([&b, &b])
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("No space left"), "{stderr}");
+    } else {
+        eprintln!("skipped: /dev/full not found");
+    }
+    // A reader that went away wants nothing more: that is success.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .arg("compare")
+        .args([&b, &b])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
 
 #[test]
@@ -215,7 +356,7 @@ fn bad_input_exits_2_naming_file_and_line() {
     let bad = dir.path().join("bad.csv");
     std::fs::write(
         &bad,
-        "corpus,line,strategy,nodes,time_ns\nsyn.txt,1,alpha,5,10\nsyn.txt,2,alpha,five,10\n",
+        "corpus,line,strategy,nodes,time_ns,puzzle\nsyn.txt,1,alpha,5,10,1.\nsyn.txt,2,alpha,five,10,2.\n",
     )
     .unwrap();
     compare(&[b.as_os_str(), bad.as_os_str()])
@@ -257,4 +398,37 @@ fn a_summary_json_is_compared_with_less_power() {
         std::ffi::OsStr::new("bitmask"),
     ])
     .code(2);
+}
+
+#[test]
+fn summary_json_names_are_normalised_and_unpaired_fails() {
+    let dir = TempDir::new().unwrap();
+    let summary = |corpus: &str, name: &str| -> PathBuf {
+        let json = dir.path().join(name);
+        Command::cargo_bin("sudoku-bench")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["run", "-q", "--out", "-", "-s", "fast", corpus, "--summary"])
+            .arg(&json)
+            .assert()
+            .success();
+        json
+    };
+    let a = summary("datasets/classic.txt", "a.json");
+    let b = summary("./datasets/classic.txt", "b.json");
+    let c = summary("datasets/minimal.txt", "c.json");
+    let huge = std::ffi::OsStr::new("--threshold=100000%");
+    let json = std::ffi::OsStr::new("--format=json");
+    let out = compare(&[a.as_os_str(), b.as_os_str(), huge, json]).code(0);
+    assert_eq!(paired_rows(&out).len(), 1);
+    compare(&[a.as_os_str(), c.as_os_str(), huge])
+        .code(2)
+        .stderr(predicate::str::contains("not paired"));
+    compare(&[
+        a.as_os_str(),
+        c.as_os_str(),
+        huge,
+        "--min-paired=0".as_ref(),
+    ])
+    .code(0);
 }

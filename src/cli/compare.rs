@@ -1,14 +1,15 @@
 //! `sudoku-bench compare`: reads two runs, compares them with the library's statistics,
 //! prints one format, and turns the verdicts into an exit status (0 fine, 1 regressed,
-//! 2 bad input).
+//! 2 bad input, rows left unpaired, or the report could not be written).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::compare::export::{
-    CompareExporter, JsonExporter, MarkdownExporter, TableExporter,
+    self, CompareExporter, JsonExporter, MarkdownExporter, TableExporter,
 };
 use sudoku_bench::compare::{self, Options, Run};
 
@@ -43,19 +44,41 @@ pub struct Args {
     /// Do not fail (exit 1) when node counts changed; only time regressions fail.
     #[arg(long)]
     allow_search_changes: bool,
+
+    /// Share of each side's rows that must be paired (same corpus content or name, same
+    /// line, same puzzle, same strategy), else exit 2: `100%` (default), `90%`, `0`.
+    #[arg(long, value_name = "SHARE", default_value = "100%", value_parser = parse_share)]
+    min_paired: f64,
+}
+
+/// Rows named in the error when too few are paired; the report lists them all.
+const NAMED_UNPAIRED: usize = 5;
+
+/// `5%` or `0.05`.
+fn parse_fraction(s: &str) -> Option<f64> {
+    let t = s.trim();
+    match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().ok().map(|v| v / 100.0),
+        None => t.parse::<f64>().ok(),
+    }
 }
 
 fn parse_threshold(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    let value = match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|v| v / 100.0),
-        None => t.parse::<f64>(),
-    }
-    .map_err(|_| format!("{s:?} is not a threshold (try 5% or 0.05)"))?;
+    let value =
+        parse_fraction(s).ok_or_else(|| format!("{s:?} is not a threshold (try 5% or 0.05)"))?;
     if !(value.is_finite() && value >= 0.0) {
         return Err(format!("{s:?}: the threshold must be 0 or more"));
     }
     Ok(value)
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    match parse_fraction(s) {
+        Some(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a share from 0 to 100% (try 90% or 0.9)"
+        )),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -79,7 +102,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         OutputFormat::Markdown => MarkdownExporter.export(&cmp),
         OutputFormat::Json => JsonExporter.export(&cmp),
     };
-    print!("{text}");
+    // Not `print!`, which panics on a write error: a full disk is an error like any other
+    // (exit 2), and a closed pipe is for `main` to call success.
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the comparison to stdout")?;
+    let cov = cmp.coverage;
+    if cov.share() < args.min_paired {
+        let mut named: Vec<String> = cmp
+            .unpaired
+            .iter()
+            .take(NAMED_UNPAIRED)
+            .map(|u| format!("\n  {}", export::unpaired_line(u)))
+            .collect();
+        if cmp.unpaired.len() > NAMED_UNPAIRED {
+            named.push(format!(
+                "\n  and {} more",
+                cmp.unpaired.len() - NAMED_UNPAIRED
+            ));
+        }
+        anyhow::bail!(
+            "{} of {} baseline rows and {} of {} current rows are not paired (below \
+             --min-paired {}%), so this is not a comparison of the same work:{}",
+            cov.baseline_rows - cov.paired,
+            cov.baseline_rows,
+            cov.current_rows - cov.paired,
+            cov.current_rows,
+            args.min_paired * 100.0,
+            named.concat()
+        );
+    }
     Ok(if cmp.regressed(args.allow_search_changes) {
         ExitCode::from(1)
     } else {

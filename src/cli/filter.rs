@@ -298,7 +298,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             Some(Some(form)) if args.canonical => form,
                             _ => grid,
                         };
-                        if let Some(first) = seen.insert(key, here) {
+                        if let Some(first) = seen.insert(key, here)? {
                             duplicates += 1;
                             if let Some(rejects) = rejects.as_mut() {
                                 let prefix = format!(

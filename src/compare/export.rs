@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{Comparison, Mode, Row, Unpaired};
+use super::{Comparison, Mode, Row, Unpaired, Why};
 use crate::report::table::thousands;
 
 /// Turns a comparison into one output format.
@@ -115,12 +115,15 @@ fn method(cmp: &Comparison) -> String {
     }
 }
 
-fn unpaired_line(u: &Unpaired) -> String {
+/// One unpaired entry in words; the CLI's error message uses it too.
+pub fn unpaired_line(u: &Unpaired) -> String {
+    let side = match u.why {
+        Why::OnlyInBaseline => "baseline",
+        Why::OnlyInCurrent => "current",
+        Why::DifferentPuzzle => "",
+    };
     if u.whole_strategy {
-        return format!(
-            "{} / {}: only in the {} run",
-            u.corpus, u.strategy, u.only_in
-        );
+        return format!("{} / {}: only in the {side} run", u.corpus, u.strategy);
     }
     let mut shown: Vec<String> = u
         .lines
@@ -131,12 +134,15 @@ fn unpaired_line(u: &Unpaired) -> String {
     if u.lines.len() > SHOWN_LINES {
         shown.push(format!("and {} more", u.lines.len() - SHOWN_LINES));
     }
+    let what = match u.why {
+        Why::DifferentPuzzle => "lines hold a different puzzle in each run".to_string(),
+        _ => format!("puzzles only in the {side} run"),
+    };
     format!(
-        "{} / {}: {} puzzles only in the {} run (lines {})",
+        "{} / {}: {} {what} (lines {})",
         u.corpus,
         u.strategy,
         u.lines.len(),
-        u.only_in,
         shown.join(", ")
     )
 }

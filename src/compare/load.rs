@@ -36,8 +36,26 @@ pub struct Sample {
     pub status: String,
 }
 
-/// (corpus, strategy) -> line -> sample.
-pub type Samples = BTreeMap<(String, String), BTreeMap<u64, Sample>>;
+/// One corpus of a per-puzzle CSV: what each line held, and each strategy's rows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CorpusRows {
+    /// Line -> what was solved there: the `puzzle` column, or for a line without a grid
+    /// (`malformed`) its status in parentheses. The whole map identifies the corpus
+    /// whatever it was called, so `compare` pairs corpora by it.
+    pub puzzles: BTreeMap<u64, String>,
+    /// Strategy -> line -> sample.
+    pub strategies: BTreeMap<String, BTreeMap<u64, Sample>>,
+}
+
+impl CorpusRows {
+    /// Rows over all strategies.
+    pub fn rows(&self) -> u64 {
+        self.strategies.values().map(|r| r.len() as u64).sum()
+    }
+}
+
+/// Corpus name, as written in the CSV -> its rows.
+pub type Samples = BTreeMap<String, CorpusRows>;
 
 /// Totals for one (corpus, strategy), all a summary JSON can give.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,13 +92,20 @@ impl Run {
         parse_csv(path, &bytes).map(Run::PerPuzzle)
     }
 
-    /// Per (corpus, strategy) totals, whatever the source.
+    /// Per (corpus, strategy) totals, whatever the source; corpus names are normalised
+    /// (`normal_name`), since a summary holds nothing else to pair corpora by.
     pub fn aggregates(&self) -> BTreeMap<(String, String), Aggregate> {
         match self {
             Run::Summary(a) => a.clone(),
             Run::PerPuzzle(samples) => samples
                 .iter()
-                .map(|(key, rows)| {
+                .flat_map(|(corpus, c)| {
+                    c.strategies
+                        .iter()
+                        .map(move |(strategy, rows)| ((normal_name(corpus), strategy), rows))
+                })
+                .map(|((corpus, strategy), rows)| {
+                    let key = (corpus, strategy.clone());
                     let mut times: Vec<u64> = rows.values().filter_map(|s| s.time_ns).collect();
                     times.sort_unstable();
                     let median_ns = if times.is_empty() {
@@ -94,10 +119,35 @@ impl Run {
                         median_ns,
                         total_nodes: rows.values().filter_map(|s| s.nodes).sum(),
                     };
-                    (key.clone(), agg)
+                    (key, agg)
                 })
                 .collect(),
         }
+    }
+}
+
+/// A corpus path with its lexical noise removed, so that `a.txt`, `./a.txt` and
+/// `sub/../a.txt` name one corpus: `.` components and repeated or trailing separators go,
+/// `dir/..` folds away. Nothing is looked up on disk: the CSV may come from another
+/// machine.
+pub fn normal_name(name: &str) -> String {
+    let absolute = name.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
     }
 }
 
@@ -112,13 +162,13 @@ fn summary_aggregates(report: &SummaryReport) -> BTreeMap<(String, String), Aggr
                 median_ns: r.median_ns,
                 total_nodes: (r.mean_nodes * r.searched as f64).round() as u64,
             };
-            ((r.corpus.clone(), r.strategy.clone()), agg)
+            ((normal_name(&r.corpus), r.strategy.clone()), agg)
         })
         .collect()
 }
 
 /// The columns `compare` needs; any others (a later `guesses`, say) are ignored.
-const NEEDED: [&str; 5] = ["corpus", "line", "strategy", "nodes", "time_ns"];
+const NEEDED: [&str; 6] = ["corpus", "line", "strategy", "nodes", "time_ns", "puzzle"];
 
 fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
     let bad = |line: u64, message: String| LoadError::Bad {
@@ -132,7 +182,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
         .map_err(|e| bad(1, format!("cannot read the header: {e}")))?
         .clone();
     let find = |name: &str| headers.iter().position(|h| h.trim() == name);
-    let mut idx = [0usize; 5];
+    let mut idx = [0usize; NEEDED.len()];
     for (i, name) in NEEDED.iter().enumerate() {
         idx[i] = find(name).ok_or_else(|| {
             bad(
@@ -165,17 +215,37 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
                 .map_err(|_| bad(line, format!("`{}` is {v:?}, not a number", NEEDED[col])))
         };
         let puzzle_line = number(1)?.ok_or_else(|| bad(line, "`line` is empty".to_string()))?;
+        let status = status.map_or("", |i| field(i));
         let sample = Sample {
             nodes: number(3)?,
             time_ns: number(4)?,
-            status: status.map_or("", |i| field(i)).to_string(),
+            status: status.to_string(),
         };
-        let key = (field(idx[0]).to_string(), field(idx[2]).to_string());
-        if key.1.is_empty() {
+        let (corpus, strategy) = (field(idx[0]), field(idx[2]));
+        if strategy.is_empty() {
             return Err(bad(line, "`strategy` is empty".to_string()));
         }
-        if samples
-            .entry(key.clone())
+        let held = match field(idx[5]) {
+            "" => format!("({status})"),
+            puzzle => puzzle.to_string(),
+        };
+        let rows = samples.entry(corpus.to_string()).or_default();
+        let first = rows
+            .puzzles
+            .entry(puzzle_line)
+            .or_insert_with(|| held.clone());
+        if *first != held {
+            return Err(bad(
+                line,
+                format!(
+                    "{corpus} line {puzzle_line} holds {held} here but {first} in an earlier \
+                     row: rows of two different corpora under one name (CSVs joined together?)"
+                ),
+            ));
+        }
+        if rows
+            .strategies
+            .entry(strategy.to_string())
             .or_default()
             .insert(puzzle_line, sample)
             .is_some()
@@ -183,8 +253,9 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
             return Err(bad(
                 line,
                 format!(
-                    "a second row for {} line {puzzle_line}, strategy {}",
-                    key.0, key.1
+                    "a second row for {corpus} line {puzzle_line}, strategy {strategy}: `run` \
+                     writes one row per (corpus, line, strategy), so this file holds more than \
+                     one run (CSVs joined together?)"
                 ),
             ));
         }
@@ -206,35 +277,65 @@ mod tests {
     #[test]
     fn columns_are_found_by_name_and_extra_columns_ignored() {
         let run = load_text(
-            "guesses,strategy,corpus,line,nodes,time_ns,status,new\n\
-             3,fast,c.txt,7,12,900,unique,x\n\
-             ,fast,c.txt,8,,,malformed,\n",
+            "guesses,strategy,corpus,line,nodes,time_ns,status,puzzle,new\n\
+             3,fast,c.txt,7,12,900,unique,1.3,x\n\
+             ,fast,c.txt,8,,,malformed,,\n",
         )
         .unwrap();
         let Run::PerPuzzle(s) = run else {
             panic!("a CSV is per-puzzle")
         };
-        let rows = &s[&("c.txt".to_string(), "fast".to_string())];
+        let c = &s["c.txt"];
+        let rows = &c.strategies["fast"];
         assert_eq!(rows[&7].nodes, Some(12));
         assert_eq!(rows[&7].time_ns, Some(900));
         assert_eq!(rows[&8].time_ns, None);
+        assert_eq!(c.puzzles[&7], "1.3");
+        assert_eq!(c.puzzles[&8], "(malformed)");
     }
 
     #[test]
     fn bad_input_names_the_line() {
-        let err = load_text("corpus,line,strategy,nodes,time_ns\nc,1,a,5,x\n").unwrap_err();
+        let head = "corpus,line,strategy,nodes,time_ns,puzzle\n";
+        let err = load_text(&format!("{head}c,1,a,5,x,1.\n")).unwrap_err();
         assert!(
             err.to_string()
                 .ends_with("run.csv:2: `time_ns` is \"x\", not a number"),
             "{err}"
         );
-        let err = load_text("corpus,line,strategy,time_ns\n").unwrap_err();
+        let err = load_text("corpus,line,strategy,time_ns,puzzle\n").unwrap_err();
         assert!(
             err.to_string().contains("run.csv:1: no `nodes` column"),
             "{err}"
         );
-        let err =
-            load_text("corpus,line,strategy,nodes,time_ns\nc,1,a,5,6\nc,1,a,5,6\n").unwrap_err();
-        assert!(err.to_string().contains("run.csv:3: a second row"), "{err}");
+        let err = load_text(&format!("{head}c,1,a,5,6,1.\nc,1,a,5,6,1.\n")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("run.csv:3: a second row for c line 1, strategy a: `run` writes one"),
+            "{err}"
+        );
+        let err = load_text(&format!("{head}c,1,a,5,6,1.\nc,1,b,5,6,2.\n")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("run.csv:3: c line 1 holds 2. here but 1. in an earlier row"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn names_are_normalised_lexically() {
+        for (name, normal) in [
+            ("a.txt", "a.txt"),
+            ("./a.txt", "a.txt"),
+            ("d//./a.txt", "d/a.txt"),
+            ("d/../a.txt", "a.txt"),
+            ("../a.txt", "../a.txt"),
+            ("../../d/../a", "../../a"),
+            ("/x/../../a", "/a"),
+            ("-", "-"),
+            ("./", "."),
+        ] {
+            assert_eq!(normal_name(name), normal, "{name}");
+        }
     }
 }

@@ -6,14 +6,15 @@
 
 pub mod export;
 pub mod load;
+pub mod pair;
 pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use load::{CorpusRows, Sample, Samples};
 pub use load::{LoadError, Run};
-use load::{Sample, Samples};
 use stats::Bootstrap;
 
 /// What decides a verdict.
@@ -119,17 +120,48 @@ pub struct Row {
     pub verdict: Verdict,
 }
 
-/// Rows present on one side only.
+/// Why rows were left out of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Why {
+    /// The other run has no such corpus, strategy or line.
+    OnlyInBaseline,
+    OnlyInCurrent,
+    /// Both runs have the line, but it holds a different puzzle in each.
+    DifferentPuzzle,
+}
+
+/// Rows left out of the comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Unpaired {
-    /// The side that has them.
-    pub only_in: Side,
+    pub why: Why,
     pub corpus: String,
     pub strategy: String,
     /// The whole (corpus, strategy) is missing from the other side.
     pub whole_strategy: bool,
     /// The lines (puzzles) concerned; empty in summary mode.
     pub lines: Vec<u64>,
+}
+
+/// How much of each side was paired: (corpus, line, strategy) rows with per-puzzle CSVs,
+/// (corpus, strategy) rows with a summary JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct Coverage {
+    pub paired: u64,
+    pub baseline_rows: u64,
+    pub current_rows: u64,
+}
+
+impl Coverage {
+    /// The paired share of the side with fewer paired, in [0, 1]; 0 when there is nothing.
+    pub fn share(&self) -> f64 {
+        let most = self.baseline_rows.max(self.current_rows);
+        if most == 0 {
+            0.0
+        } else {
+            self.paired as f64 / most as f64
+        }
+    }
 }
 
 /// The result of comparing two runs.
@@ -142,6 +174,7 @@ pub struct Comparison {
     pub resamples: usize,
     pub rows: Vec<Row>,
     pub unpaired: Vec<Unpaired>,
+    pub coverage: Coverage,
 }
 
 impl Comparison {
@@ -167,6 +200,7 @@ pub fn compare(
         resamples: options.bootstrap.resamples,
         rows: Vec::new(),
         unpaired: Vec::new(),
+        coverage: Coverage::default(),
     };
     match (baseline, current) {
         (Run::PerPuzzle(b), Run::PerPuzzle(c)) => per_puzzle(b, c, options, &mut cmp)?,
@@ -203,27 +237,17 @@ fn time_of(sample: &Sample, reference: Option<&BTreeMap<u64, Sample>>, line: u64
     }
 }
 
-/// The reference strategy's rows per corpus; empty without `relative_to`.
-fn reference<'a>(
-    s: &'a Samples,
-    side: Side,
-    options: &Options,
-) -> Result<BTreeMap<String, &'a BTreeMap<u64, Sample>>, CompareError> {
-    let Some(name) = &options.relative_to else {
-        return Ok(BTreeMap::new());
-    };
-    let found: BTreeMap<_, _> = s
-        .iter()
-        .filter(|((_, strategy), _)| strategy == name)
-        .map(|((corpus, _), rows)| (corpus.clone(), rows))
-        .collect();
-    if found.is_empty() {
-        return Err(CompareError::NoReference {
-            strategy: name.clone(),
-            side,
-        });
+/// Fails when the reference strategy is in no corpus of a side.
+fn check_reference(s: &Samples, side: Side, options: &Options) -> Result<(), CompareError> {
+    match &options.relative_to {
+        Some(name) if !s.values().any(|c| c.strategies.contains_key(name)) => {
+            Err(CompareError::NoReference {
+                strategy: name.clone(),
+                side,
+            })
+        }
+        _ => Ok(()),
     }
-    Ok(found)
 }
 
 fn per_puzzle(
@@ -232,52 +256,108 @@ fn per_puzzle(
     options: &Options,
     cmp: &mut Comparison,
 ) -> Result<(), CompareError> {
-    let b_ref = reference(b, Side::Baseline, options)?;
-    let c_ref = reference(c, Side::Current, options)?;
-    let keys: BTreeSet<&(String, String)> = b.keys().chain(c.keys()).collect();
-    for key in keys {
-        let (corpus, strategy) = key;
-        let (Some(b_rows), Some(c_rows)) = (b.get(key), c.get(key)) else {
-            let (only_in, rows) = match b.get(key) {
-                Some(rows) => (Side::Baseline, rows),
-                None => (Side::Current, &c[key]),
-            };
-            cmp.unpaired.push(Unpaired {
-                only_in,
-                corpus: corpus.clone(),
-                strategy: strategy.clone(),
-                whole_strategy: true,
-                lines: rows.keys().copied().collect(),
-            });
-            continue;
+    check_reference(b, Side::Baseline, options)?;
+    check_reference(c, Side::Current, options)?;
+    cmp.coverage.baseline_rows = b.values().map(CorpusRows::rows).sum();
+    cmp.coverage.current_rows = c.values().map(CorpusRows::rows).sum();
+    for (bn, cn) in pair::corpora(b, c) {
+        match (bn, cn) {
+            (Some(bn), Some(cn)) => corpus_pair(&pair::label(bn, cn), &b[bn], &c[cn], options, cmp),
+            (Some(name), None) => only_in(Side::Baseline, name, &b[name], cmp),
+            (None, Some(name)) => only_in(Side::Current, name, &c[name], cmp),
+            (None, None) => {}
+        }
+    }
+    Ok(())
+}
+
+fn only_in(side: Side, name: &str, rows: &CorpusRows, cmp: &mut Comparison) {
+    for (strategy, lines) in &rows.strategies {
+        cmp.unpaired.push(Unpaired {
+            why: match side {
+                Side::Baseline => Why::OnlyInBaseline,
+                Side::Current => Why::OnlyInCurrent,
+            },
+            corpus: load::normal_name(name),
+            strategy: strategy.clone(),
+            whole_strategy: true,
+            lines: lines.keys().copied().collect(),
+        });
+    }
+}
+
+fn corpus_pair(
+    corpus: &str,
+    b: &CorpusRows,
+    c: &CorpusRows,
+    options: &Options,
+    cmp: &mut Comparison,
+) {
+    let strategies: BTreeSet<&String> = b.strategies.keys().chain(c.strategies.keys()).collect();
+    let name = options.relative_to.as_ref();
+    let b_ref = name.and_then(|n| b.strategies.get(n));
+    let c_ref = name.and_then(|n| c.strategies.get(n));
+    let same_puzzle = |line: &u64| b.puzzles.get(line) == c.puzzles.get(line);
+    for strategy in strategies {
+        let unpaired = |why, whole_strategy, lines: Vec<u64>| Unpaired {
+            why,
+            corpus: corpus.to_string(),
+            strategy: strategy.clone(),
+            whole_strategy,
+            lines,
         };
-        for (only_in, mine, other) in [
-            (Side::Baseline, b_rows, c_rows),
-            (Side::Current, c_rows, b_rows),
+        let (b_rows, c_rows) = match (b.strategies.get(strategy), c.strategies.get(strategy)) {
+            (Some(b_rows), Some(c_rows)) => (b_rows, c_rows),
+            (Some(rows), None) | (None, Some(rows)) => {
+                let why = if b.strategies.contains_key(strategy) {
+                    Why::OnlyInBaseline
+                } else {
+                    Why::OnlyInCurrent
+                };
+                cmp.unpaired
+                    .push(unpaired(why, true, rows.keys().copied().collect()));
+                continue;
+            }
+            (None, None) => continue,
+        };
+        for (why, lines) in [
+            (
+                Why::OnlyInBaseline,
+                b_rows
+                    .keys()
+                    .filter(|l| !c_rows.contains_key(l))
+                    .copied()
+                    .collect(),
+            ),
+            (
+                Why::OnlyInCurrent,
+                c_rows
+                    .keys()
+                    .filter(|l| !b_rows.contains_key(l))
+                    .copied()
+                    .collect(),
+            ),
+            (
+                Why::DifferentPuzzle,
+                b_rows
+                    .keys()
+                    .filter(|l| c_rows.contains_key(l) && !same_puzzle(l))
+                    .copied()
+                    .collect::<Vec<u64>>(),
+            ),
         ] {
-            let lines: Vec<u64> = mine
-                .keys()
-                .filter(|l| !other.contains_key(l))
-                .copied()
-                .collect();
             if !lines.is_empty() {
-                cmp.unpaired.push(Unpaired {
-                    only_in,
-                    corpus: corpus.clone(),
-                    strategy: strategy.clone(),
-                    whole_strategy: false,
-                    lines,
-                });
+                cmp.unpaired.push(unpaired(why, false, lines));
             }
         }
         let is_reference = options.relative_to.as_deref() == Some(strategy.as_str());
         let (br, cr) = if options.relative_to.is_some() && !is_reference {
-            (b_ref.get(corpus).copied(), c_ref.get(corpus).copied())
+            (b_ref, c_ref)
         } else {
             (None, None)
         };
         let mut row = Row {
-            corpus: corpus.clone(),
+            corpus: corpus.to_string(),
             strategy: strategy.clone(),
             paired: 0,
             timed: 0,
@@ -294,7 +374,9 @@ fn per_puzzle(
         let reference_missing =
             options.relative_to.is_some() && !is_reference && (br.is_none() || cr.is_none());
         for (line, bs) in b_rows {
-            let Some(cs) = c_rows.get(line) else { continue };
+            let Some(cs) = c_rows.get(line).filter(|_| same_puzzle(line)) else {
+                continue;
+            };
             row.paired += 1;
             row.baseline_nodes += bs.nodes.unwrap_or(0);
             row.current_nodes += cs.nodes.unwrap_or(0);
@@ -308,6 +390,11 @@ fn per_puzzle(
                 logs.push((tc / tb).ln());
             }
         }
+        if row.paired == 0 {
+            // All listed as unpaired; a row would read "no change" about nothing.
+            continue;
+        }
+        cmp.coverage.paired += row.paired;
         row.timed = logs.len() as u64;
         if is_reference {
             row.time_ratio = Some(1.0);
@@ -323,20 +410,21 @@ fn per_puzzle(
         );
         cmp.rows.push(row);
     }
-    Ok(())
 }
 
 fn summary(baseline: &Run, current: &Run, options: &Options, cmp: &mut Comparison) {
     let b = baseline.aggregates();
     let c = current.aggregates();
+    cmp.coverage.baseline_rows = b.len() as u64;
+    cmp.coverage.current_rows = c.len() as u64;
     let keys: BTreeSet<&(String, String)> = b.keys().chain(c.keys()).collect();
     for key in keys {
         let (Some(ba), Some(ca)) = (b.get(key), c.get(key)) else {
             cmp.unpaired.push(Unpaired {
-                only_in: if b.contains_key(key) {
-                    Side::Baseline
+                why: if b.contains_key(key) {
+                    Why::OnlyInBaseline
                 } else {
-                    Side::Current
+                    Why::OnlyInCurrent
                 },
                 corpus: key.0.clone(),
                 strategy: key.1.clone(),
@@ -353,6 +441,7 @@ fn summary(baseline: &Run, current: &Run, options: &Options, cmp: &mut Compariso
             (Some(tb), Some(tc)) => Some(tc / tb),
             _ => None,
         };
+        cmp.coverage.paired += 1;
         let median_ratio = (ba.median_ns > 0 && ca.median_ns > 0)
             .then(|| ca.median_ns as f64 / ba.median_ns as f64);
         // Without per-puzzle data a different puzzle count is also a different search.
@@ -382,7 +471,10 @@ mod tests {
     fn run(rows: &[(&str, &str, u64, u64, u64)]) -> Run {
         let mut s = Samples::new();
         for (corpus, strategy, line, nodes, time) in rows {
-            s.entry((corpus.to_string(), strategy.to_string()))
+            let c = s.entry(corpus.to_string()).or_default();
+            c.puzzles.insert(*line, format!("puzzle {line}"));
+            c.strategies
+                .entry(strategy.to_string())
                 .or_default()
                 .insert(
                     *line,
