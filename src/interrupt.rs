@@ -40,12 +40,36 @@ impl Stop {
 
 /// Longest time spent counting what a stopped run left unread: past it the count is
 /// given up as unknown, rather than keep a user who asked to stop waiting.
-pub const COUNT_BUDGET: Duration = Duration::from_secs(1);
+const COUNT_BUDGET: Duration = Duration::from_secs(1);
+
+/// Where a stopped command stopped: the index of the corpus it was reading, and how many
+/// of that corpus's entries it had read but not finished.
+pub type StoppedAt = (usize, u64);
+
+/// Entries a stopped command did not reach: those it read but did not finish, and those
+/// left unread from the corpus it stopped in on (`None` when that is not cheap to know,
+/// see `entries_left`). With no `stopped`, it stopped between corpora: nothing was left.
+pub fn not_reached(corpora: &mut [Corpus], stopped: Option<StoppedAt>) -> Option<u64> {
+    let Some((index, unfinished)) = stopped else {
+        return Some(0);
+    };
+    let deadline = Instant::now() + COUNT_BUDGET;
+    corpora[index..]
+        .iter_mut()
+        .map(|corpus| entries_left(corpus, deadline))
+        .sum::<Option<u64>>()
+        .map(|left| left + unfinished)
+}
+
+/// A `not_reached` count for a message: the number, or "an unknown number of".
+pub fn count_or_unknown(count: Option<u64>) -> String {
+    count.map_or_else(|| "an unknown number of".to_string(), |n| n.to_string())
+}
 
 /// Entries (puzzle lines, valid or not) left to read in `corpus`, read and classified
 /// by the loader but not solved. `None` when that is not cheap or not possible: input
 /// of unknown size (stdin, a pipe), a read error, or not done by `deadline`.
-pub fn entries_left(corpus: &mut Corpus, deadline: Instant) -> Option<u64> {
+fn entries_left(corpus: &mut Corpus, deadline: Instant) -> Option<u64> {
     corpus.size()?;
     let mut chunk = Chunk::new(Lines::Entries);
     let mut entries = 0u64;

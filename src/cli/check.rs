@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use sudoku_bench::classify::{Classifier, Verdict};
 use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
-use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
+use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
@@ -153,19 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         n => format!("; {n} read errors (above): those corpora were not read to the end"),
     };
     if let Some(signal) = stop.cause() {
-        let left = match stopped_in {
-            Some((index, unchecked)) => {
-                let deadline = std::time::Instant::now() + COUNT_BUDGET;
-                corpora[index..]
-                    .iter_mut()
-                    .map(|corpus| entries_left(corpus, deadline))
-                    .sum::<Option<u64>>()
-                    .map_or("an unknown number of".to_string(), |left| {
-                        (left + unchecked).to_string()
-                    })
-            }
-            None => "0".to_string(),
-        };
+        let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
         eprintln!(
             "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so far, \
              {left} not reached ({what}){unread}",

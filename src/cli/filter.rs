@@ -13,7 +13,7 @@ use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classifier, Verdict};
 use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
-use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
+use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
@@ -346,19 +346,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|(status, n)| format!("{status} {n}"))
         .collect();
     let interrupted = stop.cause().map(|signal| {
-        let left = match stopped_in {
-            Some((index, unclassified)) => {
-                let deadline = std::time::Instant::now() + COUNT_BUDGET;
-                corpora[index..]
-                    .iter_mut()
-                    .map(|corpus| entries_left(corpus, deadline))
-                    .sum::<Option<u64>>()
-                    .map_or("an unknown number of".to_string(), |left| {
-                        (left + unclassified).to_string()
-                    })
-            }
-            None => "0".to_string(),
-        };
+        let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
         (signal, left)
     });
     let mut line = format!(

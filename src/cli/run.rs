@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::{Corpus, Kind};
-use sudoku_bench::interrupt::{entries_left, COUNT_BUDGET};
+use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::machine::Machine;
 use sudoku_bench::report::csv::{push_field, push_header, push_row};
 use sudoku_bench::report::json::JsonExporter;
@@ -299,17 +299,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
     let wall_ns = started.elapsed().as_nanos() as u64;
-    let not_reached = match stopped_in {
-        Some((index, unreported)) => {
-            let deadline = Instant::now() + COUNT_BUDGET;
-            corpora[index..]
-                .iter_mut()
-                .map(|corpus| entries_left(corpus, deadline))
-                .sum::<Option<u64>>()
-                .map(|left| left + unreported)
-        }
-        None => Some(0),
-    };
+    let not_reached = not_reached(&mut corpora, stopped_in);
     if warnings > MAX_WARNINGS {
         eprintln!(
             "warning: {} more bad lines not shown; see the error column of {}",
@@ -357,7 +347,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     if let Some(signal) = stop.cause() {
-        let left = not_reached.map_or("an unknown number of".to_string(), |n| n.to_string());
+        let left = count_or_unknown(not_reached);
         eprintln!(
             "run: interrupted by {}: the rows and summary cover only the puzzles solved; \
              {left} puzzles not reached",

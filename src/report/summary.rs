@@ -229,9 +229,7 @@ impl SummaryReport {
     /// The line that says a run was interrupted, for the summary's exports.
     pub fn interrupted_note(&self) -> Option<String> {
         self.interrupted.then(|| {
-            let left = self
-                .not_reached
-                .map_or("an unknown number of".to_string(), |n| n.to_string());
+            let left = crate::interrupt::count_or_unknown(self.not_reached);
             format!("interrupted: only what was done is counted; {left} puzzles not reached")
         })
     }
