@@ -5,8 +5,6 @@
 //! its output to appear, signals it, and checks what it left. A child still running when a
 //! test fails is killed.
 
-#![cfg(unix)]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};

@@ -1,0 +1,13 @@
+//! End-to-end tests of the `sudoku-bench` binary, one module per concern.
+//!
+//! One test binary rather than one per file: in the release profile that the README's test
+//! command uses, every test binary is linked on its own with LTO, and six links cost more
+//! than all of these tests take to run.
+
+mod compare;
+mod corpus;
+#[cfg(unix)]
+mod interrupt;
+mod loader;
+mod run;
+mod safety;
