@@ -22,7 +22,7 @@ const TOP1465: &str = concat!(
 fn shared(path: &str) -> bool {
     let there = Path::new(path).exists();
     if !there {
-        eprintln!("skipped: {path} is not there");
+        crate::say_skipped(&format!("{path} is not there"));
     }
     there
 }

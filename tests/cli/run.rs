@@ -389,6 +389,9 @@ fn output_does_not_depend_on_thread_count() {
     let corpus = if Path::new(&corpus).exists() {
         corpus
     } else {
+        crate::say_skipped(&format!(
+            "{corpus} not found; the small fixture mixed.txt instead"
+        ));
         fixture("mixed.txt")
     };
     let args = |threads: &'static str| {

@@ -293,7 +293,7 @@ fn an_output_that_cannot_be_created_fails_before_any_work() {
 /// Runs `args` with stdout on /dev/full: a clean error (exit 2 naming the cause), no panic.
 fn full_stdout(args: &[&str]) {
     let Ok(full) = fs::File::create("/dev/full") else {
-        eprintln!("skipped: no /dev/full on this system");
+        crate::say_skipped("no /dev/full on this system");
         return;
     };
     let (dir, _) = corpus_dir();
