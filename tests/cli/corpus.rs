@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::{bench, fixture};
 use predicates::prelude::*;
 use sudoku_bench::strategy::{self, Limits};
 use sudoku_bench::Grid;
@@ -25,16 +25,6 @@ fn shared(path: &str) -> bool {
         crate::say_skipped(&format!("{path} is not there"));
     }
     there
-}
-
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bench() -> Command {
-    let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
 }
 
 fn count(grid: &Grid, name: &str) -> u32 {

@@ -4,17 +4,11 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::bench;
 use predicates::prelude::*;
 
 const P: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 const MAX_LINE: usize = 1 << 16;
-
-fn bench() -> Command {
-    let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// `(line, status)` of each row of a per-puzzle CSV written by `run`.
 fn rows(csv: &Path) -> Vec<(u64, String)> {

@@ -4,6 +4,8 @@
 //! command uses, every test binary is linked on its own with LTO, and six links cost more
 //! than all of these tests take to run.
 
+use assert_cmd::Command;
+
 mod compare;
 mod corpus;
 #[cfg(unix)]
@@ -17,4 +19,16 @@ mod safety;
 pub fn say_skipped(why: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
+/// The binary, run from the crate's root so that relative paths in its output are stable.
+pub fn bench() -> Command {
+    let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// A file of `tests/fixtures/`.
+pub fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }

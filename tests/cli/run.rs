@@ -3,23 +3,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::{bench, fixture};
 use predicates::prelude::*;
 
 const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 const HARD_SOLUTION: &str =
     "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
-
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bench() -> Command {
-    let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 type Row = BTreeMap<String, String>;
 
