@@ -11,8 +11,9 @@
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
 
@@ -59,6 +60,8 @@ pub struct Opened {
 #[derive(Debug)]
 pub struct Checked {
     outputs: Vec<Output>,
+    /// The inputs that are files, for the check made again on the opened outputs.
+    inputs: Vec<(PathBuf, Identity)>,
 }
 
 /// What a path designates, for telling files apart.
@@ -78,7 +81,7 @@ enum Identity {
 impl Identity {
     fn input(path: &Path) -> Option<Identity> {
         if path.as_os_str() == "-" {
-            return Some(Identity::Stdin);
+            return Some(behind(io::stdin().as_fd()).unwrap_or(Identity::Stdin));
         }
         // A path that cannot be looked at cannot be opened either: opening reports it.
         fs::metadata(path).ok().map(|m| Identity::existing(&m))
@@ -86,7 +89,7 @@ impl Identity {
 
     fn output(path: &Path) -> Identity {
         if path.as_os_str() == "-" {
-            return Identity::Stdout;
+            return behind(io::stdout().as_fd()).unwrap_or(Identity::Stdout);
         }
         match fs::metadata(path) {
             Ok(meta) => Identity::existing(&meta),
@@ -100,6 +103,11 @@ impl Identity {
             ino: meta.ino(),
             regular: meta.is_file(),
         }
+    }
+
+    /// The identity of an open file.
+    fn of_file(file: &File) -> Option<Identity> {
+        file.metadata().ok().map(|m| Identity::existing(&m))
     }
 
     /// Whether writing one and reading or writing the other would lose data.
@@ -119,23 +127,51 @@ impl Identity {
     }
 }
 
-/// `path` made absolute through its nearest existing ancestor, canonicalised, so that two
-/// spellings of a file still to be created compare equal.
+/// The regular file behind a standard stream redirected from or to one (`< corpus`,
+/// `>> out.csv`), which must meet the same rules as a file named by its path; `None` for a
+/// terminal, a pipe or a device.
+fn behind(fd: BorrowedFd) -> Option<Identity> {
+    let file = File::from(fd.try_clone_to_owned().ok()?);
+    Identity::of_file(&file).filter(|id| matches!(id, Identity::Existing { regular: true, .. }))
+}
+
+/// Where `path` is, or would be once created, so that two spellings of one file compare
+/// equal: its nearest existing ancestor canonicalised, then the rest of its components, a
+/// `..` taken as the parent of what came before (names that are not there are no symlinks)
+/// and a dangling symlink followed to its target (a bounded number of times: links can
+/// loop).
 fn resolve(path: &Path) -> PathBuf {
+    resolve_within(path, 0)
+}
+
+/// Symlinks followed by `resolve` before it gives up on a chain of them.
+const MAX_LINKS: u32 = 40;
+
+fn resolve_within(path: &Path, links: u32) -> PathBuf {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut base = absolute.as_path();
-    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
-    loop {
-        if let Ok(canonical) = fs::canonicalize(base) {
-            return rest.iter().rev().fold(canonical, |p, name| p.join(name));
+    if let Ok(canonical) = fs::canonicalize(&absolute) {
+        return canonical;
+    }
+    if links < MAX_LINKS {
+        if let Ok(target) = fs::read_link(&absolute) {
+            let target = match absolute.parent() {
+                Some(dir) => dir.join(target),
+                None => target,
+            };
+            return resolve_within(&target, links + 1);
         }
-        match (base.parent(), base.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name);
-                base = parent;
-            }
-            _ => return absolute,
+    }
+    let Some(parent) = absolute.parent() else {
+        return absolute;
+    };
+    match absolute.components().next_back() {
+        Some(Component::Normal(name)) => resolve_within(parent, links).join(name),
+        Some(Component::ParentDir) => {
+            let dir = resolve_within(parent, links);
+            dir.parent().map(Path::to_path_buf).unwrap_or(dir)
         }
+        Some(Component::CurDir) => resolve_within(parent, links),
+        _ => absolute,
     }
 }
 
@@ -195,62 +231,149 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
             );
         }
     }
-    Ok(Checked { outputs })
+    let inputs = input_ids
+        .into_iter()
+        .filter_map(|(path, id)| id.map(|id| (path.clone(), id)))
+        .collect();
+    Ok(Checked { outputs, inputs })
 }
 
 impl Checked {
-    /// Create every output, or none: when one cannot be created, those created here are
-    /// removed again, and the error names the path. The outputs come back in the order
-    /// given.
+    /// Create every output, or none. An existing named output is opened without being
+    /// emptied; only once every output is open, and the opened files are found distinct from
+    /// each other and from the inputs (by device and inode: what the names said is checked
+    /// again on what was opened), are those emptied. When anything fails, the files made
+    /// here are removed again and no existing file has lost a byte; the error names the
+    /// path. The outputs come back in the order given.
     pub fn create(self) -> anyhow::Result<Vec<Opened>> {
-        let mut opened: Vec<Option<Opened>> = self.outputs.iter().map(|_| None).collect();
-        let mut created: Vec<PathBuf> = Vec::new();
+        let mut opened: Vec<Option<Open>> = self.outputs.iter().map(|_| None).collect();
         // Named outputs first: a default name then steps around them instead of being
         // replaced by one (`--summary run-X-2.csv` next to a default `run-X.csv` taken).
         let mut order: Vec<usize> = (0..self.outputs.len()).collect();
         order.sort_by_key(|&i| self.outputs[i].default);
+        let mut result = Ok(());
         for i in order {
-            match create(&self.outputs[i]) {
-                Ok((out, new)) => {
-                    if new {
-                        created.push(out.path.clone());
-                    }
-                    opened[i] = Some(out);
-                }
+            match open(&self.outputs[i]) {
+                Ok(open) => opened[i] = Some(open),
                 Err(e) => {
-                    for path in &created {
-                        // Best effort: the error at hand is the one to report.
-                        let _ = fs::remove_file(path);
-                    }
-                    return Err(e);
+                    result = Err(e);
+                    break;
                 }
             }
         }
-        Ok(opened.into_iter().flatten().collect())
+        if result.is_ok() {
+            result = self.distinct(&opened);
+        }
+        if result.is_ok() {
+            result = opened.iter().flatten().try_for_each(Open::empty);
+        }
+        if let Err(e) = result {
+            for made in opened.iter().flatten().filter_map(|o| o.made.as_ref()) {
+                // Best effort: the error at hand is the one to report.
+                let _ = fs::remove_file(made);
+            }
+            return Err(e);
+        }
+        Ok(opened
+            .into_iter()
+            .flatten()
+            .map(Open::into_opened)
+            .collect())
+    }
+
+    /// The opened outputs that are files, checked against each other and the inputs.
+    fn distinct(&self, opened: &[Option<Open>]) -> anyhow::Result<()> {
+        let files: Vec<(&Open, Identity)> = opened
+            .iter()
+            .flatten()
+            .filter_map(|o| Some((o, Identity::of_file(o.file.as_ref()?)?)))
+            .collect();
+        for (i, (out, id)) in files.iter().enumerate() {
+            if let Some((input, _)) = self.inputs.iter().find(|(_, other)| id.clashes_with(other)) {
+                bail!(
+                    "{} {} is the same file as corpus {}; refusing to overwrite an input",
+                    out.flag,
+                    out.path.display(),
+                    input.display()
+                );
+            }
+            if let Some((first, _)) = files[..i].iter().find(|(_, other)| id.clashes_with(other)) {
+                bail!(
+                    "{} {} and {} {} are the same file: each output needs its own",
+                    first.flag,
+                    first.path.display(),
+                    out.flag,
+                    out.path.display()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An output opened, not yet emptied.
+struct Open {
+    flag: &'static str,
+    /// The path written, as reported (a default name may have gained a suffix).
+    path: PathBuf,
+    /// `None` for stdout.
+    file: Option<File>,
+    /// The file this command made, by its real path (through a dangling symlink, its
+    /// target, not the link): removed again if another output fails.
+    made: Option<PathBuf>,
+}
+
+impl Open {
+    /// Empty an existing regular file the user named, now that it is to be written.
+    fn empty(&self) -> anyhow::Result<()> {
+        match &self.file {
+            Some(file) if self.made.is_none() && file.metadata().is_ok_and(|m| m.is_file()) => file
+                .set_len(0)
+                .with_context(|| format!("cannot write {} ({})", self.path.display(), self.flag)),
+            _ => Ok(()),
+        }
+    }
+
+    fn into_opened(self) -> Opened {
+        Opened {
+            path: self.path,
+            writer: match self.file {
+                Some(file) => Box::new(file),
+                None => Box::new(io::stdout()),
+            },
+        }
     }
 }
 
 /// Suffixes tried on a default name before giving up.
 const MAX_SUFFIX: u32 = 1000;
 
-/// The output opened, and whether this made a new file.
-fn create(output: &Output) -> anyhow::Result<(Opened, bool)> {
+/// Open `output` for writing, without emptying an existing file.
+fn open(output: &Output) -> anyhow::Result<Open> {
     let path = &output.path;
+    let made = |path: PathBuf, file: Option<File>, new: bool| Open {
+        flag: output.flag,
+        made: new.then(|| fs::canonicalize(&path).unwrap_or_else(|_| path.clone())),
+        path,
+        file,
+    };
     if path.as_os_str() == "-" {
-        let opened = Opened {
-            path: path.clone(),
-            writer: Box::new(io::stdout()),
-        };
-        return Ok((opened, false));
+        return Ok(made(path.clone(), None, false));
     }
     let cannot = |p: &Path| format!("cannot create {} ({})", p.display(), output.flag);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).with_context(|| cannot(path))?;
     }
     if !output.default {
-        let existed = fs::symlink_metadata(path).is_ok();
-        let file = File::create(path).with_context(|| cannot(path))?;
-        return Ok((opened(path.clone(), file), !existed));
+        // `metadata`, not `symlink_metadata`: a dangling link is not a file that existed.
+        let existed = fs::metadata(path).is_ok();
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| cannot(path))?;
+        return Ok(made(path.clone(), Some(file), !existed));
     }
     for n in 1..=MAX_SUFFIX {
         let candidate = with_suffix(path, n);
@@ -259,7 +382,7 @@ fn create(output: &Output) -> anyhow::Result<(Opened, bool)> {
             .create_new(true)
             .open(&candidate)
         {
-            Ok(file) => return Ok((opened(candidate, file), true)),
+            Ok(file) => return Ok(made(candidate, Some(file), true)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e).with_context(|| cannot(&candidate)),
         }
@@ -269,13 +392,6 @@ fn create(output: &Output) -> anyhow::Result<(Opened, bool)> {
         path.display(),
         output.flag
     )
-}
-
-fn opened(path: PathBuf, file: File) -> Opened {
-    Opened {
-        path,
-        writer: Box::new(file),
-    }
 }
 
 /// `dir/name.ext` for `n` = 1, `dir/name-n.ext` after.

@@ -487,3 +487,128 @@ fn a_default_output_steps_around_a_corpus_of_its_name() {
         assert_eq!(fs::read_to_string(d.join(corpus)).unwrap(), puzzle);
     }
 }
+
+/// The binary in `dir` with `args`, its stdin and stdout the given files (a shell's `<` and
+/// `>>`): exit status and stderr.
+fn redirected(dir: &Path, args: &[&str], stdin: Stdio, stdout: Stdio) -> (Option<i32>, String) {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_corpus_or_output_behind_a_redirection_meets_the_same_rules() {
+    let (dir, text) = corpus_dir();
+    let d = dir.path();
+    let open = || Stdio::from(fs::File::open(d.join("c.txt")).unwrap());
+    let append = || {
+        Stdio::from(
+            fs::OpenOptions::new()
+                .append(true)
+                .open(d.join("c.txt"))
+                .unwrap(),
+        )
+    };
+    // `run - -o c.txt < c.txt`, `filter - --out c.txt < c.txt`: the corpus would be emptied.
+    for args in [
+        &["run", "-", "-o", "c.txt", "-q"][..],
+        &["filter", "-", "--out", "c.txt", "-q"][..],
+    ] {
+        let (code, stderr) = redirected(d, args, open(), Stdio::null());
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("c.txt"), "{stderr}");
+    }
+    // `run c.txt -o - >> c.txt`: the run would read its own rows back, without end.
+    let (code, stderr) = redirected(
+        d,
+        &["run", "c.txt", "-o", "-", "-q"],
+        Stdio::null(),
+        append(),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    // `--summary -` into the file that is also `-o`.
+    let (code, stderr) = redirected(
+        d,
+        &["run", "c.txt", "-o", "r.csv", "--summary", "-", "-q"],
+        Stdio::null(),
+        Stdio::from(fs::File::create(d.join("r.csv")).unwrap()),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        fs::read(d.join("c.txt")).unwrap(),
+        text,
+        "the corpus was touched"
+    );
+}
+
+#[test]
+fn a_name_through_a_missing_directory_or_a_dangling_link_is_the_file_it_makes() {
+    let (dir, _) = corpus_dir();
+    let d = dir.path();
+    refused(
+        d,
+        &[
+            "run",
+            "c.txt",
+            "-o",
+            "new/../r.csv",
+            "--summary",
+            "r.csv",
+            "-q",
+        ],
+        &["r.csv", "--summary"],
+    );
+    std::os::unix::fs::symlink("nowhere.csv", d.join("dangling.csv")).unwrap();
+    refused(
+        d,
+        &[
+            "run",
+            "c.txt",
+            "-o",
+            "dangling.csv",
+            "--summary",
+            "nowhere.csv",
+            "-q",
+        ],
+        &["dangling.csv", "nowhere.csv"],
+    );
+    assert!(!d.join("r.csv").exists() && !d.join("nowhere.csv").exists());
+    assert!(
+        fs::symlink_metadata(d.join("dangling.csv")).is_ok(),
+        "the link was removed"
+    );
+}
+
+#[test]
+fn an_existing_output_keeps_its_bytes_when_another_output_cannot_be_made() {
+    let (dir, _) = corpus_dir();
+    let d = dir.path();
+    fs::write(d.join("existing.csv"), "kept\n").unwrap();
+    fs::write(d.join("a-file"), "").unwrap();
+    refused(
+        d,
+        &[
+            "run",
+            "c.txt",
+            "-o",
+            "existing.csv",
+            "--summary",
+            "a-file/s.json",
+            "-q",
+        ],
+        &["a-file/s.json"],
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("existing.csv")).unwrap(),
+        "kept\n"
+    );
+}
