@@ -121,7 +121,8 @@ impl LineWriter {
             }
             self.out.write_all(prefix)?;
             self.out.write_all(raw)?;
-            self.open_line = !raw.ends_with(b"\n");
+            // A lone CR ends a line too: only a last line with no ending is left open.
+            self.open_line = !(raw.ends_with(b"\n") || raw.ends_with(b"\r"));
             Ok::<_, std::io::Error>(())
         })();
         result.with_context(|| format!("cannot write {}", self.path.display()))
@@ -153,6 +154,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .as_deref()
             .map(|p| Output::named("--rejects", p)),
     );
+    // Before any file is made: a signal from here on ends the command its own way.
+    let stop = signals::install()?;
     let files = outputs::check(&args.corpora, named.collect())?;
     let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
     let mut opened = files.create()?.into_iter().map(LineWriter::new);
@@ -173,7 +176,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out_layout: Option<Layout> = None;
     let mut failures = 0u64;
 
-    let stop = signals::install()?;
     let mut classifier = classifier;
     classifier.stop_when(stop.clone());
     // The corpus the filter stopped in, and its entries read but not classified.

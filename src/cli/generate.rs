@@ -123,6 +123,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|_| Mutex::new((info.make)()))
         .collect();
 
+    // Before any file is made: a signal from here on ends the command its own way.
+    let stop = signals::install()?;
     let mut opened = outputs::check(&[], vec![Output::named("--out", &args.out)])?.create()?;
     let file = opened.pop().context("no output was opened")?;
     let path = file.path.display().to_string();
@@ -137,7 +139,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut batch: Vec<Option<Result<Generated, GenerateError>>> = Vec::new();
     let mut line = Vec::with_capacity(200);
     let mut start = 0;
-    let stop = signals::install()?;
     while start < args.count && !stop.requested() {
         let end = (start + BATCH).min(args.count);
         pool.install(|| {

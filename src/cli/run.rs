@@ -166,6 +166,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .summary
         .as_deref()
         .map(|p| Output::named("--summary", p));
+    // Before any file is made: a signal from here on ends the command its own way.
+    let stop = signals::install()?;
     let files = outputs::check(
         &args.corpora,
         std::iter::once(csv_output).chain(summary_output).collect(),
@@ -221,7 +223,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
 
-    let stop = signals::install()?;
     runner.stop_when(stop.clone());
     // The corpus the run stopped in, and its records read but not reported.
     let mut stopped_in = None;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::bench;
+use crate::{bench, fixture};
 use predicates::prelude::*;
 
 const P: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -208,4 +208,34 @@ fn compressed_corpora_are_refused_by_every_command() {
                 )));
         }
     }
+}
+
+#[test]
+fn filter_keeps_lone_cr_endings_as_they_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("cr.txt");
+    let text = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    let puzzles: Vec<&str> = text
+        .lines()
+        .filter(|l| l.len() == 81 && !l.starts_with('#'))
+        .take(2)
+        .collect();
+    let bytes = format!("# note\r{}\r{}\r", puzzles[0], puzzles[1]);
+    std::fs::write(&corpus, &bytes).unwrap();
+    let out = dir.path().join("out.txt");
+    bench()
+        .arg("filter")
+        .arg(&corpus)
+        .arg("--out")
+        .arg(&out)
+        .args(["--keep", "unique,multiple,unsolvable,invalid", "-q"])
+        .assert()
+        .success();
+    let kept = std::fs::read(&out).unwrap();
+    assert!(
+        !kept.contains(&b'\n'),
+        "{:?}",
+        String::from_utf8_lossy(&kept)
+    );
+    assert!(kept.starts_with(b"# note\r"));
 }
