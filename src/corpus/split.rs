@@ -1,8 +1,8 @@
 //! Where a line ends: LF, CRLF and a lone CR (classic Mac) each end one line.
 //!
-//! Both read paths split with `first_line`: the one over whole lines in the reader's
-//! buffer and the one for a line that runs past it, so they cannot disagree on what a
-//! line is.
+//! Both halves of the one read path split with `first_line`: the one over whole lines in
+//! the reader's buffer and the one for a line that runs past it, so they cannot disagree on
+//! what a line is.
 
 /// The first line of `buf`, as far as `buf` tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
