@@ -77,16 +77,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 stopped_in = Some((index, 0));
                 break 'corpora;
             }
-            let n = match corpus.read_chunk(&mut chunk, CHUNK) {
-                Ok(n) => n,
-                Err(e) => {
-                    // Like `run`: report it (the error names file and line), keep what was
-                    // checked, go on with the next corpus, and fail at the end.
-                    progress.println(&format!("error: {:#}", anyhow::Error::new(e)));
-                    read_failures += 1;
-                    break;
-                }
-            };
+            // A read error ends this corpus like its end does.
+            let n = corpus.read_chunk(&mut chunk, CHUNK).unwrap_or_else(|e| {
+                progress.read_failed(e);
+                read_failures += 1;
+                0
+            });
             if n == 0 {
                 break;
             }

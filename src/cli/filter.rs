@@ -190,17 +190,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 stopped_in = Some((index, 0));
                 break 'corpora;
             }
-            let n = match corpus.read_chunk(&mut chunk, chunk_size) {
-                Ok(n) => n,
-                Err(e) => {
-                    // One rule for every command: report it (the error names file and
-                    // line), keep what was written, go on with the next corpus, fail at
-                    // the end.
-                    progress.println(&format!("error: {:#}", anyhow::Error::new(e)));
+            // A read error ends this corpus like its end does.
+            let n = corpus
+                .read_chunk(&mut chunk, chunk_size)
+                .unwrap_or_else(|e| {
+                    progress.read_failed(e);
                     failures += 1;
-                    break;
-                }
-            };
+                    0
+                });
             if n == 0 {
                 break;
             }

@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sudoku_bench::corpus::LoadError;
 use sudoku_bench::report::table::{rate, thousands};
 use sudoku_bench::runner::WorkDone;
 
@@ -124,6 +125,13 @@ impl Progress {
     /// Print a line without tearing the bar.
     pub fn println(&self, line: &str) {
         self.suspend(|| eprintln!("{line}"));
+    }
+
+    /// Say that a corpus failed while being read, with its cause (the error names the file
+    /// and the line). The rule for every command: keep what was done, go on with the next
+    /// corpus, and fail at the end.
+    pub fn read_failed(&self, error: LoadError) {
+        self.println(&format!("error: {:#}", anyhow::Error::new(error)));
     }
 
     pub fn finish(&mut self) {

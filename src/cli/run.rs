@@ -288,8 +288,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 break;
             }
             Err(RunError::Load(e)) => {
-                // Keep what was read; go on with the next corpus.
-                progress.println(&format!("error: {:#}", anyhow::Error::from(e)));
+                progress.read_failed(e);
                 read_failures += 1;
             }
             Err(RunError::Sink(e)) => return Err(e),
