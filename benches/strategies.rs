@@ -51,7 +51,7 @@ fn load(path: &Path, limit: usize) -> Vec<Grid> {
 /// Each classic puzzle with its first givens blanked, kept when an exact search (dlx, no
 /// budget) finds two or more solutions; so the set is what its name says.
 fn multi(classic: &[Grid]) -> Vec<Grid> {
-    let mut dlx = strategy::by_name("dlx").map(|info| (info.make)());
+    let mut dlx = strategy::by_name("dlx").map(|info| info.make());
     classic
         .iter()
         .filter_map(|grid| {
@@ -93,18 +93,18 @@ fn strategies(c: &mut Criterion) {
         group.throughput(Throughput::Elements(grids.len() as u64));
         group.sample_size(10);
         for info in STRATEGIES {
-            let mut strategy = (info.make)();
+            let mut strategy = info.make();
             for (mode, max_solutions) in [("first", 1), ("count2", 2)] {
                 let limits = Limits {
                     max_solutions,
-                    max_nodes: if SLOW.contains(&info.name) {
+                    max_nodes: if SLOW.contains(&info.name.as_ref()) {
                         SLOW_MAX_NODES
                     } else {
                         u64::MAX
                     },
                     ..Limits::default()
                 };
-                group.bench_function(BenchmarkId::new(info.name, mode), |b| {
+                group.bench_function(BenchmarkId::new(info.name.as_ref(), mode), |b| {
                     b.iter(|| {
                         for grid in &grids {
                             black_box(strategy.solve(black_box(grid), &limits));

@@ -62,7 +62,8 @@ impl Classifier {
             .num_threads(threads)
             .thread_name(|i| format!("classify-{i}"))
             .build()?;
-        let solvers = PerWorker::new(&pool, info.make);
+        let info = info.clone();
+        let solvers = PerWorker::new(&pool, move || info.make());
         Ok(Classifier {
             pool,
             solvers,

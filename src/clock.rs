@@ -97,7 +97,8 @@ impl MockClock {
 impl Clock for MockClock {
     fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, u64) {
         let out = solve();
-        (out, self.base_ns + self.per_node_ns * out.nodes)
+        let ns = self.base_ns + self.per_node_ns * out.nodes;
+        (out, ns)
     }
 
     fn now_ns(&self) -> u64 {
@@ -123,7 +124,7 @@ mod tests {
     #[test]
     fn time_each_gives_each_solve_its_own_outcome_and_time() {
         let clock = MonotonicClock::default();
-        let mut out = [None; 4];
+        let mut out: [Option<(Outcome, u64)>; 4] = [const { None }; 4];
         let before = Instant::now();
         clock.time_each(
             &mut |i| {
@@ -137,7 +138,7 @@ mod tests {
         let elapsed = before.elapsed().as_nanos() as u64;
         let timed: Vec<(u64, u64)> = out
             .iter()
-            .map(|s| s.map(|(o, ns)| (o.nodes, ns)).unwrap())
+            .map(|s| s.as_ref().map(|(o, ns)| (o.nodes, *ns)).unwrap())
             .collect();
         assert_eq!(timed.iter().map(|t| t.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
         assert!(timed[2].1 >= 3_000_000, "{timed:?}");
@@ -151,9 +152,9 @@ mod tests {
     #[test]
     fn time_each_of_the_mock_clock_follows_the_nodes() {
         let clock = MockClock::new(100, 10, 1);
-        let mut out = [None; 3];
+        let mut out: [Option<(Outcome, u64)>; 3] = [const { None }; 3];
         clock.time_each(&mut |i| outcome(i as u64 * 5), &mut out);
-        let times: Vec<u64> = out.iter().map(|s| s.unwrap().1).collect();
+        let times: Vec<u64> = out.iter().map(|s| s.as_ref().unwrap().1).collect();
         assert_eq!(times, [100, 150, 200]);
     }
 }

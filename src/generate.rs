@@ -280,7 +280,7 @@ mod tests {
     use crate::strategy;
 
     fn solver(name: &str) -> Box<dyn Strategy> {
-        (strategy::by_name(name).unwrap().make)()
+        strategy::by_name(name).unwrap().make()
     }
 
     #[test]

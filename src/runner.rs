@@ -142,8 +142,10 @@ impl<'c> Runner<'c> {
                 .thread_name(|i| format!("solver-{i}"))
                 .build()?,
         );
-        let makers: Vec<_> = settings.strategies.iter().map(|s| s.make).collect();
-        let solvers = PerWorker::new(&pool, move || makers.iter().map(|make| make()).collect());
+        let infos = settings.strategies.clone();
+        let solvers = PerWorker::new(&pool, move || {
+            infos.iter().map(|info| info.make()).collect()
+        });
         let results = vec![Vec::new(); settings.strategies.len()];
         Ok(Runner {
             warmed_up: !settings.warmup,
@@ -194,7 +196,7 @@ impl<'c> Runner<'c> {
             .settings
             .strategies
             .iter()
-            .map(|s| summary.group(corpus.name(), s.name))
+            .map(|s| summary.group(corpus.name(), &s.name))
             .collect();
         let name = corpus.name().to_string();
         let size = self.settings.chunk_size;
@@ -449,50 +451,66 @@ impl<'c> Runner<'c> {
         }
         let solvers = &self.solvers;
         let clock = self.clock;
-        let counts_guesses = self.settings.strategies[s].counts_guesses;
+        let info = &self.settings.strategies[s];
+        let counts = (info.nodes_unit.is_some(), info.counts_guesses);
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
         let tasks_done = &mut self.tasks_done;
-        self.pool.install(|| {
-            // A task solves a few puzzles in a row, taking the worker's state once for
-            // them all rather than once a puzzle. Every task can be taken on its own
-            // (`with_max_len(1)`): else a worker works through a run of tasks that no one
-            // else can take, and if the reader or writer thread preempts it there, the
-            // other worker runs out of work and sleeps (~200 us each time, every chunk).
-            results[..n]
-                .par_chunks_mut(PUZZLES_PER_TASK)
-                .zip(records.par_chunks(PUZZLES_PER_TASK))
-                .with_max_len(1)
-                .enumerate()
-                .map(|(k, (results, records))| {
-                    // Between tasks, never inside a timed solve.
-                    if stop.requested() {
-                        return false;
-                    }
-                    solvers.with(|mine| {
-                        solve_task(
-                            records,
-                            results,
-                            mine[s].as_mut(),
-                            counts_guesses,
-                            &limits,
-                            repeat,
-                            clock,
-                        );
-                    });
-                    if let Some((p, bytes)) = progress {
-                        // The task's share of the chunk's bytes: the shares of all tasks
-                        // add up to the chunk's bytes exactly.
-                        let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
-                        let start = k * PUZZLES_PER_TASK;
-                        let share = upto(start + records.len()) - upto(start);
-                        p.solves.fetch_add(records.len() as u64, Ordering::Relaxed);
-                        p.bytes.fetch_add(share, Ordering::Relaxed);
-                    }
-                    true
-                })
-                .collect_into_vec(tasks_done);
-        });
+        let parallel = self.settings.strategies[s].parallel;
+        // Solves one task; `false` when it was skipped on a stop.
+        let task = |(k, (results, records)): (usize, (&mut [PuzzleResult], &[Record]))| {
+            // Between tasks, never inside a timed solve.
+            if stop.requested() {
+                return false;
+            }
+            solvers.with(|mine| {
+                solve_task(
+                    records,
+                    results,
+                    mine[s].as_mut(),
+                    counts,
+                    &limits,
+                    repeat,
+                    clock,
+                );
+            });
+            if let Some((p, bytes)) = progress {
+                // The task's share of the chunk's bytes: the shares of all tasks
+                // add up to the chunk's bytes exactly.
+                let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
+                let start = k * PUZZLES_PER_TASK;
+                let share = upto(start + records.len()) - upto(start);
+                p.solves.fetch_add(records.len() as u64, Ordering::Relaxed);
+                p.bytes.fetch_add(share, Ordering::Relaxed);
+            }
+            true
+        };
+        if parallel {
+            self.pool.install(|| {
+                // A task solves a few puzzles in a row, taking the worker's state once for
+                // them all rather than once a puzzle. Every task can be taken on its own
+                // (`with_max_len(1)`): else a worker works through a run of tasks that no
+                // one else can take, and if the reader or writer thread preempts it there,
+                // the other worker runs out of work and sleeps (~200 us each time).
+                results[..n]
+                    .par_chunks_mut(PUZZLES_PER_TASK)
+                    .zip(records.par_chunks(PUZZLES_PER_TASK))
+                    .with_max_len(1)
+                    .enumerate()
+                    .map(task)
+                    .collect_into_vec(tasks_done);
+            });
+        } else {
+            // Not reentrant: every task on this one thread, in turn.
+            tasks_done.clear();
+            tasks_done.extend(
+                results[..n]
+                    .chunks_mut(PUZZLES_PER_TASK)
+                    .zip(records.chunks(PUZZLES_PER_TASK))
+                    .enumerate()
+                    .map(task),
+            );
+        }
         tasks_done
             .iter()
             .position(|done| !done)
@@ -533,7 +551,8 @@ fn solve_task(
     records: &[Record],
     results: &mut [PuzzleResult],
     strategy: &mut dyn Strategy,
-    counts_guesses: bool,
+    // Whether the strategy counts (nodes, guesses).
+    counts: (bool, bool),
     limits: &Limits,
     repeat: u32,
     clock: &dyn Clock,
@@ -546,12 +565,13 @@ fn solve_task(
             puzzles += 1;
         }
     }
-    let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [None; PUZZLES_PER_TASK];
+    let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [const { None }; PUZZLES_PER_TASK];
     let mut solve = |i: usize| strategy.solve(grids[i], limits);
     clock.time_each(&mut solve, &mut best[..puzzles]);
     // Further rounds keep each puzzle's fastest time (the outcome is the same each time).
     if repeat > 1 {
-        let mut round = [None; PUZZLES_PER_TASK];
+        let mut round: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] =
+            [const { None }; PUZZLES_PER_TASK];
         for _ in 1..repeat {
             clock.time_each(&mut solve, &mut round[..puzzles]);
             for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
@@ -566,13 +586,15 @@ fn solve_task(
         *result = match &record.kind {
             Kind::Puzzle { grid, expected } => {
                 let (outcome, ns) = timed.next().expect("one timing a puzzle");
+                let ns = *ns;
                 PuzzleResult::searched(
                     grid,
                     expected.as_ref(),
                     outcome,
-                    *ns,
+                    ns,
                     limits,
-                    counts_guesses,
+                    counts.0,
+                    counts.1,
                 )
             }
             Kind::Invalid { reason, .. } => PuzzleResult::unsearched(Status::Invalid, reason),

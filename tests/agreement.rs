@@ -56,7 +56,7 @@ fn load(path: &Path) -> Vec<Grid> {
 
 fn limits_for(info: &StrategyInfo, slow_max_nodes: u64) -> Limits {
     Limits {
-        max_nodes: if SLOW.contains(&info.name) {
+        max_nodes: if SLOW.contains(&info.name.as_ref()) {
             slow_max_nodes
         } else {
             u64::MAX
@@ -80,7 +80,7 @@ fn check(
     let verdicts: Vec<Vec<Verdict>> = puzzles
         .par_iter()
         .map_init(
-            || which.iter().map(|s| (s.make)()).collect::<Vec<_>>(),
+            || which.iter().map(|s| s.make()).collect::<Vec<_>>(),
             |solvers, puzzle| {
                 which
                     .iter()
@@ -105,7 +105,7 @@ fn check(
         let counts: Vec<(&str, u32)> = which
             .iter()
             .zip(row)
-            .filter_map(|(info, v)| v.map(|(count, _)| (info.name, count)))
+            .filter_map(|(info, v)| v.map(|(count, _)| (info.name.as_ref(), count)))
             .collect();
         assert!(
             counts.windows(2).all(|w| w[0].1 == w[1].1),
@@ -120,7 +120,7 @@ fn check(
         let slow_nodes: Vec<u64> = which
             .iter()
             .zip(row)
-            .filter(|(info, _)| SLOW.contains(&info.name))
+            .filter(|(info, _)| SLOW.contains(&info.name.as_ref()))
             .filter_map(|(_, v)| v.map(|(_, nodes)| nodes))
             .collect();
         assert!(
@@ -133,7 +133,7 @@ fn check(
     }
     for (info, n) in which.iter().zip(&finished) {
         eprintln!("{label}: {} finished {n} of {}", info.name, puzzles.len());
-        if !SLOW.contains(&info.name) {
+        if !SLOW.contains(&info.name.as_ref()) {
             assert_eq!(
                 *n,
                 puzzles.len(),
@@ -152,7 +152,7 @@ fn all() -> Vec<&'static StrategyInfo> {
 fn fast_ones() -> Vec<&'static StrategyInfo> {
     STRATEGIES
         .iter()
-        .filter(|s| !SLOW.contains(&s.name))
+        .filter(|s| !SLOW.contains(&s.name.as_ref()))
         .collect()
 }
 
@@ -258,7 +258,7 @@ fn a_wrong_digit_leaves_no_solution(reach: Reach) {
         return;
     };
     let originals: Vec<Grid> = reach.take(load(&path), 7, 8);
-    let mut solver = (STRATEGIES.iter().find(|s| s.name == "dlx").unwrap().make)();
+    let mut solver = STRATEGIES.iter().find(|s| s.name == "dlx").unwrap().make();
     let puzzles: Vec<Grid> = originals
         .iter()
         .enumerate()

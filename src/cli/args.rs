@@ -28,7 +28,10 @@ pub fn format_of(arg: Option<FormatArg>) -> Option<Format> {
 pub fn strategy_named(name: &str) -> anyhow::Result<&'static StrategyInfo> {
     let name = name.trim();
     strategy::by_name(name).with_context(|| {
-        let known: Vec<_> = strategy::STRATEGIES.iter().map(|s| s.name).collect();
+        let known: Vec<_> = strategy::STRATEGIES
+            .iter()
+            .map(|s| s.name.as_ref())
+            .collect();
         format!("unknown strategy {name:?}; known: {}", known.join(", "))
     })
 }

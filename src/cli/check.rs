@@ -173,7 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Why a puzzle's solution column is wrong, if it is.
 fn solution_fault(verdict: &Verdict, expected: &sudoku_bench::Grid) -> Option<String> {
-    let outcome = verdict.outcome?;
+    let outcome = verdict.outcome.as_ref()?;
     match verdict.status? {
         Status::Unique if outcome.first.as_ref() == Some(expected) => None,
         Status::Unique => Some("solution column is not the puzzle's one solution".into()),

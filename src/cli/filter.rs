@@ -421,7 +421,7 @@ impl std::fmt::Display for Layout {
 fn reason(record: &Record, verdict: &Verdict) -> String {
     match &record.kind {
         Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } => reason.clone(),
-        _ => match verdict.outcome {
+        _ => match &verdict.outcome {
             Some(outcome) if outcome.aborted.is_some() => "node budget exhausted".to_string(),
             Some(outcome) => match outcome.solutions {
                 0 => "no solution".to_string(),

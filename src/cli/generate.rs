@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .thread_name(|i| format!("generate-{i}"))
         .build()?;
     let solvers: Vec<Mutex<Box<dyn Strategy>>> = (0..pool.current_num_threads())
-        .map(|_| Mutex::new((info.make)()))
+        .map(|_| Mutex::new(info.make()))
         .collect();
 
     // Before any file is made: a signal from here on ends the command its own way.

@@ -61,7 +61,9 @@ fn strategies() -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "{:<8} {}\n         nodes: {}",
-            s.name, s.about, s.nodes_unit
+            s.name,
+            s.about,
+            s.nodes_unit.as_deref().unwrap_or("not counted")
         )
         .context("cannot write to stdout")?;
     }

@@ -89,7 +89,8 @@ pub struct Args {
     #[arg(long)]
     summary: Option<PathBuf>,
 
-    /// Fail (exit 1) when any line is malformed or invalid, or any solution is wrong.
+    /// Fail (exit 1) when any line is malformed or invalid, any answer is wrong, or a solver
+    /// failed.
     #[arg(long)]
     strict: bool,
 
@@ -249,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             matches!(record.kind, Kind::Invalid { .. } | Kind::Malformed { .. });
                         for (s, strategy) in strategy_fields.iter().enumerate() {
                             let result = &batch.results[s][i];
-                            *bad |= result.mismatch;
+                            *bad |= result.mismatch || result.failed;
                             push_row(out, &corpus_field, record, strategy, result);
                         }
                     }
@@ -268,7 +269,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                     for (s, info) in batch.strategies.iter().enumerate() {
                         let result = &batch.results[s][start + j];
-                        if result.mismatch {
+                        if result.mismatch || result.failed {
                             let why = result.error.as_deref().unwrap_or("wrong solution");
                             let line =
                                 format!("{}:{}: {}: {why}", batch.corpus, record.line, info.name);
@@ -358,12 +359,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);
     let bad_lines = bad / runner.settings().strategies.len().max(1) as u64;
     let mismatches = summary.mismatches();
+    let failures = summary.failures();
     if read_failures > 0 {
         return Ok(ExitCode::from(2));
     }
-    if args.strict && (bad_lines > 0 || mismatches > 0) {
+    if args.strict && (bad_lines > 0 || mismatches > 0 || failures > 0) {
         eprintln!(
-            "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong solutions"
+            "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong \
+             answers, {failures} solver failures"
         );
         return Ok(ExitCode::from(1));
     }

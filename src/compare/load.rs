@@ -160,7 +160,7 @@ fn summary_aggregates(report: &SummaryReport) -> BTreeMap<(String, String), Aggr
                 searched: r.searched,
                 total_time_ns: r.total_time_ns,
                 median_ns: r.median_ns,
-                total_nodes: (r.mean_nodes * r.searched as f64).round() as u64,
+                total_nodes: (r.mean_nodes.unwrap_or(0.0) * r.searched as f64).round() as u64,
             };
             ((normal_name(&r.corpus), r.strategy.clone()), agg)
         })

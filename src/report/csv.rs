@@ -411,6 +411,7 @@ mod tests {
                         solution: [None, Some(solution), Some(puzzle)][i % 3],
                         error: error.clone(),
                         mismatch: i % 2 == 0,
+                        failed: false,
                     };
                     let corpus = &corpora[i % corpora.len()];
                     let strategy = ["fast", "", "a,b", "x\"y"][i % 4];

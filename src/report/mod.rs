@@ -55,7 +55,7 @@ impl Status {
 
     /// The status a finished or aborted search earns under `limits`.
     pub fn of(outcome: &Outcome, limits: &Limits) -> Status {
-        match (outcome.aborted, outcome.solutions) {
+        match (&outcome.aborted, outcome.solutions) {
             (Some(_), _) => Status::Aborted,
             (None, 0) => Status::Unsolvable,
             (None, _) if limits.max_solutions <= 1 => Status::Solved,
@@ -84,6 +84,8 @@ pub struct PuzzleResult {
     pub error: Option<String>,
     /// The reported solution is not a solution, or contradicts the corpus's own.
     pub mismatch: bool,
+    /// The solver failed on this puzzle (`Abort::Failed`): the status is `aborted`.
+    pub failed: bool,
 }
 
 impl Default for PuzzleResult {
@@ -97,6 +99,7 @@ impl Default for PuzzleResult {
             solution: None,
             error: None,
             mismatch: false,
+            failed: false,
         }
     }
 }
@@ -118,11 +121,13 @@ impl PuzzleResult {
         outcome: &Outcome,
         time_ns: u64,
         limits: &Limits,
+        counts_nodes: bool,
         counts_guesses: bool,
     ) -> PuzzleResult {
         let status = Status::of(outcome, limits);
         let mut error = outcome
             .aborted
+            .as_ref()
             .map(|why| abort_reason(why, outcome, limits));
         let mut mismatch = false;
         if let Some(found) = &outcome.first {
@@ -146,23 +151,25 @@ impl PuzzleResult {
         PuzzleResult {
             status,
             solutions: Some(outcome.solutions),
-            nodes: Some(outcome.nodes),
+            nodes: counts_nodes.then_some(outcome.nodes),
             guesses: counts_guesses.then_some(outcome.guesses),
             time_ns: Some(time_ns),
             solution: outcome.first,
             error,
             mismatch,
+            failed: matches!(outcome.aborted, Some(Abort::Failed(_))),
         }
     }
 }
 
-fn abort_reason(why: Abort, outcome: &Outcome, limits: &Limits) -> String {
+fn abort_reason(why: &Abort, outcome: &Outcome, limits: &Limits) -> String {
     let what = match why {
         Abort::NodeLimit => format!("node budget of {} exhausted", limits.max_nodes),
         Abort::Timeout => format!(
             "timed out after {}",
             humantime::format_duration(limits.timeout.unwrap_or_default())
         ),
+        Abort::Failed(reason) => reason.clone(),
     };
     match outcome.solutions {
         0 => what,

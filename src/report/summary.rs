@@ -23,11 +23,14 @@ struct Group {
     strategy: String,
     counts: [u64; Status::ALL.len()],
     mismatches: u64,
+    failures: u64,
     searched: u64,
     time_sum_ns: u128,
     max_ns: u64,
     times: Histogram<u64>,
     nodes_sum: u128,
+    /// Searches whose strategy counts nodes.
+    nodes_counted: u64,
     /// Finished searches by a strategy that counts guesses, and how many of them
     /// needed none.
     guessed: u64,
@@ -52,6 +55,10 @@ pub struct SummaryRow {
     pub aborted: u64,
     /// Solutions that were not solutions, or contradicted the corpus's solution column.
     pub mismatches: u64,
+    /// Searches the solver failed (a foreign solver crashed or answered garbage); also
+    /// counted as `aborted`.
+    #[serde(default)]
+    pub failures: u64,
     /// Puzzles searched (and timed).
     pub searched: u64,
     /// `searched` / summed solve time: the speed of one core.
@@ -65,7 +72,8 @@ pub struct SummaryRow {
     pub p90_ns: u64,
     pub p99_ns: u64,
     pub max_ns: u64,
-    pub mean_nodes: f64,
+    /// Nodes per searched puzzle; `null` for strategies that do not count nodes.
+    pub mean_nodes: Option<f64>,
     /// Guesses per finished puzzle; `null` for strategies that do not count guesses.
     pub mean_guesses: Option<f64>,
     /// Share of finished puzzles solved without a guess (0..=1); `null` likewise.
@@ -87,11 +95,13 @@ impl Summary {
             strategy: strategy.to_string(),
             counts: [0; Status::ALL.len()],
             mismatches: 0,
+            failures: 0,
             searched: 0,
             time_sum_ns: 0,
             max_ns: 0,
             times: Histogram::new(3).expect("3 significant digits is a valid precision"),
             nodes_sum: 0,
+            nodes_counted: 0,
             guessed: 0,
             guesses_sum: 0,
             no_guess: 0,
@@ -104,6 +114,7 @@ impl Summary {
         let g = &mut self.groups[group];
         g.counts[result.status as usize] += 1;
         g.mismatches += result.mismatch as u64;
+        g.failures += result.failed as u64;
         if let Some(t) = result.time_ns {
             g.searched += 1;
             g.time_sum_ns += t as u128;
@@ -113,7 +124,10 @@ impl Summary {
             if g.times.record(t).is_err() {
                 g.times.saturating_record(t);
             }
-            g.nodes_sum += result.nodes.unwrap_or(0) as u128;
+            if let Some(nodes) = result.nodes {
+                g.nodes_sum += nodes as u128;
+                g.nodes_counted += 1;
+            }
             // An aborted search's guesses say only how far it got: leave it out.
             if let (Some(guesses), false) = (result.guesses, result.status == Status::Aborted) {
                 g.guessed += 1;
@@ -135,6 +149,11 @@ impl Summary {
 
     pub fn mismatches(&self) -> u64 {
         self.groups.iter().map(|g| g.mismatches).sum()
+    }
+
+    /// Searches a solver failed, over all groups.
+    pub fn failures(&self) -> u64 {
+        self.groups.iter().map(|g| g.failures).sum()
     }
 
     pub fn rows(&self) -> Vec<SummaryRow> {
@@ -180,6 +199,7 @@ impl Group {
             malformed: c(Status::Malformed),
             aborted: c(Status::Aborted),
             mismatches: self.mismatches,
+            failures: self.failures,
             searched: self.searched,
             puzzles_per_s_per_core: per_second(self.searched, self.time_sum_ns),
             wall_puzzles_per_s: per_second(self.searched, self.wall_ns as u128),
@@ -190,7 +210,8 @@ impl Group {
             p90_ns: q(0.9),
             p99_ns: q(0.99),
             max_ns: self.max_ns,
-            mean_nodes: mean(self.nodes_sum),
+            mean_nodes: (self.nodes_counted > 0)
+                .then(|| self.nodes_sum as f64 / self.nodes_counted as f64),
             mean_guesses: (self.guessed > 0).then(|| self.guesses_sum as f64 / self.guessed as f64),
             no_guess_share: (self.guessed > 0).then(|| self.no_guess as f64 / self.guessed as f64),
         }
@@ -274,7 +295,7 @@ mod tests {
         assert!(r.p90_ns.abs_diff(90_000) <= 90, "{}", r.p90_ns);
         assert!(r.p99_ns.abs_diff(99_000) <= 99, "{}", r.p99_ns);
         assert_eq!(r.max_ns, 100_000);
-        assert_eq!(r.mean_nodes, 50.5);
+        assert_eq!(r.mean_nodes, Some(50.5));
         // nodes / 2 for nodes 1..=100: 0 (once), then 1..=50, mean 25.
         assert_eq!(r.mean_guesses, Some(25.0));
         assert_eq!(r.no_guess_share, Some(0.01));

@@ -47,6 +47,7 @@ fn columns() -> Vec<Column> {
         when("malformed", |r| r.malformed),
         when("aborted", |r| r.aborted),
         when("mismatch", |r| r.mismatches),
+        when("failed", |r| r.failures),
         always("puzzles/s/core", |r| rate(r.puzzles_per_s_per_core)),
         always("wall puzzles/s", |r| rate(r.wall_puzzles_per_s)),
         always("mean", |r| duration(r.mean_ns)),
@@ -54,7 +55,9 @@ fn columns() -> Vec<Column> {
         always("p90", |r| duration(r.p90_ns as f64)),
         always("p99", |r| duration(r.p99_ns as f64)),
         always("max", |r| duration(r.max_ns as f64)),
-        always("mean nodes", |r| format!("{:.1}", r.mean_nodes)),
+        always("mean nodes", |r| {
+            r.mean_nodes.map_or("-".into(), |n| format!("{n:.1}"))
+        }),
         always("guesses/puzzle", |r| {
             r.mean_guesses.map_or("-".into(), |g| format!("{g:.2}"))
         }),

@@ -17,15 +17,15 @@ use super::masks::MaskBoard;
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::Grid;
 
-pub(super) const INFO: StrategyInfo = StrategyInfo {
-    name: "bitmask",
-    about: "recursive backtracking on the empty cell with the fewest candidates, houses \
+pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
+    "bitmask",
+    "recursive backtracking on the empty cell with the fewest candidates, houses \
             kept as 9-bit masks",
-    nodes_unit: "digits placed by the search (only candidates are tried); guesses: those \
+    "digits placed by the search (only candidates are tried); guesses: those \
                  placed in a cell that had two or more candidates",
-    counts_guesses: true,
+    true,
     make,
-};
+);
 
 fn make() -> Box<dyn Strategy> {
     Box::new(Bitmask::new())
@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn conformance() {
-        testkit::conformance(INFO.make, false);
+        testkit::conformance(|| INFO.make(), false);
     }
 
     #[test]

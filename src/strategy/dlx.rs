@@ -26,14 +26,14 @@
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::{box_of, Grid};
 
-pub(super) const INFO: StrategyInfo = StrategyInfo {
-    name: "dlx",
-    about: "Knuth's Algorithm X with dancing links on the 324-column exact-cover matrix, \
+pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
+    "dlx",
+    "Knuth's Algorithm X with dancing links on the 324-column exact-cover matrix, \
             branching on the column with the fewest rows",
-    nodes_unit: "rows selected by the search (givens excluded)",
-    counts_guesses: true,
-    make: || Box::new(Dlx::new()),
-};
+    "rows selected by the search (givens excluded)",
+    true,
+    || Box::new(Dlx::new()),
+);
 
 const COLUMNS: usize = 324;
 const ROWS: usize = 729;
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn conformance() {
-        testkit::conformance(INFO.make, false);
+        testkit::conformance(|| INFO.make(), false);
     }
 
     fn puzzles(text: &str) -> impl Iterator<Item = Grid> + '_ {
@@ -335,7 +335,7 @@ mod tests {
     }
 
     fn check_unique(puzzles: impl Iterator<Item = Grid>) -> usize {
-        let mut s = (INFO.make)();
+        let mut s = INFO.make();
         let limits = testkit::limits(2);
         let mut n = 0;
         for p in puzzles {
@@ -396,7 +396,7 @@ mod tests {
         let mut s = Dlx::new();
         let p = testkit::grid(testkit::HARDEST);
         let full = s.solve(&p, &testkit::limits(2));
-        assert_eq!((full.solutions, full.aborted), (1, None));
+        assert_eq!((full.solutions, &full.aborted), (1, &None));
         let at = |max_nodes| Limits {
             max_nodes,
             ..testkit::limits(2)

@@ -82,14 +82,14 @@
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::{Grid, PERMUTATIONS_OF_3};
 
-pub(super) const INFO: StrategyInfo = StrategyInfo {
-    name: "fast",
-    about: "JCZSolve-style band bitboards: locked-candidate band updates, naked and hidden \
+pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
+    "fast",
+    "JCZSolve-style band bitboards: locked-candidate band updates, naked and hidden \
             singles, bi-value guessing on a copied state",
-    nodes_unit: "guesses (search-tree states entered by guessing)",
-    counts_guesses: true,
-    make: || Box::new(Fast::new()),
-};
+    "guesses (search-tree states entered by guessing)",
+    true,
+    || Box::new(Fast::new()),
+);
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -668,7 +668,7 @@ mod tests {
 
     #[test]
     fn conformance() {
-        testkit::conformance(INFO.make, false);
+        testkit::conformance(|| INFO.make(), false);
     }
 
     fn corpus(name: &str) -> Option<Vec<Grid>> {

@@ -16,14 +16,14 @@ use std::collections::HashSet;
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::{box_of, Grid};
 
-pub(super) const INFO: StrategyInfo = StrategyInfo {
-    name: "hashset",
-    about: "naive's backtracking with the digits of each row, column and box kept in \
+pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
+    "hashset",
+    "naive's backtracking with the digits of each row, column and box kept in \
             HashSet<u8>",
-    nodes_unit: "digits placed by the search (rejected digits are not counted)",
-    counts_guesses: false,
+    "digits placed by the search (rejected digits are not counted)",
+    false,
     make,
-};
+);
 
 fn make() -> Box<dyn Strategy> {
     Box::new(HashSets::new())
@@ -133,11 +133,11 @@ mod tests {
     fn conformance() {
         // Same search tree as naive, so HARD is the same 21 million placements, each
         // dearer; walks_naives_search_tree covers HARDEST.
-        testkit::conformance(INFO.make, true);
+        testkit::conformance(|| INFO.make(), true);
     }
 
     #[test]
     fn walks_naives_search_tree() {
-        assert_same_search_as_naive(INFO.make);
+        assert_same_search_as_naive(|| INFO.make());
     }
 }

@@ -7,6 +7,8 @@
 //! A strategy value is reused for many puzzles by one thread, so it may keep buffers
 //! between calls; no strategy allocates per search node.
 
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
@@ -41,14 +43,16 @@ impl Default for Limits {
 }
 
 /// Why a search stopped before it was complete.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Abort {
     NodeLimit,
     Timeout,
+    /// The solver failed: a foreign solver crashed, or answered what cannot be read.
+    Failed(String),
 }
 
 /// What one search found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     /// Solutions found, at most `Limits::max_solutions`.
     pub solutions: u32,
@@ -72,20 +76,105 @@ pub trait Strategy: Send {
 }
 
 /// A registered strategy: its name, what it does, and how to make one.
+///
+/// The built-in strategies are in [`STRATEGIES`]; a library user registers their own with
+/// [`StrategyInfo::new`], from a closure that may capture its configuration, and runs it
+/// through the same [`crate::runner::Runner`] as the built-in ones.
+#[derive(Clone)]
 pub struct StrategyInfo {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// One line on the method.
-    pub about: &'static str,
-    /// What its `nodes` count.
-    pub nodes_unit: &'static str,
+    pub about: Cow<'static, str>,
+    /// What its `nodes` count; `None` when it does not count them (reports leave them empty).
+    pub nodes_unit: Option<Cow<'static, str>>,
     /// Whether `Outcome::guesses` is measured (else reports leave it empty).
     pub counts_guesses: bool,
-    pub make: fn() -> Box<dyn Strategy>,
+    /// Whether several threads may solve with it at once, each with its own value. A
+    /// strategy that is not (foreign code that is not reentrant) solves on one thread.
+    pub parallel: bool,
+    make: Maker,
+}
+
+/// How a `StrategyInfo` makes a strategy: a plain function for the built-in ones (so that
+/// their registry is a `static`), a shared closure for everyone else's.
+#[derive(Clone)]
+enum Maker {
+    Fn(fn() -> Box<dyn Strategy>),
+    Closure(Arc<dyn Fn() -> Box<dyn Strategy> + Send + Sync>),
+}
+
+impl StrategyInfo {
+    /// A strategy named `name`, each worker thread's value made by `make`. It counts
+    /// neither nodes nor guesses until told otherwise ([`StrategyInfo::nodes_unit`],
+    /// [`StrategyInfo::counts_guesses`]), and runs on every worker.
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        make: impl Fn() -> Box<dyn Strategy> + Send + Sync + 'static,
+    ) -> StrategyInfo {
+        StrategyInfo {
+            name: name.into(),
+            about: Cow::Borrowed(""),
+            nodes_unit: None,
+            counts_guesses: false,
+            parallel: true,
+            make: Maker::Closure(Arc::new(make)),
+        }
+    }
+
+    /// A built-in strategy, for the `static` registry.
+    const fn builtin(
+        name: &'static str,
+        about: &'static str,
+        nodes_unit: &'static str,
+        counts_guesses: bool,
+        make: fn() -> Box<dyn Strategy>,
+    ) -> StrategyInfo {
+        StrategyInfo {
+            name: Cow::Borrowed(name),
+            about: Cow::Borrowed(about),
+            nodes_unit: Some(Cow::Borrowed(nodes_unit)),
+            counts_guesses,
+            parallel: true,
+            make: Maker::Fn(make),
+        }
+    }
+
+    /// With a line on the method, for `sudoku-bench strategies` and reports.
+    pub fn about(mut self, about: impl Into<Cow<'static, str>>) -> StrategyInfo {
+        self.about = about.into();
+        self
+    }
+
+    /// Counting nodes, in the unit `unit` describes.
+    pub fn nodes_unit(mut self, unit: impl Into<Cow<'static, str>>) -> StrategyInfo {
+        self.nodes_unit = Some(unit.into());
+        self
+    }
+
+    /// Whether it measures `Outcome::guesses`.
+    pub fn counts_guesses(mut self, counts: bool) -> StrategyInfo {
+        self.counts_guesses = counts;
+        self
+    }
+
+    /// Solving on one thread at a time (for code that is not reentrant).
+    pub fn serial(mut self) -> StrategyInfo {
+        self.parallel = false;
+        self
+    }
+
+    /// A new value of the strategy, for one thread.
+    pub fn make(&self) -> Box<dyn Strategy> {
+        match &self.make {
+            Maker::Fn(make) => make(),
+            Maker::Closure(make) => make(),
+        }
+    }
 }
 
 impl std::fmt::Debug for StrategyInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
+        f.write_str(&self.name)
     }
 }
 
@@ -165,7 +254,7 @@ impl Budget {
 
     #[inline]
     pub fn aborted(&self) -> Option<Abort> {
-        self.aborted
+        self.aborted.clone()
     }
 }
 

@@ -16,14 +16,14 @@
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::Grid;
 
-pub(super) const INFO: StrategyInfo = StrategyInfo {
-    name: "naive",
-    about: "recursive backtracking: first empty cell in row-major order, digits 1-9, \
+pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
+    "naive",
+    "recursive backtracking: first empty cell in row-major order, digits 1-9, \
             rules checked by scanning the board",
-    nodes_unit: "digits placed by the search (rejected digits are not counted)",
-    counts_guesses: false,
+    "digits placed by the search (rejected digits are not counted)",
+    false,
     make,
-};
+);
 
 fn make() -> Box<dyn Strategy> {
     Box::new(Naive)
@@ -100,7 +100,7 @@ pub(super) mod tests {
     #[test]
     fn conformance() {
         // HARD takes naive 21 million placements, about a second even optimised.
-        testkit::conformance(INFO.make, true);
+        testkit::conformance(|| INFO.make(), true);
     }
 
     #[test]
@@ -115,8 +115,8 @@ pub(super) mod tests {
     /// Runs `make`'s strategy and `naive` on the same puzzles and limits and asserts the
     /// outcomes are identical, nodes and abort points included: for strategies that walk
     /// naive's search tree in naive's order, with different bookkeeping.
-    pub(in crate::strategy) fn assert_same_search_as_naive(make: fn() -> Box<dyn Strategy>) {
-        let mut naive = (INFO.make)();
+    pub(in crate::strategy) fn assert_same_search_as_naive(make: impl Fn() -> Box<dyn Strategy>) {
+        let mut naive = INFO.make();
         let mut other = make();
         let mut check = |puzzle: &str, limits: Limits| {
             let p = grid(puzzle);

@@ -15,14 +15,14 @@ use super::masks::{MaskBoard, ALL_DIGITS};
 use super::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
 use crate::grid::Grid;
 
-pub(super) const INFO: StrategyInfo = StrategyInfo {
-    name: "stack",
-    about: "iterative backtracking over the empty cells in row-major order, houses kept \
+pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
+    "stack",
+    "iterative backtracking over the empty cells in row-major order, houses kept \
             as 9-bit masks",
-    nodes_unit: "digits placed by the search (naive's count)",
-    counts_guesses: false,
+    "digits placed by the search (naive's count)",
+    false,
     make,
-};
+);
 
 fn make() -> Box<dyn Strategy> {
     Box::new(Stack::new())
@@ -106,11 +106,11 @@ mod tests {
 
     #[test]
     fn conformance() {
-        testkit::conformance(INFO.make, false);
+        testkit::conformance(|| INFO.make(), false);
     }
 
     #[test]
     fn walks_naives_search_tree() {
-        assert_same_search_as_naive(INFO.make);
+        assert_same_search_as_naive(|| INFO.make());
     }
 }

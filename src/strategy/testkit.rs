@@ -79,12 +79,12 @@ fn solve(s: &mut dyn Strategy, puzzle: &str, limits: Limits) -> Outcome {
 /// left over from one puzzle would spoil the next.
 ///
 /// `skip_hard` leaves out `HARD` (for strategies that cannot finish it quickly, like `naive`).
-pub fn conformance(make: fn() -> Box<dyn Strategy>, skip_hard: bool) {
+pub fn conformance(make: impl Fn() -> Box<dyn Strategy>, skip_hard: bool) {
     let mut s = make();
     let s = s.as_mut();
 
     let out = solve(s, EASY, limits(2));
-    assert_eq!((out.solutions, out.aborted), (1, None));
+    assert_eq!((out.solutions, &out.aborted), (1, &None));
     assert_eq!(out.first, Some(grid(EASY_SOLUTION)));
     let again = solve(s, EASY, limits(2));
     assert_eq!(
@@ -139,14 +139,14 @@ pub fn conformance(make: fn() -> Box<dyn Strategy>, skip_hard: bool) {
     assert!(out.nodes <= 1);
     // ...and after an aborted search the same value still solves correctly.
     let out = solve(s, EASY, limits(2));
-    assert_eq!((out.solutions, out.aborted), (1, None));
+    assert_eq!((out.solutions, &out.aborted), (1, &None));
 
     if !skip_hard {
         let out = solve(s, HARD, limits(2));
-        assert_eq!((out.solutions, out.aborted), (1, None));
+        assert_eq!((out.solutions, &out.aborted), (1, &None));
         assert_eq!(out.first, Some(grid(HARD_SOLUTION)));
         let out = solve(s, HARDEST, limits(2));
-        assert_eq!((out.solutions, out.aborted), (1, None));
+        assert_eq!((out.solutions, &out.aborted), (1, &None));
     }
 }
 

@@ -28,12 +28,12 @@ fn shared(path: &str) -> bool {
 }
 
 fn count(grid: &Grid, name: &str) -> u32 {
-    let mut s = (strategy::by_name(name).unwrap().make)();
+    let mut s = strategy::by_name(name).unwrap().make();
     s.solve(grid, &Limits::default()).solutions
 }
 
 fn solution(grid: &Grid) -> Grid {
-    let mut s = (strategy::by_name("dlx").unwrap().make)();
+    let mut s = strategy::by_name("dlx").unwrap().make();
     s.solve(grid, &Limits::default()).first.unwrap()
 }
 
