@@ -54,7 +54,7 @@ impl std::fmt::Debug for Classifier {
 impl Classifier {
     /// A classifier running `info` on `threads` workers (0: one per core).
     pub fn new(
-        info: &'static StrategyInfo,
+        info: &StrategyInfo,
         limits: Limits,
         threads: usize,
     ) -> Result<Classifier, rayon::ThreadPoolBuildError> {

@@ -34,7 +34,7 @@ use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
 /// What to run and how.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    pub strategies: Vec<&'static StrategyInfo>,
+    pub strategies: Vec<StrategyInfo>,
     pub limits: Limits,
     /// Time each solve this many times and keep the fastest.
     pub repeat: u32,
@@ -47,7 +47,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            strategies: crate::strategy::STRATEGIES.iter().collect(),
+            strategies: crate::strategy::STRATEGIES.to_vec(),
             limits: Limits::default(),
             repeat: 1,
             chunk_size: 2048,
@@ -62,7 +62,7 @@ impl Default for Settings {
 pub struct Batch<'a> {
     pub corpus: &'a str,
     pub records: &'a [Record],
-    pub strategies: &'a [&'static StrategyInfo],
+    pub strategies: &'a [StrategyInfo],
     pub results: &'a [Vec<PuzzleResult>],
 }
 
@@ -632,7 +632,7 @@ mod tests {
 
     fn settings(names: &[&str], chunk_size: usize, repeat: u32) -> Settings {
         Settings {
-            strategies: names.iter().map(|n| by_name(n).unwrap()).collect(),
+            strategies: names.iter().map(|n| by_name(n).unwrap().clone()).collect(),
             chunk_size,
             repeat,
             ..Settings::default()

@@ -198,7 +198,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let clock = MonotonicClock::default();
     let settings = Settings {
-        strategies,
+        strategies: strategies.into_iter().cloned().collect(),
         limits,
         repeat: args.repeat,
         chunk_size: args.chunk_size as usize,
