@@ -2,13 +2,18 @@
 //! per-puzzle CSV, and the per-corpus, per-strategy `Summary` with its exporters.
 
 pub mod csv;
+pub mod csv_sink;
 pub mod json;
+pub mod sink;
 pub mod summary;
 pub mod table;
+pub mod writer;
 
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome};
 
+pub use csv_sink::CsvSink;
+pub use sink::Sink;
 pub use summary::{Summary, SummaryRow};
 
 /// What became of one puzzle under one strategy.
@@ -86,6 +91,9 @@ pub struct PuzzleResult {
     pub mismatch: bool,
     /// The solver failed on this puzzle (`Abort::Failed`): the status is `aborted`.
     pub failed: bool,
+    /// The solver found solutions but returned none (a C-ABI solver fills one only for a
+    /// limit of 1): there was no solution to check.
+    pub unreturned: bool,
 }
 
 impl Default for PuzzleResult {
@@ -100,6 +108,7 @@ impl Default for PuzzleResult {
             error: None,
             mismatch: false,
             failed: false,
+            unreturned: false,
         }
     }
 }
@@ -158,7 +167,37 @@ impl PuzzleResult {
             error,
             mismatch,
             failed: matches!(outcome.aborted, Some(Abort::Failed(_))),
+            unreturned: outcome.solutions > 0 && outcome.first.is_none(),
         }
+    }
+
+    /// Whether the search finished (neither aborted nor unsearched), so its count of
+    /// solutions is exact up to the limit.
+    pub fn finished(&self) -> bool {
+        self.status != Status::Aborted && self.solutions.is_some()
+    }
+
+    /// Check this result's count against `reference`'s, the result of strategy
+    /// `reference_name` on the same puzzle: when both searches finished and their counts
+    /// differ, this one becomes a mismatch (unless it already is one, for a reason that
+    /// came first). Returns whether it was found to disagree.
+    pub fn check_count(&mut self, reference: &PuzzleResult, reference_name: &str) -> bool {
+        if !(self.finished() && reference.finished()) || self.solutions == reference.solutions {
+            return false;
+        }
+        if !self.mismatch {
+            self.mismatch = true;
+            let plural = |n: u32| if n == 1 { "" } else { "s" };
+            let (ours, theirs) = (
+                self.solutions.unwrap_or(0),
+                reference.solutions.unwrap_or(0),
+            );
+            self.error = Some(format!(
+                "counted {ours} solution{}; the reference ({reference_name}) counted {theirs}",
+                plural(ours)
+            ));
+        }
+        true
     }
 }
 

@@ -24,6 +24,7 @@ struct Group {
     counts: [u64; Status::ALL.len()],
     mismatches: u64,
     failures: u64,
+    unreturned: u64,
     searched: u64,
     time_sum_ns: u128,
     max_ns: u64,
@@ -59,6 +60,10 @@ pub struct SummaryRow {
     /// counted as `aborted`.
     #[serde(default)]
     pub failures: u64,
+    /// Searches that found solutions but returned none, so none could be checked (a
+    /// C-ABI solver asked for more than one solution).
+    #[serde(default)]
+    pub unreturned: u64,
     /// Puzzles searched (and timed).
     pub searched: u64,
     /// `searched` / summed solve time: the speed of one core.
@@ -96,6 +101,7 @@ impl Summary {
             counts: [0; Status::ALL.len()],
             mismatches: 0,
             failures: 0,
+            unreturned: 0,
             searched: 0,
             time_sum_ns: 0,
             max_ns: 0,
@@ -115,6 +121,7 @@ impl Summary {
         g.counts[result.status as usize] += 1;
         g.mismatches += result.mismatch as u64;
         g.failures += result.failed as u64;
+        g.unreturned += result.unreturned as u64;
         if let Some(t) = result.time_ns {
             g.searched += 1;
             g.time_sum_ns += t as u128;
@@ -200,6 +207,7 @@ impl Group {
             aborted: c(Status::Aborted),
             mismatches: self.mismatches,
             failures: self.failures,
+            unreturned: self.unreturned,
             searched: self.searched,
             puzzles_per_s_per_core: per_second(self.searched, self.time_sum_ns),
             wall_puzzles_per_s: per_second(self.searched, self.wall_ns as u128),

@@ -48,6 +48,7 @@ fn columns() -> Vec<Column> {
         when("aborted", |r| r.aborted),
         when("mismatch", |r| r.mismatches),
         when("failed", |r| r.failures),
+        when("unreturned", |r| r.unreturned),
         always("puzzles/s/core", |r| rate(r.puzzles_per_s_per_core)),
         always("wall puzzles/s", |r| rate(r.wall_puzzles_per_s)),
         always("mean", |r| duration(r.mean_ns)),

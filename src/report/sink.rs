@@ -1,0 +1,92 @@
+//! `Sink`: where a run's results go, batch by batch, in input order. The per-puzzle CSV
+//! ([`super::csv_sink::CsvSink`]) and the [`Summary`] are sinks; so is whatever a caller
+//! adds (warnings, a progress display, its own export). Several sinks make one as a
+//! pair, `(a, b)`, whose halves take each batch at the same time on the runner's workers.
+
+use std::io;
+
+use super::Summary;
+use crate::runner::Batch;
+use crate::strategy::StrategyInfo;
+
+/// Takes each batch of results of a run, in input order.
+///
+/// The runner calls it on one of its worker threads, outside every timed solve, so a
+/// parallel iterator in it shares the runner's threads.
+pub trait Sink: Send {
+    /// A run over `corpus` with `strategies` starts: its batches come next. A corpus that
+    /// holds no puzzle still starts (so a summary lists it with zero puzzles).
+    fn begin(&mut self, corpus: &str, strategies: &[StrategyInfo]) -> io::Result<()> {
+        let _ = (corpus, strategies);
+        Ok(())
+    }
+
+    /// One batch. An error stops the run (`RunError::Sink`).
+    fn batch(&mut self, batch: &Batch) -> io::Result<()>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn begin(&mut self, corpus: &str, strategies: &[StrategyInfo]) -> io::Result<()> {
+        (**self).begin(corpus, strategies)
+    }
+
+    fn batch(&mut self, batch: &Batch) -> io::Result<()> {
+        (**self).batch(batch)
+    }
+}
+
+/// Both sinks; each batch goes to the two at once (`b` is left for another worker to take
+/// while this one runs `a`: put the shorter job second, so this one does not wait for it).
+impl<A: Sink, B: Sink> Sink for (A, B) {
+    fn begin(&mut self, corpus: &str, strategies: &[StrategyInfo]) -> io::Result<()> {
+        self.0.begin(corpus, strategies)?;
+        self.1.begin(corpus, strategies)
+    }
+
+    fn batch(&mut self, batch: &Batch) -> io::Result<()> {
+        let (a, b) = rayon::join(|| self.0.batch(batch), || self.1.batch(batch));
+        a.and(b)
+    }
+}
+
+/// A sink that calls `f` with each batch.
+pub fn from_fn<F>(f: F) -> FnSink<F>
+where
+    F: FnMut(&Batch) -> io::Result<()> + Send,
+{
+    FnSink(f)
+}
+
+/// See [`from_fn`].
+#[derive(Debug)]
+pub struct FnSink<F>(F);
+
+impl<F> Sink for FnSink<F>
+where
+    F: FnMut(&Batch) -> io::Result<()> + Send,
+{
+    fn batch(&mut self, batch: &Batch) -> io::Result<()> {
+        (self.0)(batch)
+    }
+}
+
+/// The summary counts every result, and each strategy's share of the phases' wall time.
+impl Sink for Summary {
+    fn begin(&mut self, corpus: &str, strategies: &[StrategyInfo]) -> io::Result<()> {
+        for info in strategies {
+            self.group(corpus, &info.name);
+        }
+        Ok(())
+    }
+
+    fn batch(&mut self, batch: &Batch) -> io::Result<()> {
+        for (s, info) in batch.strategies.iter().enumerate() {
+            let group = self.group(batch.corpus, &info.name);
+            for result in &batch.results[s][..batch.records.len()] {
+                self.add(group, result);
+            }
+            self.add_wall(group, batch.walls[s]);
+        }
+        Ok(())
+    }
+}
