@@ -10,7 +10,6 @@ use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::Corpus;
 use sudoku_bench::interrupt::{count_or_unknown, not_reached};
-use sudoku_bench::machine::Machine;
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter};
@@ -230,22 +229,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let not_reached = not_reached(&mut corpora, stopped_in);
 
     let report = SummaryReport {
-        tool: env!("CARGO_PKG_NAME").to_string(),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        date: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
-        machine: Machine::detect(),
-        threads: runner.threads(),
-        max_solutions: limits.max_solutions,
-        max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
-        timeout_ns: limits
-            .timeout
-            .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
-        repeat: args.repeat,
-        wall_ns,
         // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
         not_reached,
-        rows: summary.rows(),
+        ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {
         let markdown = file.path.extension().is_some_and(|e| e == "md");

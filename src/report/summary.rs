@@ -255,6 +255,34 @@ pub struct SummaryReport {
 }
 
 impl SummaryReport {
+    /// The report of a run made with `settings` on `threads` threads, lasting `wall_ns`,
+    /// finished now, on this machine, with the rows of `summary`; not interrupted.
+    pub fn new(
+        summary: &Summary,
+        settings: &crate::runner::Settings,
+        threads: usize,
+        wall_ns: u64,
+    ) -> SummaryReport {
+        let limits = &settings.limits;
+        SummaryReport {
+            tool: env!("CARGO_PKG_NAME").to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            machine: Machine::detect(),
+            threads,
+            max_solutions: limits.max_solutions,
+            max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
+            timeout_ns: limits
+                .timeout
+                .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
+            repeat: settings.repeat,
+            wall_ns,
+            interrupted: false,
+            not_reached: Some(0),
+            rows: summary.rows(),
+        }
+    }
+
     /// The line that says a run was interrupted, for the summary's exports.
     pub fn interrupted_note(&self) -> Option<String> {
         self.interrupted.then(|| {
