@@ -36,6 +36,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order reports list them.
     pub const ALL: [Status; 7] = [
         Status::Unique,
         Status::Multiple,
@@ -46,6 +47,7 @@ impl Status {
         Status::Aborted,
     ];
 
+    /// The name the CSV and the summary use.
     pub const fn as_str(self) -> &'static str {
         match self {
             Status::Unique => "unique",
@@ -79,11 +81,17 @@ impl std::fmt::Display for Status {
 /// One (puzzle, strategy) result. Numbers are `None` where nothing was searched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PuzzleResult {
+    /// What became of it.
     pub status: Status,
+    /// Solutions counted, up to the limit.
     pub solutions: Option<u32>,
+    /// Search effort, in the strategy's unit; `None` when it does not count nodes.
     pub nodes: Option<u64>,
+    /// `None` when the strategy does not count guesses.
     pub guesses: Option<u64>,
+    /// The timed solve (the fastest of `--repeat`).
     pub time_ns: Option<u64>,
+    /// The first solution the strategy returned.
     pub solution: Option<Grid>,
     /// Why the puzzle is invalid, malformed or aborted, or why the solution is wrong.
     pub error: Option<String>,

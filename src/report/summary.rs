@@ -43,16 +43,25 @@ struct Group {
 /// One line of the summary, as tables and JSON show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
+    /// The corpus, as named on the command line.
     pub corpus: String,
+    /// The strategy's name.
     pub strategy: String,
     /// Records reported (searched or not).
     pub puzzles: u64,
+    /// Records per status (see `Status`).
     pub unique: u64,
+    /// See `Status::Multiple`.
     pub multiple: u64,
+    /// See `Status::Unsolvable`.
     pub unsolvable: u64,
+    /// See `Status::Solved`.
     pub solved: u64,
+    /// See `Status::Invalid`.
     pub invalid: u64,
+    /// See `Status::Malformed`.
     pub malformed: u64,
+    /// See `Status::Aborted`.
     pub aborted: u64,
     /// Solutions that were not solutions, or contradicted the corpus's solution column.
     pub mismatches: u64,
@@ -70,12 +79,19 @@ pub struct SummaryRow {
     pub puzzles_per_s_per_core: f64,
     /// `searched` / wall-clock time of this strategy's parallel phases.
     pub wall_puzzles_per_s: f64,
+    /// Summed solve time.
     pub total_time_ns: u64,
+    /// Wall-clock time of this strategy's phases.
     pub wall_ns: u64,
+    /// Mean solve time.
     pub mean_ns: f64,
+    /// Solve time quantiles, within 0.1%.
     pub median_ns: u64,
+    /// 90th percentile solve time.
     pub p90_ns: u64,
+    /// 99th percentile solve time.
     pub p99_ns: u64,
+    /// Longest solve, exactly.
     pub max_ns: u64,
     /// Nodes per searched puzzle; `null` for strategies that do not count nodes.
     pub mean_nodes: Option<f64>,
@@ -116,6 +132,7 @@ impl Summary {
         self.groups.len() - 1
     }
 
+    /// Count one result into `group`.
     pub fn add(&mut self, group: usize, result: &PuzzleResult) {
         let g = &mut self.groups[group];
         g.counts[result.status as usize] += 1;
@@ -154,6 +171,7 @@ impl Summary {
         self.groups.iter().map(|g| g.counts[status as usize]).sum()
     }
 
+    /// Wrong answers, over all groups.
     pub fn mismatches(&self) -> u64 {
         self.groups.iter().map(|g| g.mismatches).sum()
     }
@@ -163,6 +181,7 @@ impl Summary {
         self.groups.iter().map(|g| g.failures).sum()
     }
 
+    /// One row per group, in the order the groups were made.
     pub fn rows(&self) -> Vec<SummaryRow> {
         self.groups.iter().map(Group::row).collect()
     }
@@ -229,16 +248,23 @@ impl Group {
 /// Everything a summary export carries besides the rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryReport {
+    /// The program that made it.
     pub tool: String,
+    /// The program's version.
     pub version: String,
     /// RFC 3339, UTC, when the run finished.
     pub date: String,
+    /// Where it ran.
     pub machine: Machine,
+    /// Worker threads.
     pub threads: usize,
+    /// The limit of every count.
     pub max_solutions: u32,
     /// `null` when unlimited.
     pub max_nodes: Option<u64>,
+    /// Time budget per search; `null` when none.
     pub timeout_ns: Option<u64>,
+    /// Timings per solve (the fastest is kept).
     pub repeat: u32,
     /// Wall-clock time of the whole run, reading and writing included.
     pub wall_ns: u64,
@@ -251,6 +277,7 @@ pub struct SummaryReport {
     /// from a stream, or more left than could be counted quickly.
     #[serde(default)]
     pub not_reached: Option<u64>,
+    /// One per corpus and strategy.
     pub rows: Vec<SummaryRow>,
 }
 

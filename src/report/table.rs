@@ -7,9 +7,11 @@ use super::summary::{SummaryReport, SummaryRow};
 
 /// Turns a finished run's summary into one output format.
 pub trait Exporter {
+    /// The whole export, line endings included.
     fn export(&self, report: &SummaryReport) -> String;
 }
 
+/// Exports the summary as a table aligned for a terminal.
 pub struct TableExporter;
 
 /// A column: its heading and how a row shows in it.
@@ -78,6 +80,7 @@ pub fn rate(per_s: f64) -> String {
     }
 }
 
+/// `n` with commas between groups of three digits.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
