@@ -150,6 +150,63 @@ struct Solved {
     reported: usize,
 }
 
+/// The chunks between the reader and the sink, and result buffers to reuse.
+#[derive(Debug, Default)]
+struct InFlight {
+    /// A solved chunk not reported yet.
+    pending: Option<(Chunk, Solved)>,
+    /// A reported chunk on its way back to the reader (see `Runner::solve_next`).
+    spare: Option<Chunk>,
+    /// Result buffers to solve the next chunk into.
+    buffers: Solved,
+}
+
+/// Hands solved chunks to the sink, and the chunks reported back to the reader.
+struct Reporter<'a, S> {
+    corpus: &'a str,
+    strategies: Vec<StrategyInfo>,
+    sink: &'a mut S,
+    /// Free chunks for the reader. Its end of the channel closes when the reporter is
+    /// dropped, so the reader stops waiting for chunks.
+    empty: Sender<Chunk>,
+    /// Records reported.
+    records: u64,
+}
+
+impl<S: Sink> Reporter<'_, S> {
+    /// Give the records `solved` by every strategy of `chunk` to the sink.
+    fn report(&mut self, chunk: &Chunk, solved: &Solved) -> Result<(), RunError> {
+        let records = &chunk.records()[..solved.reported];
+        self.records += records.len() as u64;
+        let batch = Batch {
+            corpus: self.corpus,
+            records,
+            strategies: &self.strategies,
+            results: &solved.results[..self.strategies.len()],
+            walls: &solved.walls,
+        };
+        self.sink.batch(&batch).map_err(RunError::Sink)
+    }
+
+    /// Report the pending chunk, if any, and give it back to the reader with the spare.
+    fn report_pending(&mut self, flight: &mut InFlight) -> Result<(), RunError> {
+        if let Some((chunk, solved)) = flight.pending.take() {
+            self.report(&chunk, &solved)?;
+            self.give_back([flight.spare.take(), Some(chunk)]);
+            flight.buffers = solved;
+        }
+        Ok(())
+    }
+
+    /// Free chunks go back to the reader before the loop waits for it. It may have
+    /// stopped at the end already: then nobody wants them.
+    fn give_back(&self, chunks: [Option<Chunk>; 2]) {
+        for chunk in chunks.into_iter().flatten() {
+            let _ = self.empty.send(chunk);
+        }
+    }
+}
+
 /// Runs strategies over corpora; see the module's documentation.
 pub struct Runner<'c> {
     settings: Settings,
@@ -242,12 +299,19 @@ impl<'c> Runner<'c> {
             // The loop runs on a worker: it hands each parallel pass (solving, then the
             // sink's) to the other workers directly, instead of waking them all from
             // outside the pool and sleeping until they finish (a wake-up costs tens of
-            // microseconds on a virtual machine). It owns the channels' other ends, so
-            // they close when it returns, early or not, and the reader ends.
+            // microseconds on a virtual machine). The channels' other ends close when it
+            // returns, early or not (the reporter is dropped), and the reader ends.
             let pool = Arc::clone(self.engine.pool());
-            let mut reported = 0u64;
-            let stopped = pool
-                .install(|| self.solve_and_report(&name, full_rx, empty_tx, sink, &mut reported));
+            let mut reporter = Reporter {
+                corpus: &name,
+                strategies: self.settings.strategies.clone(),
+                sink,
+                empty: empty_tx,
+                records: 0,
+            };
+            let stopped = pool.install(|| self.solve_and_report(full_rx, &mut reporter));
+            let reported = reporter.records;
+            drop(reporter);
             let read = reader
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -262,117 +326,100 @@ impl<'c> Runner<'c> {
     }
 
     /// The loop of a run: takes each chunk read, solves it, reports it, and gives it back
-    /// to the reader. Adds the records reported to `reported`; returns whether the run was
-    /// stopped.
-    fn solve_and_report(
+    /// to the reader. Returns whether the run was stopped.
+    fn solve_and_report<S: Sink>(
         &mut self,
-        corpus: &str,
         full: Receiver<Read>,
-        empty: Sender<Chunk>,
-        sink: &mut impl Sink,
-        reported: &mut u64,
+        reporter: &mut Reporter<'_, S>,
     ) -> Result<bool, RunError> {
         // With one strategy, a solved chunk is reported while the next one is solved: the
         // cores then never wait for each other between the two, and the reporting runs
         // between solve tasks, never inside a timed solve. With several, each strategy's
         // phase is timed alone, so a chunk is reported before the next is solved.
         let overlap = self.settings.strategies.len() == 1;
-        let strategies = self.settings.strategies.clone();
-        let mut report = |chunk: &Chunk, solved: &Solved| -> Result<(), RunError> {
-            let records = &chunk.records()[..solved.reported];
-            *reported += records.len() as u64;
-            let batch = Batch {
-                corpus,
-                records,
-                strategies: &strategies,
-                results: &solved.results[..strategies.len()],
-                walls: &solved.walls,
-            };
-            sink.batch(&batch).map_err(RunError::Sink)
-        };
-        // Free chunks go back to the reader before the loop waits for it. It may have
-        // stopped at the end already: then nobody wants them.
-        let give_back = |chunks: [Option<Chunk>; 2]| {
-            for chunk in chunks.into_iter().flatten() {
-                let _ = empty.send(chunk);
-            }
-        };
-        // A solved chunk not reported yet.
-        let mut pending: Option<(Chunk, Solved)> = None;
-        // A reported chunk on its way back to the reader (see below).
-        let mut spare: Option<Chunk> = None;
-        // Result buffers to reuse.
-        let mut buffers = Solved::default();
+        let mut flight = InFlight::default();
         loop {
             let read = match full.try_recv() {
                 Ok(read) => Some(read),
                 // Nothing to solve meanwhile: report now rather than hold the results
                 // back until the next chunk comes.
                 Err(TryRecvError::Empty) => {
-                    if let Some((chunk, solved)) = pending.take() {
-                        report(&chunk, &solved)?;
-                        give_back([spare.take(), Some(chunk)]);
-                        buffers = solved;
-                    }
+                    reporter.report_pending(&mut flight)?;
                     full.recv().ok()
                 }
                 Err(TryRecvError::Disconnected) => None,
             };
             let (chunk, last) = match read {
                 Some(Ok((chunk, last))) if !chunk.is_empty() => (chunk, last),
-                // The end, a read error, or the reader stopped (on a stop request): what
-                // was solved is reported first.
-                end => {
-                    if let Some((chunk, solved)) = pending.take() {
-                        report(&chunk, &solved)?;
-                    }
-                    // Lines after the last entry (comments, blanks) are read too.
-                    if let (Some(Ok((chunk, _))), Some(p)) = (&end, &self.progress) {
-                        let bytes = chunk.bytes() * strategies.len() as u64;
-                        p.bytes.fetch_add(bytes, Ordering::Relaxed);
-                    }
-                    return match end {
-                        Some(Err(error)) => Err(error.into()),
-                        Some(Ok(_)) => Ok(false),
-                        None => Ok(self.stop.requested()),
-                    };
-                }
+                end => return self.end(end, flight, reporter),
             };
-            let mut solved = std::mem::take(&mut buffers);
-            match pending.take() {
-                Some((done, done_solved)) => {
-                    let back = spare.take();
-                    let ((), sunk) = rayon::join(
-                        || self.solve_chunk(&chunk, &mut solved),
-                        || {
-                            // The chunk reported last time goes back to the reader now,
-                            // at the start of the solve, while its tasks are there to be
-                            // taken: the reader's wake-up preempts this worker for the
-                            // time a chunk takes to read, and the other worker carries
-                            // on. Sent just after its report, near the end of a solve, or
-                            // after the join, before the next chunk's work was handed
-                            // out, it left the other worker with nothing to do.
-                            give_back([back, None]);
-                            report(&done, &done_solved)
-                        },
-                    );
-                    sunk?;
-                    spare = Some(done);
-                    buffers = done_solved;
-                }
-                None => self.solve_chunk(&chunk, &mut solved),
-            }
+            let solved = self.solve_next(&chunk, &mut flight, reporter)?;
             let stopping = solved.reported < chunk.records().len() || self.stop.requested();
             if overlap && !last && !stopping {
-                pending = Some((chunk, solved));
+                flight.pending = Some((chunk, solved));
                 continue;
             }
-            report(&chunk, &solved)?;
+            reporter.report(&chunk, &solved)?;
             if last || stopping {
                 return Ok(stopping);
             }
-            buffers = solved;
-            give_back([spare.take(), Some(chunk)]);
+            flight.buffers = solved;
+            reporter.give_back([flight.spare.take(), Some(chunk)]);
+        }
+    }
+
+    /// Solve `chunk`, reporting the pending chunk, if any, meanwhile.
+    fn solve_next<S: Sink>(
+        &mut self,
+        chunk: &Chunk,
+        flight: &mut InFlight,
+        reporter: &mut Reporter<'_, S>,
+    ) -> Result<Solved, RunError> {
+        let mut solved = std::mem::take(&mut flight.buffers);
+        let Some((done, done_solved)) = flight.pending.take() else {
+            self.solve_chunk(chunk, &mut solved);
+            return Ok(solved);
+        };
+        let back = flight.spare.take();
+        let ((), sunk) = rayon::join(
+            || self.solve_chunk(chunk, &mut solved),
+            || {
+                // The chunk reported last time goes back to the reader now, at the start
+                // of the solve, while its tasks are there to be taken: the reader's
+                // wake-up preempts this worker for the time a chunk takes to read, and
+                // the other worker carries on. Sent just after its report, near the end
+                // of a solve, or after the join, before the next chunk's work was handed
+                // out, it left the other worker with nothing to do.
+                reporter.give_back([back, None]);
+                reporter.report(&done, &done_solved)
+            },
+        );
+        sunk?;
+        flight.spare = Some(done);
+        flight.buffers = done_solved;
+        Ok(solved)
+    }
+
+    /// The end, a read error, or the reader stopped (on a stop request): what was solved
+    /// is reported first. Returns whether the run was stopped.
+    fn end<S: Sink>(
+        &self,
+        end: Option<Read>,
+        mut flight: InFlight,
+        reporter: &mut Reporter<'_, S>,
+    ) -> Result<bool, RunError> {
+        if let Some((chunk, solved)) = flight.pending.take() {
+            reporter.report(&chunk, &solved)?;
+        }
+        // Lines after the last entry (comments, blanks) are read too.
+        if let (Some(Ok((chunk, _))), Some(p)) = (&end, &self.progress) {
+            let bytes = chunk.bytes() * self.settings.strategies.len() as u64;
+            p.bytes.fetch_add(bytes, Ordering::Relaxed);
+        }
+        match end {
+            Some(Err(error)) => Err(error.into()),
+            Some(Ok(_)) => Ok(false),
+            None => Ok(self.stop.requested()),
         }
     }
 
