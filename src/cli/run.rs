@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
 
-    /// Strategies to run, comma-separated (see `sudoku-bench strategies`).
+    /// Strategies to run, comma-separated (see `sudoku-bench strategies`). Every count is
+    /// checked against `fast`'s (solved untimed when it is not selected).
     #[arg(long, short = 's', value_delimiter = ',', default_value = "all")]
     strategies: Vec<String>,
 

@@ -90,3 +90,79 @@ impl Sink for Summary {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{PuzzleResult, Status};
+    use crate::strategy::by_name;
+
+    #[test]
+    fn a_pair_gives_every_batch_to_both_and_the_summary_counts_it() {
+        let strategies = [
+            by_name("fast").unwrap().clone(),
+            by_name("dlx").unwrap().clone(),
+        ];
+        let mut summary = Summary::default();
+        let mut seen = Vec::new();
+        let mut sinks = (
+            from_fn(|b: &Batch| {
+                seen.push(b.records.len());
+                Ok(())
+            }),
+            &mut summary,
+        );
+        sinks.begin("empty", &strategies).unwrap();
+        sinks.begin("c", &strategies).unwrap();
+        let records =
+            crate::corpus::read_all("c", std::io::Cursor::new(b"x\ny\n".to_vec())).unwrap();
+        let result = PuzzleResult::unsearched(Status::Malformed, "bad");
+        let results = vec![vec![result.clone(), result.clone(), result]; 2];
+        let batch = Batch {
+            corpus: "c",
+            records: &records,
+            strategies: &strategies,
+            results: &results,
+            walls: &[5, 7],
+        };
+        sinks.batch(&batch).unwrap();
+        assert_eq!(seen, [2]);
+        // A corpus that started lists its strategies even with no puzzle.
+        let rows: Vec<_> = summary
+            .rows()
+            .into_iter()
+            .map(|r| (r.corpus, r.strategy, r.malformed, r.wall_ns))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("empty".into(), "fast".into(), 0, 0),
+                ("empty".into(), "dlx".into(), 0, 0),
+                ("c".into(), "fast".into(), 2, 5),
+                ("c".into(), "dlx".into(), 2, 7),
+            ]
+        );
+    }
+
+    #[test]
+    fn either_half_failing_fails_the_pair() {
+        let ok = || from_fn(|_: &Batch| Ok(()));
+        let fail = || from_fn(|_: &Batch| Err(io::Error::other("full")));
+        let batch = Batch {
+            corpus: "c",
+            records: &[],
+            strategies: &[],
+            results: &[],
+            walls: &[],
+        };
+        assert!((ok(), ok()).batch(&batch).is_ok());
+        assert_eq!(
+            (fail(), ok()).batch(&batch).unwrap_err().to_string(),
+            "full"
+        );
+        assert_eq!(
+            (ok(), fail()).batch(&batch).unwrap_err().to_string(),
+            "full"
+        );
+    }
+}
