@@ -222,12 +222,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     csv.finish().with_context(cannot_write)?;
-    warnings.finish(&out_path);
+    let hidden = warnings.hidden();
     progress.finish();
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
     let wall_ns = started.elapsed().as_nanos() as u64;
     let not_reached = not_reached(&mut corpora, stopped_in);
+    if hidden > 0 {
+        eprintln!(
+            "warning: {hidden} more bad lines not shown; see the error column of {}",
+            out_path.display()
+        );
+    }
 
     let report = SummaryReport {
         // A signal after the last solve counts too, with nothing left unreached.

@@ -24,15 +24,9 @@ impl<'p> Warnings<'p> {
         Warnings { progress, count: 0 }
     }
 
-    /// Say how many warnings were not shown, if any, and where they are.
-    pub fn finish(&self, csv: &std::path::Path) {
-        if self.count > MAX_WARNINGS {
-            eprintln!(
-                "warning: {} more bad lines not shown; see the error column of {}",
-                self.count - MAX_WARNINGS,
-                csv.display()
-            );
-        }
+    /// Warnings not shown (beyond `MAX_WARNINGS`).
+    pub fn hidden(&self) -> u64 {
+        self.count.saturating_sub(MAX_WARNINGS)
     }
 
     fn warn(&mut self, line: std::fmt::Arguments) {
