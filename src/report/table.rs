@@ -224,4 +224,38 @@ mod tests {
         assert_eq!(duration(2_500_000.0), "2.500 ms");
         assert_eq!(duration(3e9), "3.000 s");
     }
+
+    #[test]
+    fn unreturned_shows_only_when_some_row_has_any() {
+        use crate::report::{PuzzleResult, Status, Summary};
+        let mut summary = Summary::default();
+        let g = summary.group("c", "lib");
+        let result = PuzzleResult {
+            status: Status::Unique,
+            solutions: Some(1),
+            time_ns: Some(10),
+            ..PuzzleResult::default()
+        };
+        summary.add(g, &result);
+        let settings = crate::runner::Settings::default();
+        let table = |s: &Summary| TableExporter.export(&SummaryReport::new(s, &settings, 1, 1));
+        assert!(!table(&summary).contains("unreturned"));
+        summary.add(
+            g,
+            &PuzzleResult {
+                unreturned: true,
+                ..result
+            },
+        );
+        let shown = table(&summary);
+        let heading = shown.lines().next().unwrap();
+        assert!(heading.contains("unreturned"), "{shown}");
+        let row: Vec<&str> = shown.lines().nth(1).unwrap().split_whitespace().collect();
+        let column = heading
+            .split_whitespace()
+            .position(|h| h == "unreturned")
+            .unwrap();
+        // Headings with a space ("puzzles/s/core" has none before it) would shift this.
+        assert_eq!(row[column], "1", "{shown}");
+    }
 }
