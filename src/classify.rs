@@ -5,11 +5,11 @@
 
 use rayon::prelude::*;
 
-use crate::corpus::{Kind, Record};
+use crate::corpus::Record;
+use crate::engine::Engine;
 use crate::interrupt::Stop;
-use crate::per_worker::PerWorker;
 use crate::report::Status;
-use crate::strategy::{self, Limits, Outcome, Strategy, StrategyInfo};
+use crate::strategy::{self, Limits, Outcome, StrategyInfo};
 
 /// Strategies in order of preference for the corpus tools, fastest first. A name that is not
 /// registered is skipped, so a faster strategy is picked up as soon as it is registered.
@@ -33,20 +33,16 @@ pub struct Verdict {
     pub outcome: Option<Outcome>,
 }
 
-/// Solves chunks of records with one strategy on its own rayon pool.
+/// Solves chunks of records with one strategy, on an [`Engine`] of its own.
 pub struct Classifier {
-    pool: rayon::ThreadPool,
-    /// Each worker's own solver.
-    solvers: PerWorker<Box<dyn Strategy>>,
-    limits: Limits,
+    engine: Engine,
     stop: Stop,
 }
 
 impl std::fmt::Debug for Classifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Classifier")
-            .field("threads", &self.threads())
-            .field("limits", &self.limits)
+            .field("engine", &self.engine)
             .finish()
     }
 }
@@ -58,16 +54,8 @@ impl Classifier {
         limits: Limits,
         threads: usize,
     ) -> Result<Classifier, rayon::ThreadPoolBuildError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("classify-{i}"))
-            .build()?;
-        let info = info.clone();
-        let solvers = PerWorker::new(&pool, move || info.make());
         Ok(Classifier {
-            pool,
-            solvers,
-            limits,
+            engine: Engine::new(vec![info.clone()], limits, threads, "classify")?,
             stop: Stop::default(),
         })
     }
@@ -77,14 +65,15 @@ impl Classifier {
         self.stop = stop;
     }
 
+    /// Worker threads.
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.engine.threads()
     }
 
     /// Run `f` on this classifier's threads (e.g. reading a chunk, whose lines are parsed
     /// in parallel on the current pool).
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(f)
+        self.engine.pool().install(f)
     }
 
     /// `f` of each record, in order, into `out`, on this classifier's threads: for other
@@ -95,7 +84,7 @@ impl Classifier {
         f: impl Fn(&Record) -> T + Sync + Send,
         out: &mut Vec<T>,
     ) {
-        self.pool.install(|| {
+        self.install(|| {
             records
                 .par_iter()
                 .with_min_len(16)
@@ -108,48 +97,26 @@ impl Classifier {
     /// records have one. That is all of them, unless a stop was requested: then only the
     /// records before the first one not classified (solves done past it are dropped).
     pub fn classify(&self, records: &[Record], out: &mut Vec<Verdict>) -> usize {
-        let solvers = &self.solvers;
-        let limits = &self.limits;
+        let engine = &self.engine;
         let stop = &self.stop;
         let mut verdicts: Vec<Option<Verdict>> = Vec::new();
-        self.pool.install(|| {
-            records
-                .par_iter()
-                .with_min_len(16)
-                .map(|record| {
-                    // Polled before each record: classifying is not timed.
-                    (!stop.requested()).then(|| verdict(record, solvers, limits))
+        self.map(
+            records,
+            |record| {
+                // Polled before each record: classifying is not timed.
+                (!stop.requested()).then(|| {
+                    let (status, outcome) = engine.verdict(0, record).unzip();
+                    Verdict {
+                        status,
+                        outcome: outcome.flatten(),
+                    }
                 })
-                .collect_into_vec(&mut verdicts);
-        });
+            },
+            &mut verdicts,
+        );
         out.clear();
         out.extend(verdicts.into_iter().map_while(|v| v));
         out.len()
-    }
-}
-
-/// The verdict on one record, solving it if it is a puzzle.
-fn verdict(record: &Record, solvers: &PerWorker<Box<dyn Strategy>>, limits: &Limits) -> Verdict {
-    match &record.kind {
-        Kind::Puzzle { grid, .. } => {
-            let outcome = solvers.with(|solver| solver.solve(grid, limits));
-            Verdict {
-                status: Some(Status::of(&outcome, limits)),
-                outcome: Some(outcome),
-            }
-        }
-        Kind::Invalid { .. } => Verdict {
-            status: Some(Status::Invalid),
-            outcome: None,
-        },
-        Kind::Malformed { .. } => Verdict {
-            status: Some(Status::Malformed),
-            outcome: None,
-        },
-        Kind::Comment | Kind::Blank | Kind::Header => Verdict {
-            status: None,
-            outcome: None,
-        },
     }
 }
 

@@ -44,6 +44,7 @@ impl Rng {
         Rng { s }
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -129,11 +130,14 @@ impl Symmetry {
 /// How puzzles are made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
+    /// The corpus: the same seed makes the same puzzles.
     pub seed: u64,
+    /// Which cells are removed together.
     pub symmetry: Symmetry,
     /// Stop removing clues at `min_clues`; reject (and try again) puzzles with more than
     /// `max_clues`. With the defaults (0 and 81) every puzzle is minimal.
     pub min_clues: usize,
+    /// See `min_clues`.
     pub max_clues: usize,
     /// Give up on a puzzle after this many tries at the clue range.
     pub max_attempts: u32,
@@ -154,7 +158,9 @@ impl Default for Settings {
 /// One generated puzzle and its unique solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Generated {
+    /// The puzzle, with exactly one solution.
     pub puzzle: Grid,
+    /// Its solution.
     pub solution: Grid,
 }
 
@@ -165,10 +171,15 @@ pub enum GenerateError {
         "puzzle {index}: no puzzle with {min}..={max} clues after {attempts} attempts; \
          widen --clues"
     )]
+    /// Every attempt at puzzle `index` had a clue count outside `min..=max`.
     ClueRange {
+        /// The puzzle's index in the corpus.
         index: u64,
+        /// The clue range asked for.
         min: usize,
+        /// See `min`.
         max: usize,
+        /// Attempts made.
         attempts: u32,
     },
 }

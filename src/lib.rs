@@ -2,9 +2,13 @@
 //!
 //! The library owns the pieces the `sudoku-bench` binary puts together: [`grid`] (the
 //! board), [`corpus`] (streaming loader), [`strategy`] (the solvers behind one trait),
-//! [`runner`] (parallel, order-preserving execution) and [`report`] (per-puzzle CSV and
-//! summaries). The corpus tools add [`classify`] (every line's status, in order),
-//! [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`] (reproducible random puzzles).
+//! [`engine`] (each worker's solvers, and how a record becomes a result), [`runner`]
+//! (parallel, order-preserving, timed execution, every answer checked) and [`report`]
+//! (results, the [`report::Sink`] seam with the per-puzzle CSV and the summary, and the
+//! summary's exporters). A strategy of your own runs through the same pieces: see
+//! `examples/custom_strategy.rs`. The corpus tools add [`classify`] (every line's status,
+//! in order), [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`]
+//! (reproducible random puzzles).
 
 pub mod canonical;
 pub mod classify;
@@ -12,6 +16,7 @@ pub mod clock;
 pub mod compare;
 pub mod corpus;
 pub mod dedupe;
+pub mod engine;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;

@@ -5,11 +5,18 @@
 //! Each strategy in turn solves the whole chunk in parallel: one phase per strategy, so
 //! its wall-clock time is measured on its own and two strategies never compete for the
 //! cores while being timed. Each worker thread keeps its own solver per strategy, reused
-//! across puzzles. A solved chunk is reported (counted into the summary, and given to the
-//! sink): with one strategy, while the next chunk is solved; with several, before it, so
-//! that no strategy's phase carries the reporting. Only the solve calls are timed (the
-//! clock is read between two solves of a task, so a time also covers storing the
-//! outcome); reading, checking and reporting happen outside them.
+//! across puzzles (the [`Engine`]'s). A solved chunk is reported (given to the [`Sink`]:
+//! the summary, the CSV, ...): with one strategy, while the next chunk is solved; with
+//! several, before it, so that no strategy's phase carries the reporting. Only the solve
+//! calls are timed (the clock is read between two solves of a task, so a time also covers
+//! storing the outcome); reading, checking and reporting happen outside them.
+//!
+//! Every answer is checked: a returned solution must solve the puzzle and agree with the
+//! corpus's solution column, and every count must agree with the reference strategy's
+//! (`Settings::reference`, the built-in `fast`): the reference's own results when it is
+//! in the run, else it solves each chunk after the timed phases, untimed. When both
+//! searches finished and the counts differ, the result is a mismatch with an `error`; the
+//! run goes on.
 //!
 //! A run can be stopped (`Runner::stop_when`): the workers look at the flag before each
 //! task (a few puzzles), so a stop waits for at most one task per worker. The records of
@@ -17,24 +24,28 @@
 //! solve: a record is reported with every strategy or not at all, so the summary and the
 //! rows agree and two strategies' rows always pair. The rest is dropped, not reported.
 
+use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{channel, TryRecvError};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
+use std::thread::{Scope, ScopedJoinHandle};
 
 use rayon::prelude::*;
 
 use crate::clock::Clock;
 use crate::corpus::{Chunk, Corpus, Kind, Lines, LoadError, Record};
+use crate::engine::{result_of, Engine};
 use crate::grid::Grid;
 use crate::interrupt::Stop;
-use crate::per_worker::PerWorker;
-use crate::report::{PuzzleResult, Status, Summary};
+use crate::report::{PuzzleResult, Sink};
 use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
 
 /// What to run and how.
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// The strategies timed, in the order reports list them.
     pub strategies: Vec<StrategyInfo>,
+    /// The limits of every search.
     pub limits: Limits,
     /// Time each solve this many times and keep the fastest.
     pub repeat: u32,
@@ -42,6 +53,9 @@ pub struct Settings {
     pub chunk_size: usize,
     /// Solve a few puzzles untimed before the first timed phase.
     pub warmup: bool,
+    /// The strategy whose counts every strategy's must agree with (see the module's
+    /// documentation); `None`: counts are not compared.
+    pub reference: Option<StrategyInfo>,
 }
 
 impl Default for Settings {
@@ -52,6 +66,7 @@ impl Default for Settings {
             repeat: 1,
             chunk_size: 2048,
             warmup: true,
+            reference: Some(crate::classify::fastest().clone()),
         }
     }
 }
@@ -60,10 +75,16 @@ impl Default for Settings {
 /// (a results vector may be longer than `records`; only the first `records.len()` count).
 #[derive(Debug)]
 pub struct Batch<'a> {
+    /// The corpus's name.
     pub corpus: &'a str,
+    /// The records reported, entries only.
     pub records: &'a [Record],
+    /// The strategies, in the order of `results`.
     pub strategies: &'a [StrategyInfo],
+    /// Each strategy's results.
     pub results: &'a [Vec<PuzzleResult>],
+    /// Each strategy's wall-clock time for these records: its share of its phase.
+    pub walls: &'a [u64],
 }
 
 /// Work finished so far, updated by the workers as each solve ends, so a progress
@@ -83,17 +104,21 @@ pub enum Ended {
     Complete,
     /// A stop was requested: `unreported` records were read but not reported (not solved
     /// by every strategy). The corpus may have more left to read.
-    Stopped { unreported: u64 },
+    Stopped {
+        /// Records read and not reported.
+        unreported: u64,
+    },
 }
 
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
-pub enum RunError<E> {
+pub enum RunError {
+    /// The corpus could not be read.
     #[error(transparent)]
     Load(#[from] LoadError),
     /// The sink refused a batch (e.g. the output could not be written).
     #[error("{0}")]
-    Sink(E),
+    Sink(io::Error),
 }
 
 /// Chunks at once: one being read, one waiting, one being solved, one being reported.
@@ -111,17 +136,85 @@ const WARMUP_PUZZLES: usize = 64;
 /// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
 const WARMUP_MAX_NODES: u64 = 100_000;
 
+/// A chunk read (with whether it is the last), or why reading failed.
+type Read = Result<(Chunk, bool), LoadError>;
+
+/// What solving one chunk left: kept with the chunk until it is reported, then reused.
+#[derive(Debug, Default)]
+struct Solved {
+    /// Per strategy of the engine (the reference last, when it is not in the run).
+    results: Vec<Vec<PuzzleResult>>,
+    /// Per timed strategy, the wall time of its phase that goes with the reported records.
+    walls: Vec<u64>,
+    /// Records solved by every strategy, from the first: the ones to report.
+    reported: usize,
+}
+
+/// The chunks between the reader and the sink, and result buffers to reuse.
+#[derive(Debug, Default)]
+struct InFlight {
+    /// A solved chunk not reported yet.
+    pending: Option<(Chunk, Solved)>,
+    /// A reported chunk on its way back to the reader (see `Runner::solve_next`).
+    spare: Option<Chunk>,
+    /// Result buffers to solve the next chunk into.
+    buffers: Solved,
+}
+
+/// Hands solved chunks to the sink, and the chunks reported back to the reader.
+struct Reporter<'a, S> {
+    corpus: &'a str,
+    strategies: Vec<StrategyInfo>,
+    sink: &'a mut S,
+    /// Free chunks for the reader. Its end of the channel closes when the reporter is
+    /// dropped, so the reader stops waiting for chunks.
+    empty: Sender<Chunk>,
+    /// Records reported.
+    records: u64,
+}
+
+impl<S: Sink> Reporter<'_, S> {
+    /// Give the records `solved` by every strategy of `chunk` to the sink.
+    fn report(&mut self, chunk: &Chunk, solved: &Solved) -> Result<(), RunError> {
+        let records = &chunk.records()[..solved.reported];
+        self.records += records.len() as u64;
+        let batch = Batch {
+            corpus: self.corpus,
+            records,
+            strategies: &self.strategies,
+            results: &solved.results[..self.strategies.len()],
+            walls: &solved.walls,
+        };
+        self.sink.batch(&batch).map_err(RunError::Sink)
+    }
+
+    /// Report the pending chunk, if any, and give it back to the reader with the spare.
+    fn report_pending(&mut self, flight: &mut InFlight) -> Result<(), RunError> {
+        if let Some((chunk, solved)) = flight.pending.take() {
+            self.report(&chunk, &solved)?;
+            self.give_back([flight.spare.take(), Some(chunk)]);
+            flight.buffers = solved;
+        }
+        Ok(())
+    }
+
+    /// Free chunks go back to the reader before the loop waits for it. It may have
+    /// stopped at the end already: then nobody wants them.
+    fn give_back(&self, chunks: [Option<Chunk>; 2]) {
+        for chunk in chunks.into_iter().flatten() {
+            let _ = self.empty.send(chunk);
+        }
+    }
+}
+
+/// Runs strategies over corpora; see the module's documentation.
 pub struct Runner<'c> {
     settings: Settings,
-    pool: Arc<rayon::ThreadPool>,
+    /// The timed strategies, then the reference when it is not one of them.
+    engine: Engine,
+    /// The reference's index among the engine's strategies.
+    reference: Option<usize>,
     clock: &'c dyn Clock,
-    /// Each worker's own solver for every strategy.
-    solvers: PerWorker<Vec<Box<dyn Strategy>>>,
-    results: Vec<Vec<PuzzleResult>>,
-    /// Wall time of each strategy's phase over the last chunk solved.
-    walls: Vec<u64>,
-    /// Per strategy, how many records of the last chunk it solved, in input order.
-    solved: Vec<usize>,
     /// Per task of the last phase: whether it was solved (false: skipped on a stop).
     tasks_done: Vec<bool>,
     warmed_up: bool,
@@ -136,26 +229,23 @@ impl<'c> Runner<'c> {
         threads: usize,
         clock: &'c dyn Clock,
     ) -> Result<Runner<'c>, rayon::ThreadPoolBuildError> {
-        let pool = Arc::new(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .thread_name(|i| format!("solver-{i}"))
-                .build()?,
-        );
-        let infos = settings.strategies.clone();
-        let solvers = PerWorker::new(&pool, move || {
-            infos.iter().map(|info| info.make()).collect()
+        let mut solvers = settings.strategies.clone();
+        let reference = settings.reference.as_ref().map(|info| {
+            match solvers.iter().position(|s| s.name == info.name) {
+                Some(s) => s,
+                None => {
+                    solvers.push(info.clone());
+                    solvers.len() - 1
+                }
+            }
         });
-        let results = vec![Vec::new(); settings.strategies.len()];
+        let engine = Engine::new(solvers, settings.limits, threads, "solver")?;
         Ok(Runner {
             warmed_up: !settings.warmup,
             settings,
-            pool,
+            engine,
+            reference,
             clock,
-            solvers,
-            results,
-            walls: Vec::new(),
-            solved: Vec::new(),
             tasks_done: Vec::new(),
             progress: None,
             stop: Stop::default(),
@@ -172,222 +262,62 @@ impl<'c> Runner<'c> {
         self.stop = stop;
     }
 
+    /// Worker threads.
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.engine.threads()
     }
 
+    /// What this runner runs.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
-    /// Run every strategy over `corpus`, adding to `summary` and giving each chunk of
-    /// results to `sink` in input order. `sink` runs on one of the runner's workers, so
-    /// parallel iterators in it share the runner's threads.
-    pub fn run<E>(
-        &mut self,
-        corpus: &mut Corpus,
-        summary: &mut Summary,
-        mut sink: impl FnMut(&Batch) -> Result<(), E> + Send,
-    ) -> Result<Ended, RunError<E>>
-    where
-        E: Send,
-    {
-        let groups: Vec<usize> = self
-            .settings
-            .strategies
-            .iter()
-            .map(|s| summary.group(corpus.name(), &s.name))
-            .collect();
+    /// Run every strategy over `corpus`, giving each chunk of results to `sink` in input
+    /// order. `sink` runs on one of the runner's workers, so parallel iterators in it
+    /// share the runner's threads.
+    pub fn run(&mut self, corpus: &mut Corpus, sink: &mut impl Sink) -> Result<Ended, RunError> {
+        sink.begin(corpus.name(), &self.settings.strategies)
+            .map_err(RunError::Sink)?;
         let name = corpus.name().to_string();
-        let size = self.settings.chunk_size;
-        let stop = self.stop.clone();
         // Chunks go round: the reader fills one while the workers solve another.
-        // A full chunk comes with whether it is the last, so that the run ends with it
-        // rather than when the reader, woken once more, finds nothing left.
-        //
         // Unbounded, so that sending a chunk never blocks the reader: a blocked send only
         // completes once the reader is woken and runs again, which, with every core busy
         // solving, can be a millisecond or more later, and the workers would wait for the
         // chunk the reader holds. Memory stays bounded: only `CHUNKS_IN_FLIGHT` chunks
         // exist.
-        let (full_tx, full_rx) = channel::<Result<(Chunk, bool), LoadError>>();
+        let (full_tx, full_rx) = channel::<Read>();
         let (empty_tx, empty_rx) = channel::<Chunk>();
         for _ in 0..CHUNKS_IN_FLIGHT {
             empty_tx
                 .send(Chunk::new(Lines::Entries))
                 .expect("the receiver is alive");
         }
-        // `move`: the channels must close when this returns early, or the reader would wait
-        // forever and the scope with it.
+        let size = self.settings.chunk_size;
+        let stop = self.stop.clone();
         std::thread::scope(move |scope| {
-            // Returns how many records it read.
-            let reader = std::thread::Builder::new()
-                .name("reader".into())
-                .spawn_scoped(scope, move || {
-                    // The first chunks are small, so the workers start at once rather
-                    // than after a whole chunk has been read.
-                    let mut next_size = size.min(FIRST_CHUNK);
-                    let mut records = 0u64;
-                    // Ends when the main loop stops taking chunks or giving them back.
-                    for mut chunk in empty_rx {
-                        if stop.requested() {
-                            return records;
-                        }
-                        let read = corpus.read_chunk(&mut chunk, next_size);
-                        records += chunk.records().len() as u64;
-                        let bytes = corpus.bytes_read();
-                        let left = corpus.size().map(|size| size.saturating_sub(bytes));
-                        next_size = next_chunk_size(next_size, size, left, bytes / records.max(1));
-                        let last = match read {
-                            Ok(n) => n == 0 || corpus.at_end(),
-                            Err(_) => true,
-                        };
-                        if full_tx.send(read.map(|_| (chunk, last))).is_err() || last {
-                            return records;
-                        }
-                    }
-                    records
-                })
-                .map_err(|e| RunError::Load(LoadError::Thread(e)))?;
-            let mut reported_records = 0u64;
-            let reported_records_ref = &mut reported_records;
+            let reader = spawn_reader(scope, corpus, size, stop, empty_rx, full_tx)?;
             // The loop runs on a worker: it hands each parallel pass (solving, then the
             // sink's) to the other workers directly, instead of waking them all from
             // outside the pool and sleeping until they finish (a wake-up costs tens of
-            // microseconds on a virtual machine).
-            let pool = Arc::clone(&self.pool);
-            let this = &mut *self;
-            // Whether the run was stopped.
-            let stopped = pool.install(move || -> Result<bool, RunError<E>> {
-                // With one strategy, a solved chunk is reported (counted, and given to
-                // the sink) while the next one is solved: the cores then never wait for
-                // each other between the two, and the reporting runs between solve tasks,
-                // never inside a timed solve. With several, each strategy's phase is
-                // timed alone, so a chunk is reported before the next is solved.
-                let overlap = this.settings.strategies.len() == 1;
-                let strategies = this.settings.strategies.clone();
-                let mut report = |records: &[Record],
-                                  results: &[Vec<PuzzleResult>],
-                                  summary: &mut Summary|
-                 -> Result<(), RunError<E>> {
-                    *reported_records_ref += records.len() as u64;
-                    let batch = Batch {
-                        corpus: &name,
-                        records,
-                        strategies: &strategies,
-                        results,
-                    };
-                    // The count (one pass, serial) is left for another worker to take
-                    // while this one starts on the sink's work. This way round, not the
-                    // other: the count is the shorter job, so this worker does not sleep
-                    // waiting for it (waking again costs ~100 us on a virtual machine).
-                    let count = || {
-                        for (s, &group) in groups.iter().enumerate() {
-                            for result in &batch.results[s][..batch.records.len()] {
-                                summary.add(group, result);
-                            }
-                        }
-                    };
-                    let (sunk, ()) = rayon::join(|| sink(&batch), count);
-                    sunk.map_err(RunError::Sink)
-                };
-                // A solved chunk not reported yet; its results are in `reported`.
-                let mut pending: Option<Chunk> = None;
-                // A reported chunk on its way back to the reader (see below).
-                let mut spare: Option<Chunk> = None;
-                // Give the reader the spare chunk and `more`: every free chunk, before the
-                // loop waits for the reader. It may have stopped at the end already.
-                let spare_back = |spare: &mut Option<Chunk>, more: Option<Chunk>| {
-                    for chunk in [spare.take(), more].into_iter().flatten() {
-                        let _ = empty_tx.send(chunk);
-                    }
-                };
-                let mut reported: Vec<Vec<PuzzleResult>> = vec![Vec::new(); strategies.len()];
-                loop {
-                    let read = match full_rx.try_recv() {
-                        Ok(read) => Some(read),
-                        // Nothing to solve meanwhile: report now rather than hold the
-                        // results back until the next chunk comes.
-                        Err(TryRecvError::Empty) => {
-                            if let Some(chunk) = pending.take() {
-                                report(chunk.records(), &reported, summary)?;
-                                spare_back(&mut spare, Some(chunk));
-                            }
-                            full_rx.recv().ok()
-                        }
-                        Err(TryRecvError::Disconnected) => None,
-                    };
-                    let (chunk, last) = match read {
-                        Some(Ok((chunk, last))) if !chunk.is_empty() => (chunk, last),
-                        // The end, a read error, or the reader stopped (on a stop request):
-                        // what was solved is reported first.
-                        end => {
-                            if let Some(chunk) = pending.take() {
-                                report(chunk.records(), &reported, summary)?;
-                            }
-                            // Lines after the last entry (comments, blanks) are read too.
-                            if let (Some(Ok((chunk, _))), Some(p)) = (&end, &this.progress) {
-                                let bytes = chunk.bytes() * strategies.len() as u64;
-                                p.bytes.fetch_add(bytes, Ordering::Relaxed);
-                            }
-                            return match end {
-                                Some(Err(error)) => Err(error.into()),
-                                Some(Ok(_)) => Ok(false),
-                                None => Ok(this.stop.requested()),
-                            };
-                        }
-                    };
-                    match pending.take() {
-                        Some(done) => {
-                            let empty_tx = &empty_tx;
-                            let back = spare.take();
-                            let ((), (reported, done)) = rayon::join(
-                                || this.solve_chunk(&chunk),
-                                || {
-                                    // The chunk reported last time goes back to the
-                                    // reader now, at the start of the solve, while its
-                                    // tasks are there to be taken: the reader's wake-up
-                                    // preempts this worker for the ~250 us a chunk takes
-                                    // to read, and the other worker carries on. Sent just
-                                    // after its report, near the end of a solve, or after
-                                    // the join, before the next chunk's work was handed
-                                    // out, it left the other worker with nothing to do.
-                                    if let Some(back) = back {
-                                        let _ = empty_tx.send(back);
-                                    }
-                                    (report(done.records(), &reported, summary), done)
-                                },
-                            );
-                            reported?;
-                            spare = Some(done);
-                        }
-                        None => this.solve_chunk(&chunk),
-                    }
-                    // Records solved by every strategy: the ones reported.
-                    let solved = this.solved.iter().copied().min().unwrap_or(0);
-                    for (s, (&group, &wall)) in groups.iter().zip(&this.walls).enumerate() {
-                        summary.add_wall(group, wall_share(wall, solved, this.solved[s]));
-                    }
-                    std::mem::swap(&mut this.results, &mut reported);
-                    let stopping = solved < chunk.records().len() || this.stop.requested();
-                    if overlap && !last && !stopping {
-                        pending = Some(chunk);
-                        continue;
-                    }
-                    report(&chunk.records()[..solved], &reported, summary)?;
-                    if last || stopping {
-                        return Ok(stopping);
-                    }
-                    spare_back(&mut spare, Some(chunk));
-                }
-            })?;
-            // The channels are closed: the reader ends after the read in hand, if any.
+            // microseconds on a virtual machine). The channels' other ends close when it
+            // returns, early or not (the reporter is dropped), and the reader ends.
+            let pool = Arc::clone(self.engine.pool());
+            let mut reporter = Reporter {
+                corpus: &name,
+                strategies: self.settings.strategies.clone(),
+                sink,
+                empty: empty_tx,
+                records: 0,
+            };
+            let stopped = pool.install(|| self.solve_and_report(full_rx, &mut reporter));
+            let reported = reporter.records;
+            drop(reporter);
             let read = reader
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            Ok(if stopped {
+            Ok(if stopped? {
                 Ended::Stopped {
-                    unreported: read.saturating_sub(reported_records),
+                    unreported: read.saturating_sub(reported),
                 }
             } else {
                 Ended::Complete
@@ -395,84 +325,186 @@ impl<'c> Runner<'c> {
         })
     }
 
-    /// Every strategy over one parsed chunk, one timed phase each; the phases' wall
-    /// times go to `walls`.
-    fn solve_chunk(&mut self, chunk: &Chunk) {
+    /// The loop of a run: takes each chunk read, solves it, reports it, and gives it back
+    /// to the reader. Returns whether the run was stopped.
+    fn solve_and_report<S: Sink>(
+        &mut self,
+        full: Receiver<Read>,
+        reporter: &mut Reporter<'_, S>,
+    ) -> Result<bool, RunError> {
+        // With one strategy, a solved chunk is reported while the next one is solved: the
+        // cores then never wait for each other between the two, and the reporting runs
+        // between solve tasks, never inside a timed solve. With several, each strategy's
+        // phase is timed alone, so a chunk is reported before the next is solved.
+        let overlap = self.settings.strategies.len() == 1;
+        let mut flight = InFlight::default();
+        loop {
+            let read = match full.try_recv() {
+                Ok(read) => Some(read),
+                // Nothing to solve meanwhile: report now rather than hold the results
+                // back until the next chunk comes.
+                Err(TryRecvError::Empty) => {
+                    reporter.report_pending(&mut flight)?;
+                    full.recv().ok()
+                }
+                Err(TryRecvError::Disconnected) => None,
+            };
+            let (chunk, last) = match read {
+                Some(Ok((chunk, last))) if !chunk.is_empty() => (chunk, last),
+                end => return self.end(end, flight, reporter),
+            };
+            let solved = self.solve_next(&chunk, &mut flight, reporter)?;
+            let stopping = solved.reported < chunk.records().len() || self.stop.requested();
+            if overlap && !last && !stopping {
+                flight.pending = Some((chunk, solved));
+                continue;
+            }
+            reporter.report(&chunk, &solved)?;
+            if last || stopping {
+                return Ok(stopping);
+            }
+            flight.buffers = solved;
+            reporter.give_back([flight.spare.take(), Some(chunk)]);
+        }
+    }
+
+    /// Solve `chunk`, reporting the pending chunk, if any, meanwhile.
+    fn solve_next<S: Sink>(
+        &mut self,
+        chunk: &Chunk,
+        flight: &mut InFlight,
+        reporter: &mut Reporter<'_, S>,
+    ) -> Result<Solved, RunError> {
+        let mut solved = std::mem::take(&mut flight.buffers);
+        let Some((done, done_solved)) = flight.pending.take() else {
+            self.solve_chunk(chunk, &mut solved);
+            return Ok(solved);
+        };
+        let back = flight.spare.take();
+        let ((), sunk) = rayon::join(
+            || self.solve_chunk(chunk, &mut solved),
+            || {
+                // The chunk reported last time goes back to the reader now, at the start
+                // of the solve, while its tasks are there to be taken: the reader's
+                // wake-up preempts this worker for the time a chunk takes to read, and
+                // the other worker carries on. Sent just after its report, near the end
+                // of a solve, or after the join, before the next chunk's work was handed
+                // out, it left the other worker with nothing to do.
+                reporter.give_back([back, None]);
+                reporter.report(&done, &done_solved)
+            },
+        );
+        sunk?;
+        flight.spare = Some(done);
+        flight.buffers = done_solved;
+        Ok(solved)
+    }
+
+    /// The end, a read error, or the reader stopped (on a stop request): what was solved
+    /// is reported first. Returns whether the run was stopped.
+    fn end<S: Sink>(
+        &self,
+        end: Option<Read>,
+        mut flight: InFlight,
+        reporter: &mut Reporter<'_, S>,
+    ) -> Result<bool, RunError> {
+        if let Some((chunk, solved)) = flight.pending.take() {
+            reporter.report(&chunk, &solved)?;
+        }
+        // Lines after the last entry (comments, blanks) are read too.
+        if let (Some(Ok((chunk, _))), Some(p)) = (&end, &self.progress) {
+            let bytes = chunk.bytes() * self.settings.strategies.len() as u64;
+            p.bytes.fetch_add(bytes, Ordering::Relaxed);
+        }
+        match end {
+            Some(Err(error)) => Err(error.into()),
+            Some(Ok(_)) => Ok(false),
+            None => Ok(self.stop.requested()),
+        }
+    }
+
+    /// Every strategy over one parsed chunk, one timed phase each, then the reference's
+    /// untimed phase when it is not one of them, and the check of every count.
+    fn solve_chunk(&mut self, chunk: &Chunk, out: &mut Solved) {
         let records = chunk.records();
         if !self.warmed_up {
             self.warm_up(records);
             self.warmed_up = true;
         }
-        self.walls.clear();
-        self.solved.clear();
-        for s in 0..self.settings.strategies.len() {
+        let timed = self.settings.strategies.len();
+        let all = self.engine.strategies().len();
+        out.results.resize_with(all, Vec::new);
+        let mut walls = Vec::with_capacity(timed);
+        let mut solved = Vec::with_capacity(all);
+        for (s, results) in out.results.iter_mut().enumerate() {
             let start = self.clock.now_ns();
-            let solved = self.phase(
-                s,
-                records,
-                self.settings.limits,
-                self.settings.repeat,
-                Some(chunk.bytes()),
-            );
-            let wall = self.clock.now_ns().saturating_sub(start);
-            self.walls.push(wall);
-            self.solved.push(solved);
+            let (limits, repeat) = (self.settings.limits, self.settings.repeat);
+            // Only the timed strategies count towards progress.
+            let bytes = (s < timed).then(|| chunk.bytes());
+            solved.push(self.phase(s, records, results, limits, repeat, bytes));
+            if s < timed {
+                walls.push(self.clock.now_ns().saturating_sub(start));
+            }
+        }
+        out.reported = solved.iter().copied().min().unwrap_or(0);
+        out.walls.clear();
+        out.walls.extend(
+            walls
+                .iter()
+                .zip(&solved)
+                .map(|(&wall, &solved)| wall_share(wall, out.reported, solved)),
+        );
+        if let Some(r) = self.reference {
+            check_counts(out, r, timed, &self.engine.strategies()[r].name);
         }
     }
 
-    /// Solve the first puzzles of the chunk once per strategy, untimed, so that caches,
-    /// branch predictors and lazily built tables are warm before the first timed phase.
+    /// Solve the first puzzles of the chunk once per timed strategy, untimed, so that
+    /// caches, branch predictors and lazily built tables are warm before the first timed
+    /// phase.
     fn warm_up(&mut self, records: &[Record]) {
         let limits = Limits {
             max_nodes: self.settings.limits.max_nodes.min(WARMUP_MAX_NODES),
             ..self.settings.limits
         };
+        let n = records.len().min(WARMUP_PUZZLES);
+        let mut results = Vec::new();
         for s in 0..self.settings.strategies.len() {
-            let n = records.len().min(WARMUP_PUZZLES);
-            self.phase(s, &records[..n], limits, 1, None);
+            self.phase(s, &records[..n], &mut results, limits, 1, None);
         }
     }
 
-    /// Solve `records` with strategy `s`, in parallel, into `results[s]`. With the
-    /// `bytes` of input behind them, the solves count towards progress. Returns how many
-    /// records, from the first, were solved: all of them unless a stop was requested.
+    /// Solve `records` with strategy `s`, in parallel unless it is serial, into `results`.
+    /// With the `bytes` of input behind them, the solves count towards progress. Returns
+    /// how many records, from the first, were solved: all of them unless a stop was
+    /// requested.
     fn phase(
         &mut self,
         s: usize,
         records: &[Record],
+        results: &mut Vec<PuzzleResult>,
         limits: Limits,
         repeat: u32,
         bytes: Option<u64>,
     ) -> usize {
         let n = records.len();
-        let results = &mut self.results[s];
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
         }
-        let solvers = &self.solvers;
+        let engine = &self.engine;
         let clock = self.clock;
-        let info = &self.settings.strategies[s];
-        let counts = (info.nodes_unit.is_some(), info.counts_guesses);
+        let info = &engine.strategies()[s];
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
         let tasks_done = &mut self.tasks_done;
-        let parallel = self.settings.strategies[s].parallel;
         // Solves one task; `false` when it was skipped on a stop.
         let task = |(k, (results, records)): (usize, (&mut [PuzzleResult], &[Record]))| {
             // Between tasks, never inside a timed solve.
             if stop.requested() {
                 return false;
             }
-            solvers.with(|mine| {
-                solve_task(
-                    records,
-                    results,
-                    mine[s].as_mut(),
-                    counts,
-                    &limits,
-                    repeat,
-                    clock,
-                );
+            engine.with_solver(s, |solver| {
+                solve_task(records, results, solver, info, &limits, repeat, clock);
             });
             if let Some((p, bytes)) = progress {
                 // The task's share of the chunk's bytes: the shares of all tasks
@@ -485,8 +517,8 @@ impl<'c> Runner<'c> {
             }
             true
         };
-        if parallel {
-            self.pool.install(|| {
+        if info.parallel {
+            engine.pool().install(|| {
                 // A task solves a few puzzles in a row, taking the worker's state once for
                 // them all rather than once a puzzle. Every task can be taken on its own
                 // (`with_max_len(1)`): else a worker works through a run of tasks that no
@@ -518,6 +550,62 @@ impl<'c> Runner<'c> {
     }
 }
 
+/// The reader thread: reads chunks from `corpus` as `empty` gives them, into `full`, until
+/// the end, a read error, a stop, or the loop hanging up. Returns how many records it read.
+fn spawn_reader<'scope>(
+    scope: &'scope Scope<'scope, '_>,
+    corpus: &'scope mut Corpus,
+    size: usize,
+    stop: Stop,
+    empty: Receiver<Chunk>,
+    full: Sender<Read>,
+) -> Result<ScopedJoinHandle<'scope, u64>, RunError> {
+    std::thread::Builder::new()
+        .name("reader".into())
+        .spawn_scoped(scope, move || {
+            // The first chunks are small, so the workers start at once rather than after
+            // a whole chunk has been read.
+            let mut next_size = size.min(FIRST_CHUNK);
+            let mut records = 0u64;
+            for mut chunk in empty {
+                if stop.requested() {
+                    return records;
+                }
+                let read = corpus.read_chunk(&mut chunk, next_size);
+                records += chunk.records().len() as u64;
+                let bytes = corpus.bytes_read();
+                let left = corpus.size().map(|size| size.saturating_sub(bytes));
+                next_size = next_chunk_size(next_size, size, left, bytes / records.max(1));
+                // A full chunk comes with whether it is the last, so that the run ends
+                // with it rather than when the reader, woken once more, finds nothing.
+                let last = match read {
+                    Ok(n) => n == 0 || corpus.at_end(),
+                    Err(_) => true,
+                };
+                if full.send(read.map(|_| (chunk, last))).is_err() || last {
+                    return records;
+                }
+            }
+            records
+        })
+        .map_err(|e| RunError::Load(LoadError::Thread(e)))
+}
+
+/// Check the first `solved.reported` results of the first `timed` strategies against the
+/// reference's (strategy `r`, named `name`), which is not checked against itself.
+fn check_counts(solved: &mut Solved, r: usize, timed: usize, name: &str) {
+    let n = solved.reported;
+    let reference = std::mem::take(&mut solved.results[r]);
+    for (s, results) in solved.results[..timed].iter_mut().enumerate() {
+        if s != r {
+            for (result, reference) in results[..n].iter_mut().zip(&reference[..n]) {
+                result.check_count(reference, name);
+            }
+        }
+    }
+    solved.results[r] = reference;
+}
+
 /// The part of a phase's `wall` time that goes with the `reported` records, out of the
 /// `solved` ones: all of it, unless a stop left some solved records unreported.
 fn wall_share(wall: u64, reported: usize, solved: usize) -> u64 {
@@ -544,15 +632,14 @@ fn next_chunk_size(last: usize, max: usize, left: Option<u64>, per_record: u64) 
     }
 }
 
-/// One task's records (at most `PUZZLES_PER_TASK`) under one strategy, into `results`.
+/// One task's records (at most `PUZZLES_PER_TASK`) under strategy `info`, into `results`.
 /// Its puzzles are solved back to back and timed with `Clock::time_each`; checking and
 /// recording the outcomes come after the last solve, outside the timings.
 fn solve_task(
     records: &[Record],
     results: &mut [PuzzleResult],
     strategy: &mut dyn Strategy,
-    // Whether the strategy counts (nodes, guesses).
-    counts: (bool, bool),
+    info: &StrategyInfo,
     limits: &Limits,
     repeat: u32,
     clock: &dyn Clock,
@@ -583,27 +670,11 @@ fn solve_task(
     }
     let mut timed = best.iter().flatten();
     for (result, record) in results.iter_mut().zip(records) {
-        *result = match &record.kind {
-            Kind::Puzzle { grid, expected } => {
-                let (outcome, ns) = timed.next().expect("one timing a puzzle");
-                let ns = *ns;
-                PuzzleResult::searched(
-                    grid,
-                    expected.as_ref(),
-                    outcome,
-                    ns,
-                    limits,
-                    counts.0,
-                    counts.1,
-                )
-            }
-            Kind::Invalid { reason, .. } => PuzzleResult::unsearched(Status::Invalid, reason),
-            Kind::Malformed { reason, .. } => PuzzleResult::unsearched(Status::Malformed, reason),
-            // Chunks hold only entries; anything else is reported rather than dropped.
-            Kind::Comment | Kind::Blank | Kind::Header => {
-                PuzzleResult::unsearched(Status::Malformed, "not a puzzle line")
-            }
+        let searched = match record.kind {
+            Kind::Puzzle { .. } => timed.next().map(|(outcome, ns)| (outcome, *ns)),
+            _ => None,
         };
+        *result = result_of(record, searched, limits, info);
     }
 }
 
@@ -613,6 +684,8 @@ mod tests {
     use crate::clock::MockClock;
     use crate::corpus::read_all;
     use crate::corpus::tests::FailsAfter;
+    use crate::report::sink::from_fn;
+    use crate::report::{Status, Summary};
     use crate::strategy::by_name;
     use std::time::Duration;
 
@@ -620,6 +693,16 @@ mod tests {
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const TWO: &str =
         "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
+
+    /// `runner.run` into `summary` and `f`.
+    fn run_with(
+        runner: &mut Runner,
+        corpus: &mut Corpus,
+        summary: &mut Summary,
+        f: impl FnMut(&Batch) -> io::Result<()> + Send,
+    ) -> Result<Ended, RunError> {
+        runner.run(corpus, &mut (from_fn(f), summary))
+    }
 
     fn corpus(text: &str) -> Corpus {
         Corpus::from_reader(
@@ -646,8 +729,11 @@ mod tests {
         let mut runner = Runner::new(s, threads, clock).unwrap();
         let mut summary = Summary::default();
         let mut rows = Vec::new();
-        runner
-            .run(&mut corpus(text), &mut summary, |batch| -> Result<(), ()> {
+        run_with(
+            &mut runner,
+            &mut corpus(text),
+            &mut summary,
+            |batch| -> io::Result<()> {
                 for (i, r) in batch.records.iter().enumerate() {
                     for s in 0..batch.strategies.len() {
                         let res = &batch.results[s][i];
@@ -655,8 +741,9 @@ mod tests {
                     }
                 }
                 Ok(())
-            })
-            .unwrap();
+            },
+        )
+        .unwrap();
         (rows, summary)
     }
 
@@ -667,17 +754,22 @@ mod tests {
         chunk_size: usize,
         threads: usize,
         mut after: impl FnMut() + Send,
-    ) -> (Vec<u64>, Result<Ended, RunError<()>>) {
+    ) -> (Vec<u64>, Result<Ended, RunError>) {
         let mut corpus = Corpus::from_reader("t", Box::new(input), None, None);
         let clock = MockClock::new(1, 0, 1);
         let mut runner = Runner::new(settings(&["fast"], chunk_size, 1), threads, &clock).unwrap();
         let mut summary = Summary::default();
         let mut lines = Vec::new();
-        let result = runner.run(&mut corpus, &mut summary, |b| -> Result<(), ()> {
-            lines.extend(b.records.iter().map(|r| r.line));
-            after();
-            Ok(())
-        });
+        let result = run_with(
+            &mut runner,
+            &mut corpus,
+            &mut summary,
+            |b| -> io::Result<()> {
+                lines.extend(b.records.iter().map(|r| r.line));
+                after();
+                Ok(())
+            },
+        );
         (lines, result)
     }
 
@@ -774,11 +866,13 @@ mod tests {
             let done = Arc::new(WorkDone::default());
             runner.report_progress(Arc::clone(&done));
             let mut summary = Summary::default();
-            runner
-                .run(&mut corpus(&text), &mut summary, |_| -> Result<(), ()> {
-                    Ok(())
-                })
-                .unwrap();
+            run_with(
+                &mut runner,
+                &mut corpus(&text),
+                &mut summary,
+                |_| -> io::Result<()> { Ok(()) },
+            )
+            .unwrap();
             // Each record once per strategy; the comment lines' bytes count too.
             assert_eq!(done.solves.load(Ordering::Relaxed), 2 * entries);
             assert_eq!(done.bytes.load(Ordering::Relaxed), 2 * text.len() as u64);
@@ -862,13 +956,17 @@ mod tests {
         };
         let mut runner = Runner::new(s, 1, &clock).unwrap();
         let mut summary = Summary::default();
-        runner
-            .run(&mut corpus(EASY), &mut summary, |b| -> Result<(), ()> {
+        run_with(
+            &mut runner,
+            &mut corpus(EASY),
+            &mut summary,
+            |b| -> io::Result<()> {
                 assert_eq!(b.results[0][0].time_ns, Some(100));
                 assert_eq!(b.results[0][0].status, Status::Unique);
                 Ok(())
-            })
-            .unwrap();
+            },
+        )
+        .unwrap();
         assert_eq!(clock.calls.load(Ordering::Relaxed), 3, "timed three times");
     }
 
@@ -890,11 +988,11 @@ mod tests {
         let mut summary = Summary::default();
         let mut batches = 0;
         // Many chunks: the reader is ahead, blocked on a full queue, when the sink fails.
-        let result = runner.run(&mut corpus(&mixed(400)), &mut summary, |_| {
+        let result = run_with(&mut runner, &mut corpus(&mixed(400)), &mut summary, |_| {
             batches += 1;
-            Err("disk full")
+            Err(io::Error::other("disk full"))
         });
-        assert!(matches!(result, Err(RunError::Sink("disk full"))));
+        assert!(matches!(&result, Err(RunError::Sink(e)) if e.to_string() == "disk full"));
         assert_eq!(batches, 1);
     }
 
@@ -934,8 +1032,11 @@ mod tests {
             let mut rows: Vec<Vec<u64>> = vec![Vec::new(); names.len()];
             // Asked to stop while reporting the second chunk: the next is being solved.
             let mut batches = 0;
-            let ended = runner
-                .run(&mut corpus(&text), &mut summary, |b| -> Result<(), ()> {
+            let ended = run_with(
+                &mut runner,
+                &mut corpus(&text),
+                &mut summary,
+                |b| -> io::Result<()> {
                     for (s, lines) in rows.iter_mut().enumerate() {
                         for (i, r) in b.records.iter().enumerate() {
                             assert_ne!(b.results[s][i], PuzzleResult::default(), "solved");
@@ -947,8 +1048,9 @@ mod tests {
                         stop.request(2);
                     }
                     Ok(())
-                })
-                .unwrap();
+                },
+            )
+            .unwrap();
             let Ended::Stopped { unreported } = ended else {
                 panic!("{names:?}: not stopped");
             };
@@ -983,16 +1085,16 @@ mod tests {
         stop.request(15);
         runner.stop_when(stop);
         let mut summary = Summary::default();
-        let ended = runner
-            .run(
-                &mut corpus(&mixed(500)),
-                &mut summary,
-                |b| -> Result<(), ()> {
-                    assert!(b.records.is_empty(), "nothing solved, nothing reported");
-                    Ok(())
-                },
-            )
-            .unwrap();
+        let ended = run_with(
+            &mut runner,
+            &mut corpus(&mixed(500)),
+            &mut summary,
+            |b| -> io::Result<()> {
+                assert!(b.records.is_empty(), "nothing solved, nothing reported");
+                Ok(())
+            },
+        )
+        .unwrap();
         assert!(matches!(ended, Ended::Stopped { .. }), "{ended:?}");
         assert!(summary.rows().iter().all(|r| r.puzzles == 0));
     }
@@ -1003,5 +1105,126 @@ mod tests {
         assert_eq!(wall_share(1000, 4, 8), 500);
         assert_eq!(wall_share(1000, 0, 8), 0);
         assert_eq!(wall_share(1000, 0, 0), 1000);
+    }
+
+    /// Counts one solution more than `fast` on every puzzle with a solution, and returns
+    /// none: wrong on those, right on the others.
+    struct OneTooMany(Box<dyn Strategy>);
+
+    impl Strategy for OneTooMany {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let mut outcome = self.0.solve(puzzle, limits);
+            if outcome.solutions > 0 {
+                outcome.solutions += 1;
+            }
+            outcome.first = None;
+            outcome
+        }
+    }
+
+    /// Finds what `fast` finds but returns no solution.
+    struct Unreturned(Box<dyn Strategy>);
+
+    impl Strategy for Unreturned {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            Outcome {
+                first: None,
+                ..self.0.solve(puzzle, limits)
+            }
+        }
+    }
+
+    fn wrapped(
+        name: &'static str,
+        wrap: fn(Box<dyn Strategy>) -> Box<dyn Strategy>,
+    ) -> StrategyInfo {
+        StrategyInfo::new(name, move || wrap(by_name("fast").unwrap().make()))
+    }
+
+    #[test]
+    fn a_wrong_count_is_a_mismatch_against_the_reference_and_the_run_goes_on() {
+        let text = format!(
+            "{EASY}\n# note\n{TWO}\n{}\nbad\n",
+            crate::strategy::testkit::UNSOLVABLE
+        );
+        let wrong = wrapped("wrong", |f| Box::new(OneTooMany(f)));
+        // The reference runs untimed beside `wrong` and `bitmask`, or is `fast` itself.
+        for others in [&["bitmask"][..], &["fast"], &[]] {
+            let mut s = settings(others, 2, 1);
+            s.strategies.insert(0, wrong.clone());
+            let clock = MockClock::new(1, 0, 1);
+            let mut runner = Runner::new(s, 2, &clock).unwrap();
+            let mut summary = Summary::default();
+            let mut rows = Vec::new();
+            run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+                for (i, r) in b.records.iter().enumerate() {
+                    for s in 0..b.strategies.len() {
+                        rows.push((r.line, s, b.results[s][i].clone()));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+            let wrong_rows: Vec<_> = rows.iter().filter(|r| r.1 == 0).collect();
+            assert_eq!(wrong_rows.len(), 4, "{others:?}: every entry reported");
+            let error = |line: u64| {
+                let r = wrong_rows.iter().find(|r| r.0 == line).unwrap();
+                (r.2.mismatch, r.2.error.clone())
+            };
+            assert_eq!(
+                error(1),
+                (
+                    true,
+                    Some("counted 2 solutions; the reference (fast) counted 1".into())
+                )
+            );
+            assert_eq!(
+                error(3),
+                (
+                    true,
+                    Some("counted 3 solutions; the reference (fast) counted 2".into())
+                )
+            );
+            assert_eq!(error(4), (false, None), "no solution: counted right");
+            // The others are right, and never checked against themselves.
+            assert!(
+                rows.iter().filter(|r| r.1 > 0).all(|r| !r.2.mismatch),
+                "{others:?}"
+            );
+            let row = &summary.rows()[0];
+            assert_eq!((row.strategy.as_str(), row.mismatches), ("wrong", 2));
+            assert_eq!(summary.mismatches(), 2, "{others:?}");
+            assert_eq!(row.unreturned, 2, "found solutions, returned none");
+            // Only the timed strategies are reported.
+            assert_eq!(summary.rows().len(), 1 + others.len());
+        }
+    }
+
+    #[test]
+    fn found_but_not_returned_is_counted_not_checked() {
+        let s = Settings {
+            strategies: vec![wrapped("quiet", |f| Box::new(Unreturned(f)))],
+            ..settings(&[], 8, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (rows, summary) = run(&format!("{EASY}\n{TWO}\n"), s, 1, &clock);
+        assert_eq!(
+            rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+            [Status::Unique, Status::Multiple]
+        );
+        let row = &summary.rows()[0];
+        assert_eq!((row.unreturned, row.mismatches), (2, 0));
+    }
+
+    #[test]
+    fn without_a_reference_counts_are_not_compared() {
+        let s = Settings {
+            strategies: vec![wrapped("wrong", |f| Box::new(OneTooMany(f)))],
+            reference: None,
+            ..settings(&[], 8, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (_, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+        assert_eq!(summary.mismatches(), 0);
     }
 }

@@ -5,14 +5,14 @@
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
 use rayon::prelude::*;
+use sudoku_bench::engine::Engine;
 use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
-use sudoku_bench::strategy::Strategy;
+use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, parse_threads};
 use super::outputs::{self, Output};
@@ -115,13 +115,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .thread_name(|i| format!("generate-{i}"))
-        .build()?;
-    let solvers: Vec<Mutex<Box<dyn Strategy>>> = (0..pool.current_num_threads())
-        .map(|_| Mutex::new(info.make()))
-        .collect();
+    // Generation sets its own limits for each uniqueness check.
+    let engine = Engine::new(
+        vec![info.clone()],
+        Limits::default(),
+        args.threads,
+        "generate",
+    )?;
+    let pool = engine.pool();
 
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
@@ -150,10 +151,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         return None;
                     }
                     let index = start + offset as u64;
-                    let slot = rayon::current_thread_index().unwrap_or(0) % solvers.len();
-                    // Each worker only takes its own slot, so the lock is uncontended.
-                    let mut solver = solvers[slot].lock().unwrap_or_else(|p| p.into_inner());
-                    Some(generate::generate(&settings, index, solver.as_mut()))
+                    Some(
+                        engine
+                            .with_solver(0, |solver| generate::generate(&settings, index, solver)),
+                    )
                 })
                 .collect_into_vec(&mut batch)
         });

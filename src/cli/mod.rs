@@ -9,7 +9,7 @@ mod outputs;
 mod progress;
 mod run;
 mod signals;
-mod writer;
+mod warnings;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -7,16 +7,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
-use rayon::prelude::*;
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::corpus::{Corpus, Kind};
+use sudoku_bench::corpus::Corpus;
 use sudoku_bench::interrupt::{count_or_unknown, not_reached};
-use sudoku_bench::machine::Machine;
-use sudoku_bench::report::csv::{push_field, push_header, push_row};
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter};
-use sudoku_bench::report::{Status, Summary};
+use sudoku_bench::report::{CsvSink, Status, Summary};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
@@ -24,7 +21,7 @@ use super::args::{format_of, open_corpora, parse_threads, strategy_named, Format
 use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::signals;
-use super::writer::WriterThread;
+use super::warnings::Warnings;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
 /// binary, so the first command in the README works anywhere.
@@ -34,15 +31,6 @@ const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/minimal.txt");
 
 /// Default node budget: keeps a full-corpus `naive` run bounded (see README).
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
-
-/// Records whose rows one parallel task formats.
-const ROWS_PER_PIECE: usize = 256;
-
-/// Chunks of formatted rows that may wait for the writer thread.
-const WRITE_QUEUE: usize = 2;
-
-/// At most this many bad-line warnings go to stderr; the CSV has them all.
-const MAX_WARNINGS: u64 = 100;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -54,7 +42,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
 
-    /// Strategies to run, comma-separated (see `sudoku-bench strategies`).
+    /// Strategies to run, comma-separated (see `sudoku-bench strategies`). Every count is
+    /// checked against `fast`'s (solved untimed when it is not selected).
     #[arg(long, short = 's', value_delimiter = ',', default_value = "all")]
     strategies: Vec<String>,
 
@@ -122,9 +111,10 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(timeout)
 }
 
-fn select_strategies(names: &[String]) -> anyhow::Result<Vec<&'static StrategyInfo>> {
+/// The strategies a run times, in order: the one place they are chosen.
+fn select_strategies(names: &[String]) -> anyhow::Result<Vec<StrategyInfo>> {
     if names.iter().any(|n| n == "all") {
-        return Ok(strategy::STRATEGIES.iter().collect());
+        return Ok(strategy::STRATEGIES.to_vec());
     }
     let mut chosen = Vec::new();
     for name in names {
@@ -136,7 +126,7 @@ fn select_strategies(names: &[String]) -> anyhow::Result<Vec<&'static StrategyIn
     if chosen.is_empty() {
         bail!("no strategy selected");
     }
-    Ok(chosen)
+    Ok(chosen.into_iter().cloned().collect())
 }
 
 fn default_out_path() -> PathBuf {
@@ -191,18 +181,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut summary_file = opened.next();
     let out_path = csv_file.path;
     let cannot_write = || format!("cannot write {}", out_path.display());
-    let mut csv = WriterThread::spawn(csv_file.writer, WRITE_QUEUE).with_context(cannot_write)?;
-    let mut header = Vec::new();
-    push_header(&mut header);
-    csv.send(header).with_context(cannot_write)?;
+    let mut csv = CsvSink::new(csv_file.writer).with_context(cannot_write)?;
 
     let clock = MonotonicClock::default();
     let settings = Settings {
-        strategies: strategies.into_iter().cloned().collect(),
+        strategies,
         limits,
         repeat: args.repeat,
         chunk_size: args.chunk_size as usize,
         warmup: !args.no_warmup,
+        ..Settings::default()
     };
     let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut summary = Summary::default();
@@ -211,78 +199,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(done) = progress.work_done() {
         runner.report_progress(done);
     }
-    let mut warnings = 0u64;
+    let mut warnings = Warnings::new(&progress);
     let mut read_failures = 0;
-    let strategy_fields: Vec<Vec<u8>> = runner
-        .settings()
-        .strategies
-        .iter()
-        .map(|info| {
-            let mut field = Vec::new();
-            push_field(&mut field, info.name.as_bytes());
-            field
-        })
-        .collect();
 
     runner.stop_when(stop.clone());
     // The corpus the run stopped in, and its records read but not reported.
     let mut stopped_in = None;
     for (index, corpus) in corpora.iter_mut().enumerate() {
-        let mut corpus_field = Vec::new();
-        push_field(&mut corpus_field, corpus.name().as_bytes());
-        let result = runner.run(corpus, &mut summary, |batch| -> anyhow::Result<()> {
-            // Format pieces of the batch in parallel, noting which hold a line to warn
-            // about; the writer thread writes them in order while the workers go on to
-            // the next chunk.
-            let pieces = batch.records.len().div_ceil(ROWS_PER_PIECE);
-            let mut pieces: Vec<(Vec<u8>, bool)> =
-                (0..pieces).map(|_| (csv.spare(), false)).collect();
-            batch
-                .records
-                .par_chunks(ROWS_PER_PIECE)
-                .zip(pieces.par_iter_mut())
-                .enumerate()
-                .for_each(|(k, (records, (out, bad)))| {
-                    out.reserve(records.len() * batch.strategies.len() * 256);
-                    for (j, record) in records.iter().enumerate() {
-                        let i = k * ROWS_PER_PIECE + j;
-                        *bad |=
-                            matches!(record.kind, Kind::Invalid { .. } | Kind::Malformed { .. });
-                        for (s, strategy) in strategy_fields.iter().enumerate() {
-                            let result = &batch.results[s][i];
-                            *bad |= result.mismatch || result.failed;
-                            push_row(out, &corpus_field, record, strategy, result);
-                        }
-                    }
-                });
-            // Warnings go out in input order, from the few pieces that have any.
-            for (k, _) in pieces.iter().enumerate().filter(|(_, (_, bad))| *bad) {
-                let start = k * ROWS_PER_PIECE;
-                let records =
-                    &batch.records[start..(start + ROWS_PER_PIECE).min(batch.records.len())];
-                for (j, record) in records.iter().enumerate() {
-                    if let Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } =
-                        &record.kind
-                    {
-                        let line = format!("{}:{}: {reason}", batch.corpus, record.line);
-                        warn(&progress, &mut warnings, &line);
-                    }
-                    for (s, info) in batch.strategies.iter().enumerate() {
-                        let result = &batch.results[s][start + j];
-                        if result.mismatch || result.failed {
-                            let why = result.error.as_deref().unwrap_or("wrong solution");
-                            let line =
-                                format!("{}:{}: {}: {why}", batch.corpus, record.line, info.name);
-                            warn(&progress, &mut warnings, &line);
-                        }
-                    }
-                }
-            }
-            csv.send_all(pieces.into_iter().map(|(piece, _)| piece).collect())
-                .with_context(cannot_write)?;
-            Ok(())
-        });
-        match result {
+        // The summary's count is the shortest job: second, for another worker to take.
+        let mut sinks = (&mut csv, (&mut warnings, &mut summary));
+        match runner.run(corpus, &mut sinks) {
             Ok(Ended::Complete) => {}
             Ok(Ended::Stopped { unreported }) => {
                 stopped_in = Some((index, unreported));
@@ -292,40 +218,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 progress.read_failed(e);
                 read_failures += 1;
             }
-            Err(RunError::Sink(e)) => return Err(e),
+            Err(RunError::Sink(e)) => return Err(e).with_context(cannot_write),
         }
     }
     csv.finish().with_context(cannot_write)?;
+    let hidden = warnings.hidden();
     progress.finish();
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
     let wall_ns = started.elapsed().as_nanos() as u64;
     let not_reached = not_reached(&mut corpora, stopped_in);
-    if warnings > MAX_WARNINGS {
+    if hidden > 0 {
         eprintln!(
-            "warning: {} more bad lines not shown; see the error column of {}",
-            warnings - MAX_WARNINGS,
+            "warning: {hidden} more bad lines not shown; see the error column of {}",
             out_path.display()
         );
     }
 
     let report = SummaryReport {
-        tool: env!("CARGO_PKG_NAME").to_string(),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        date: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
-        machine: Machine::detect(),
-        threads: runner.threads(),
-        max_solutions: limits.max_solutions,
-        max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
-        timeout_ns: limits
-            .timeout
-            .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
-        repeat: args.repeat,
-        wall_ns,
         // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
         not_reached,
-        rows: summary.rows(),
+        ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {
         let markdown = file.path.extension().is_some_and(|e| e == "md");
@@ -371,11 +285,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn warn(progress: &Progress, count: &mut u64, line: &str) {
-    *count += 1;
-    if *count <= MAX_WARNINGS {
-        progress.println(&format!("warning: {line}"));
-    }
 }

@@ -4,6 +4,7 @@
 use super::summary::SummaryReport;
 use super::table::Exporter;
 
+/// Exports the summary as pretty-printed JSON.
 pub struct JsonExporter;
 
 impl Exporter for JsonExporter {

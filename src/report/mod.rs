@@ -2,13 +2,18 @@
 //! per-puzzle CSV, and the per-corpus, per-strategy `Summary` with its exporters.
 
 pub mod csv;
+pub mod csv_sink;
 pub mod json;
+pub mod sink;
 pub mod summary;
 pub mod table;
+pub mod writer;
 
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome};
 
+pub use csv_sink::CsvSink;
+pub use sink::Sink;
 pub use summary::{Summary, SummaryRow};
 
 /// What became of one puzzle under one strategy.
@@ -31,6 +36,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order reports list them.
     pub const ALL: [Status; 7] = [
         Status::Unique,
         Status::Multiple,
@@ -41,6 +47,7 @@ impl Status {
         Status::Aborted,
     ];
 
+    /// The name the CSV and the summary use.
     pub const fn as_str(self) -> &'static str {
         match self {
             Status::Unique => "unique",
@@ -74,11 +81,17 @@ impl std::fmt::Display for Status {
 /// One (puzzle, strategy) result. Numbers are `None` where nothing was searched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PuzzleResult {
+    /// What became of it.
     pub status: Status,
+    /// Solutions counted, up to the limit.
     pub solutions: Option<u32>,
+    /// Search effort, in the strategy's unit; `None` when it does not count nodes.
     pub nodes: Option<u64>,
+    /// `None` when the strategy does not count guesses.
     pub guesses: Option<u64>,
+    /// The timed solve (the fastest of `--repeat`).
     pub time_ns: Option<u64>,
+    /// The first solution the strategy returned.
     pub solution: Option<Grid>,
     /// Why the puzzle is invalid, malformed or aborted, or why the solution is wrong.
     pub error: Option<String>,
@@ -86,6 +99,9 @@ pub struct PuzzleResult {
     pub mismatch: bool,
     /// The solver failed on this puzzle (`Abort::Failed`): the status is `aborted`.
     pub failed: bool,
+    /// The solver found solutions but returned none (a C-ABI solver fills one only for a
+    /// limit of 1): there was no solution to check.
+    pub unreturned: bool,
 }
 
 impl Default for PuzzleResult {
@@ -100,6 +116,7 @@ impl Default for PuzzleResult {
             error: None,
             mismatch: false,
             failed: false,
+            unreturned: false,
         }
     }
 }
@@ -158,7 +175,37 @@ impl PuzzleResult {
             error,
             mismatch,
             failed: matches!(outcome.aborted, Some(Abort::Failed(_))),
+            unreturned: outcome.solutions > 0 && outcome.first.is_none(),
         }
+    }
+
+    /// Whether the search finished (neither aborted nor unsearched), so its count of
+    /// solutions is exact up to the limit.
+    pub fn finished(&self) -> bool {
+        self.status != Status::Aborted && self.solutions.is_some()
+    }
+
+    /// Check this result's count against `reference`'s, the result of strategy
+    /// `reference_name` on the same puzzle: when both searches finished and their counts
+    /// differ, this one becomes a mismatch (unless it already is one, for a reason that
+    /// came first). Returns whether it was found to disagree.
+    pub fn check_count(&mut self, reference: &PuzzleResult, reference_name: &str) -> bool {
+        if !(self.finished() && reference.finished()) || self.solutions == reference.solutions {
+            return false;
+        }
+        if !self.mismatch {
+            self.mismatch = true;
+            let plural = |n: u32| if n == 1 { "" } else { "s" };
+            let (ours, theirs) = (
+                self.solutions.unwrap_or(0),
+                reference.solutions.unwrap_or(0),
+            );
+            self.error = Some(format!(
+                "counted {ours} solution{}; the reference ({reference_name}) counted {theirs}",
+                plural(ours)
+            ));
+        }
+        true
     }
 }
 

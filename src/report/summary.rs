@@ -24,6 +24,7 @@ struct Group {
     counts: [u64; Status::ALL.len()],
     mismatches: u64,
     failures: u64,
+    unreturned: u64,
     searched: u64,
     time_sum_ns: u128,
     max_ns: u64,
@@ -42,16 +43,25 @@ struct Group {
 /// One line of the summary, as tables and JSON show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
+    /// The corpus, as named on the command line.
     pub corpus: String,
+    /// The strategy's name.
     pub strategy: String,
     /// Records reported (searched or not).
     pub puzzles: u64,
+    /// Records per status (see `Status`).
     pub unique: u64,
+    /// See `Status::Multiple`.
     pub multiple: u64,
+    /// See `Status::Unsolvable`.
     pub unsolvable: u64,
+    /// See `Status::Solved`.
     pub solved: u64,
+    /// See `Status::Invalid`.
     pub invalid: u64,
+    /// See `Status::Malformed`.
     pub malformed: u64,
+    /// See `Status::Aborted`.
     pub aborted: u64,
     /// Solutions that were not solutions, or contradicted the corpus's solution column.
     pub mismatches: u64,
@@ -59,18 +69,29 @@ pub struct SummaryRow {
     /// counted as `aborted`.
     #[serde(default)]
     pub failures: u64,
+    /// Searches that found solutions but returned none, so none could be checked (a
+    /// C-ABI solver asked for more than one solution).
+    #[serde(default)]
+    pub unreturned: u64,
     /// Puzzles searched (and timed).
     pub searched: u64,
     /// `searched` / summed solve time: the speed of one core.
     pub puzzles_per_s_per_core: f64,
     /// `searched` / wall-clock time of this strategy's parallel phases.
     pub wall_puzzles_per_s: f64,
+    /// Summed solve time.
     pub total_time_ns: u64,
+    /// Wall-clock time of this strategy's phases.
     pub wall_ns: u64,
+    /// Mean solve time.
     pub mean_ns: f64,
+    /// Solve time quantiles, within 0.1%.
     pub median_ns: u64,
+    /// 90th percentile solve time.
     pub p90_ns: u64,
+    /// 99th percentile solve time.
     pub p99_ns: u64,
+    /// Longest solve, exactly.
     pub max_ns: u64,
     /// Nodes per searched puzzle; `null` for strategies that do not count nodes.
     pub mean_nodes: Option<f64>,
@@ -96,6 +117,7 @@ impl Summary {
             counts: [0; Status::ALL.len()],
             mismatches: 0,
             failures: 0,
+            unreturned: 0,
             searched: 0,
             time_sum_ns: 0,
             max_ns: 0,
@@ -110,11 +132,13 @@ impl Summary {
         self.groups.len() - 1
     }
 
+    /// Count one result into `group`.
     pub fn add(&mut self, group: usize, result: &PuzzleResult) {
         let g = &mut self.groups[group];
         g.counts[result.status as usize] += 1;
         g.mismatches += result.mismatch as u64;
         g.failures += result.failed as u64;
+        g.unreturned += result.unreturned as u64;
         if let Some(t) = result.time_ns {
             g.searched += 1;
             g.time_sum_ns += t as u128;
@@ -147,6 +171,7 @@ impl Summary {
         self.groups.iter().map(|g| g.counts[status as usize]).sum()
     }
 
+    /// Wrong answers, over all groups.
     pub fn mismatches(&self) -> u64 {
         self.groups.iter().map(|g| g.mismatches).sum()
     }
@@ -156,6 +181,7 @@ impl Summary {
         self.groups.iter().map(|g| g.failures).sum()
     }
 
+    /// One row per group, in the order the groups were made.
     pub fn rows(&self) -> Vec<SummaryRow> {
         self.groups.iter().map(Group::row).collect()
     }
@@ -200,6 +226,7 @@ impl Group {
             aborted: c(Status::Aborted),
             mismatches: self.mismatches,
             failures: self.failures,
+            unreturned: self.unreturned,
             searched: self.searched,
             puzzles_per_s_per_core: per_second(self.searched, self.time_sum_ns),
             wall_puzzles_per_s: per_second(self.searched, self.wall_ns as u128),
@@ -221,16 +248,23 @@ impl Group {
 /// Everything a summary export carries besides the rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryReport {
+    /// The program that made it.
     pub tool: String,
+    /// The program's version.
     pub version: String,
     /// RFC 3339, UTC, when the run finished.
     pub date: String,
+    /// Where it ran.
     pub machine: Machine,
+    /// Worker threads.
     pub threads: usize,
+    /// The limit of every count.
     pub max_solutions: u32,
     /// `null` when unlimited.
     pub max_nodes: Option<u64>,
+    /// Time budget per search; `null` when none.
     pub timeout_ns: Option<u64>,
+    /// Timings per solve (the fastest is kept).
     pub repeat: u32,
     /// Wall-clock time of the whole run, reading and writing included.
     pub wall_ns: u64,
@@ -243,10 +277,39 @@ pub struct SummaryReport {
     /// from a stream, or more left than could be counted quickly.
     #[serde(default)]
     pub not_reached: Option<u64>,
+    /// One per corpus and strategy.
     pub rows: Vec<SummaryRow>,
 }
 
 impl SummaryReport {
+    /// The report of a run made with `settings` on `threads` threads, lasting `wall_ns`,
+    /// finished now, on this machine, with the rows of `summary`; not interrupted.
+    pub fn new(
+        summary: &Summary,
+        settings: &crate::runner::Settings,
+        threads: usize,
+        wall_ns: u64,
+    ) -> SummaryReport {
+        let limits = &settings.limits;
+        SummaryReport {
+            tool: env!("CARGO_PKG_NAME").to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            machine: Machine::detect(),
+            threads,
+            max_solutions: limits.max_solutions,
+            max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
+            timeout_ns: limits
+                .timeout
+                .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
+            repeat: settings.repeat,
+            wall_ns,
+            interrupted: false,
+            not_reached: Some(0),
+            rows: summary.rows(),
+        }
+    }
+
     /// The line that says a run was interrupted, for the summary's exports.
     pub fn interrupted_note(&self) -> Option<String> {
         self.interrupted.then(|| {

@@ -7,9 +7,11 @@ use super::summary::{SummaryReport, SummaryRow};
 
 /// Turns a finished run's summary into one output format.
 pub trait Exporter {
+    /// The whole export, line endings included.
     fn export(&self, report: &SummaryReport) -> String;
 }
 
+/// Exports the summary as a table aligned for a terminal.
 pub struct TableExporter;
 
 /// A column: its heading and how a row shows in it.
@@ -48,6 +50,7 @@ fn columns() -> Vec<Column> {
         when("aborted", |r| r.aborted),
         when("mismatch", |r| r.mismatches),
         when("failed", |r| r.failures),
+        when("unreturned", |r| r.unreturned),
         always("puzzles/s/core", |r| rate(r.puzzles_per_s_per_core)),
         always("wall puzzles/s", |r| rate(r.wall_puzzles_per_s)),
         always("mean", |r| duration(r.mean_ns)),
@@ -77,6 +80,7 @@ pub fn rate(per_s: f64) -> String {
     }
 }
 
+/// `n` with commas between groups of three digits.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -219,5 +223,39 @@ mod tests {
         assert_eq!(duration(12_345.0), "12.345 µs");
         assert_eq!(duration(2_500_000.0), "2.500 ms");
         assert_eq!(duration(3e9), "3.000 s");
+    }
+
+    #[test]
+    fn unreturned_shows_only_when_some_row_has_any() {
+        use crate::report::{PuzzleResult, Status, Summary};
+        let mut summary = Summary::default();
+        let g = summary.group("c", "lib");
+        let result = PuzzleResult {
+            status: Status::Unique,
+            solutions: Some(1),
+            time_ns: Some(10),
+            ..PuzzleResult::default()
+        };
+        summary.add(g, &result);
+        let settings = crate::runner::Settings::default();
+        let table = |s: &Summary| TableExporter.export(&SummaryReport::new(s, &settings, 1, 1));
+        assert!(!table(&summary).contains("unreturned"));
+        summary.add(
+            g,
+            &PuzzleResult {
+                unreturned: true,
+                ..result
+            },
+        );
+        let shown = table(&summary);
+        let heading = shown.lines().next().unwrap();
+        assert!(heading.contains("unreturned"), "{shown}");
+        let row: Vec<&str> = shown.lines().nth(1).unwrap().split_whitespace().collect();
+        let column = heading
+            .split_whitespace()
+            .position(|h| h == "unreturned")
+            .unwrap();
+        // Headings with a space ("puzzles/s/core" has none before it) would shift this.
+        assert_eq!(row[column], "1", "{shown}");
     }
 }

@@ -302,8 +302,8 @@ impl Tally {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod testkit;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,18 @@
 //! A conformance battery every strategy's unit tests run: known counts, the first
 //! solution, budgets, and reuse of one strategy value across puzzles.
 //!
+//! Library users get it with the cargo feature `testkit`, to check their own strategy the
+//! way the built-in ones are checked:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! sudoku-bench = { version = "0.1", features = ["testkit"] }
+//! ```
+//!
+//! and in a test, `sudoku_bench::strategy::testkit::conformance(|| Box::new(Mine::new()), false)`.
+//! The battery expects what the [`Strategy`] contract asks: `nodes` counted and a node
+//! budget honoured ([`super::Budget`] does both), and the first solution returned.
+//!
 //! The puzzles' counts were checked with an independent solver when this file was written.
 
 use super::{Abort, Limits, Outcome, Strategy};
@@ -9,6 +21,7 @@ use crate::grid::Grid;
 /// The Wikipedia example puzzle: unique, easy.
 pub const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// `EASY`'s solution.
 pub const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 /// `EASY` with a 4 written into r4c6: no two givens clash, yet no solution exists.
@@ -23,12 +36,14 @@ pub const TWO_SOLUTIONS: &str =
 /// magictour top1465 #1: unique, 18 clues.
 pub const HARD: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+/// `HARD`'s solution.
 pub const HARD_SOLUTION: &str =
     "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
 /// First line of forum_hardest_1905_11+: needs search from every solver.
 pub const HARDEST: &str =
     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
 
+#[cfg(test)]
 /// The text of a corpus in `../shared/datasets/`, or `None` after saying so on stderr: a
 /// fresh clone has no `../shared/`, and its tests must still pass.
 pub fn shared_corpus(name: &str) -> Option<String> {
@@ -43,10 +58,12 @@ pub fn shared_corpus(name: &str) -> Option<String> {
     }
 }
 
+/// `s` (81 cells) as a grid; panics on a typo, as a test should.
 pub fn grid(s: &str) -> Grid {
     s.parse().expect("test puzzle parses")
 }
 
+/// No budget, counting up to `max_solutions`.
 pub fn limits(max_solutions: u32) -> Limits {
     Limits {
         max_solutions,
@@ -54,6 +71,7 @@ pub fn limits(max_solutions: u32) -> Limits {
     }
 }
 
+/// Solve `puzzle`, asserting what every outcome must satisfy.
 fn solve(s: &mut dyn Strategy, puzzle: &str, limits: Limits) -> Outcome {
     let p = grid(puzzle);
     let out = s.solve(&p, &limits);
@@ -150,6 +168,7 @@ pub fn conformance(make: impl Fn() -> Box<dyn Strategy>, skip_hard: bool) {
     }
 }
 
+#[cfg(test)]
 /// Say on the process's own stderr that a test skipped its work: not through `eprintln!`,
 /// which the test harness captures (and hides) for a test that passes.
 fn say_skipped(why: &str) {

@@ -581,3 +581,42 @@ fn a_closed_stdout_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_reference_is_checked_against_but_never_reported() {
+    // `fast` solves untimed for the reference counts: neither its rows nor its summary
+    // row appear, and right answers are no mismatch.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let out = bench()
+        .args([
+            "run",
+            &fixture("mixed.txt"),
+            "-q",
+            "-s",
+            "bitmask",
+            "--out",
+            "-",
+        ])
+        .arg("--summary")
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 7);
+    assert!(rows.iter().all(|r| r["strategy"] == "bitmask"));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let summary = v["rows"].as_array().unwrap();
+    assert_eq!(summary.len(), 1);
+    assert_eq!(summary[0]["strategy"], "bitmask");
+    assert_eq!(
+        (
+            summary[0]["mismatches"].as_u64(),
+            summary[0]["unreturned"].as_u64()
+        ),
+        (Some(0), Some(0))
+    );
+}

@@ -13,6 +13,7 @@ use std::io::{self, IoSlice, Write};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::thread::JoinHandle;
 
+/// A thread writing buffers to one output, in order.
 pub struct WriterThread {
     /// Batches of buffers: one message a batch, so the thread is woken once for a chunk's
     /// rows rather than once for every piece of them.

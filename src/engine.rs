@@ -1,0 +1,177 @@
+//! `Engine`: the one place that turns records into results. It owns a rayon pool, each
+//! worker's own solver for every strategy (made from the `StrategyInfo`s, reused from
+//! puzzle to puzzle) and the limits of a search; [`result_of`] is the one mapping from a
+//! record (and its search, if any) to a [`PuzzleResult`] and its [`Status`].
+//!
+//! The benchmark [`crate::runner::Runner`], the corpus tools' [`crate::classify::Classifier`]
+//! and puzzle generation all solve through an engine, so a line kind earns the same status
+//! and a worker keeps the same solvers whoever asks.
+
+use std::sync::Arc;
+
+use crate::corpus::{Kind, Record};
+use crate::per_worker::PerWorker;
+use crate::report::{PuzzleResult, Status};
+use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
+
+/// Solvers on a pool of worker threads.
+pub struct Engine {
+    pool: Arc<rayon::ThreadPool>,
+    strategies: Vec<StrategyInfo>,
+    limits: Limits,
+    /// Each worker's own solver for every strategy, in the order of `strategies`.
+    solvers: PerWorker<Vec<Box<dyn Strategy>>>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("threads", &self.threads())
+            .field("strategies", &self.strategies)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl Engine {
+    /// An engine for `strategies` on `threads` workers (0: one per core), named
+    /// `{name}-{index}` (thread names show in profilers and panics).
+    pub fn new(
+        strategies: Vec<StrategyInfo>,
+        limits: Limits,
+        threads: usize,
+        name: &'static str,
+    ) -> Result<Engine, rayon::ThreadPoolBuildError> {
+        let pool = Arc::new(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(move |i| format!("{name}-{i}"))
+                .build()?,
+        );
+        let infos = strategies.clone();
+        let solvers = PerWorker::new(&pool, move || infos.iter().map(|i| i.make()).collect());
+        Ok(Engine {
+            pool,
+            strategies,
+            limits,
+            solvers,
+        })
+    }
+
+    /// The worker pool, for the parallel passes of whoever drives the engine.
+    pub fn pool(&self) -> &Arc<rayon::ThreadPool> {
+        &self.pool
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The strategies, in the order their indices refer to.
+    pub fn strategies(&self) -> &[StrategyInfo] {
+        &self.strategies
+    }
+
+    /// The limits of every search.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Run `f` with the calling worker's own solver for strategy `s`. Called from outside
+    /// the pool, it uses the first worker's.
+    #[inline]
+    pub fn with_solver<R>(&self, s: usize, f: impl FnOnce(&mut dyn Strategy) -> R) -> R {
+        self.solvers.with(|mine| f(mine[s].as_mut()))
+    }
+
+    /// Solve `record` with strategy `s`, untimed: its status and the search's outcome;
+    /// `None` for lines that are not entries (comments, blanks, the header).
+    pub fn verdict(&self, s: usize, record: &Record) -> Option<(Status, Option<Outcome>)> {
+        match &record.kind {
+            Kind::Puzzle { grid, .. } => {
+                let outcome = self.with_solver(s, |solver| solver.solve(grid, &self.limits));
+                Some((Status::of(&outcome, &self.limits), Some(outcome)))
+            }
+            _ => unsearched(record).map(|(status, _)| (status, None)),
+        }
+    }
+}
+
+/// The status of a record that is not searched, and why; `None` for puzzles (their status
+/// comes from the search) and for lines that are not entries.
+fn unsearched(record: &Record) -> Option<(Status, &str)> {
+    match &record.kind {
+        Kind::Puzzle { .. } | Kind::Comment | Kind::Blank | Kind::Header => None,
+        Kind::Invalid { reason, .. } => Some((Status::Invalid, reason)),
+        Kind::Malformed { reason, .. } => Some((Status::Malformed, reason)),
+    }
+}
+
+/// The result of `record` under strategy `info`: for a puzzle, its search's `outcome` and
+/// time, checked against the puzzle and the corpus's solution column; otherwise the
+/// status of its kind. A line that is not an entry is reported `malformed` rather than
+/// dropped (reports only ever hold entries).
+pub fn result_of(
+    record: &Record,
+    searched: Option<(&Outcome, u64)>,
+    limits: &Limits,
+    info: &StrategyInfo,
+) -> PuzzleResult {
+    match (&record.kind, searched) {
+        (Kind::Puzzle { grid, expected }, Some((outcome, ns))) => PuzzleResult::searched(
+            grid,
+            expected.as_ref(),
+            outcome,
+            ns,
+            limits,
+            info.nodes_unit.is_some(),
+            info.counts_guesses,
+        ),
+        _ => match unsearched(record) {
+            Some((status, reason)) => PuzzleResult::unsearched(status, reason),
+            None => PuzzleResult::unsearched(Status::Malformed, "not a puzzle line"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::read_all;
+    use crate::strategy::by_name;
+
+    #[test]
+    fn each_kind_gets_one_status_from_verdict_and_result_alike() {
+        let text = "# c\n\
+            53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+            55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+            oops\n";
+        let records = read_all("t", std::io::Cursor::new(text.as_bytes().to_vec())).unwrap();
+        let info = by_name("fast").unwrap().clone();
+        let engine = Engine::new(vec![info.clone()], Limits::default(), 1, "t").unwrap();
+        let statuses: Vec<_> = records
+            .iter()
+            .map(|r| engine.verdict(0, r).map(|(s, _)| s))
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                None,
+                Some(Status::Unique),
+                Some(Status::Invalid),
+                Some(Status::Malformed)
+            ]
+        );
+        for (record, status) in records.iter().zip(&statuses).skip(1) {
+            let outcome = engine.verdict(0, record).and_then(|(_, o)| o);
+            let result = result_of(
+                record,
+                outcome.as_ref().map(|o| (o, 7)),
+                &Limits::default(),
+                &info,
+            );
+            assert_eq!(Some(result.status), *status, "line {}", record.line);
+        }
+    }
+}
