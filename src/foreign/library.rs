@@ -70,11 +70,10 @@ pub fn load(name: &str, target: &str, configuration: u32) -> Result<StrategyInfo
     // loader would search its own directories for a bare file name), and a missing file
     // gets a plain message rather than the loader's.
     let resolved = std::fs::canonicalize(path).map_err(|source| ForeignError::Missing {
-        name: name.to_string(),
         path: PathBuf::from(path),
         source,
     })?;
-    let loaded = Arc::new(open(name, &resolved, symbol)?);
+    let loaded = Arc::new(open(&resolved, symbol)?);
     let about = format!("{symbol} from {}, through the C ABI", resolved.display());
     Ok(StrategyInfo::new(name.to_string(), move || {
         Box::new(LibrarySolver::new(Arc::clone(&loaded), configuration))
@@ -100,11 +99,10 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-fn open(name: &str, path: &Path, symbol: &str) -> Result<Loaded, ForeignError> {
+fn open(path: &Path, symbol: &str) -> Result<Loaded, ForeignError> {
     // SAFETY: loading runs the library's initialisers; the user named it to be run (see
     // the module's Safety section).
     let library = unsafe { Library::new(path) }.map_err(|source| ForeignError::Load {
-        name: name.to_string(),
         path: path.to_path_buf(),
         source,
     })?;
@@ -113,7 +111,6 @@ fn open(name: &str, path: &Path, symbol: &str) -> Result<Loaded, ForeignError> {
     let solve = unsafe { library.get::<SolveFn>(symbol.as_bytes()) }
         .map(|f| *f)
         .map_err(|source| ForeignError::Symbol {
-            name: name.to_string(),
             path: path.to_path_buf(),
             symbol: symbol.to_string(),
             source,
@@ -293,10 +290,7 @@ mod tests {
         let err = load("mine", "/no/such/libmine.so", 0).unwrap_err();
         assert!(matches!(err, ForeignError::Missing { .. }));
         let text = err.to_string();
-        assert!(
-            text.starts_with("solver mine: cannot find /no/such/libmine.so: "),
-            "{text}"
-        );
+        assert!(text == "cannot find /no/such/libmine.so", "{text}");
     }
 
     #[test]

@@ -33,38 +33,30 @@ pub enum ForeignError {
         name: String,
     },
     /// The kind before the first `:` is not one this crate knows.
-    #[error("solver {name}: unknown kind {kind:?}; known: {}", KINDS.join(", "))]
+    #[error("unknown kind {kind:?}; known: {}", KINDS.join(", "))]
     Kind {
-        /// The solver's name.
-        name: String,
         /// The kind as given.
         kind: String,
     },
     /// The shared library's file cannot be found.
-    #[error("solver {name}: cannot find {}: {source}", path.display())]
+    #[error("cannot find {}", path.display())]
     Missing {
-        /// The solver's name.
-        name: String,
         /// The library's path as given.
         path: PathBuf,
         /// Why it cannot be found.
         source: std::io::Error,
     },
     /// The file is not a shared library the system can load.
-    #[error("solver {name}: cannot load {} as a shared library: {source}", path.display())]
+    #[error("cannot load {} as a shared library", path.display())]
     Load {
-        /// The solver's name.
-        name: String,
         /// The library's path.
         path: PathBuf,
         /// The loader's own message.
         source: libloading::Error,
     },
     /// The library has no such symbol.
-    #[error("solver {name}: {} exports no symbol {symbol:?}: {source}", path.display())]
+    #[error("{} exports no symbol {symbol:?}", path.display())]
     Symbol {
-        /// The solver's name.
-        name: String,
         /// The library's path.
         path: PathBuf,
         /// The symbol looked up.
@@ -123,7 +115,6 @@ pub fn load(spec: &Spec<'_>, options: &Options) -> Result<StrategyInfo, ForeignE
     match spec.kind {
         "lib" => library::load(spec.name, spec.target, options.configuration),
         kind => Err(ForeignError::Kind {
-            name: spec.name.to_string(),
             kind: kind.to_string(),
         }),
     }
@@ -163,6 +154,6 @@ mod tests {
     fn an_unknown_kind_is_named_with_the_known_ones() {
         let spec = Spec::parse("mine=dll:x.so").unwrap();
         let err = load(&spec, &Options::default()).unwrap_err().to_string();
-        assert_eq!(err, "solver mine: unknown kind \"dll\"; known: lib");
+        assert_eq!(err, "unknown kind \"dll\"; known: lib");
     }
 }
