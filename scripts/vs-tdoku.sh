@@ -56,8 +56,9 @@ for round in $(seq 1 "$rounds"); do
         corpus=${CORPORA[$c]#*|}
         for mode in "${MODES[@]}"; do
             echo "== round $round/$rounds: ${CORPORA[$c]%%|*}, counting to $mode" >&2
+            # --serial: tdoku keeps its solver in globals (one thread here anyway).
             "$bin" run "$corpus" -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd" \
-                --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" \
+                --serial tdoku --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" \
                 --quiet --out /dev/null --summary "$work/$c-$mode-$round.json"
         done
     done
