@@ -368,16 +368,7 @@ fn a_serial_solver_is_never_called_twice_at_once() {
     let corpus = copies(dir.path(), 128);
     let corpus = corpus.to_str().unwrap();
     let spec = solver("single", backtrack, Some("not_reentrant"));
-    let base = [
-        corpus,
-        "-s",
-        "fast",
-        "-j",
-        "2",
-        "--no-warmup",
-        "--solver",
-        &spec,
-    ];
+    let base = [corpus, "-s", "fast", "-j", "2", "--solver", &spec];
     // The solver detects overlapping calls (each lasts a millisecond or more): on two
     // threads some overlap, which shows that the detector works.
     let (_, rows, _) = run(&base);
