@@ -3,8 +3,9 @@
 //! The library owns the pieces the `sudoku-bench` binary puts together: [`grid`] (the
 //! board), [`corpus`] (streaming loader), [`strategy`] (the solvers behind one trait),
 //! [`runner`] (parallel, order-preserving execution) and [`report`] (per-puzzle CSV and
-//! summaries). The corpus tools add [`classify`] (every line's status, in order),
-//! [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`] (reproducible random puzzles).
+//! summaries); [`foreign`] brings in solvers from outside the crate. The corpus tools add
+//! [`classify`] (every line's status, in order), [`dedupe`] and [`canonical`] (repeated
+//! puzzles) and [`generate`] (reproducible random puzzles).
 
 pub mod canonical;
 pub mod classify;
