@@ -10,7 +10,8 @@ use crate::{bench, fixture, say_skipped};
 
 type Row = BTreeMap<String, String>;
 
-/// The built libraries `(backtrack, wrong)`, or `None` (said once) without a C compiler.
+/// The built libraries `(backtrack, wrong)`, or `None` (and a visible skip) without a C
+/// compiler.
 fn libraries() -> Option<&'static (PathBuf, PathBuf)> {
     static BUILT: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
