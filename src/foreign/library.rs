@@ -15,9 +15,9 @@
 //! It is tdoku's `TdokuSolverDpllTriadSimd`, and that of every solver tdoku's benchmark
 //! wraps, so all of them load unchanged. A solver may leave `solution` untouched (tdoku
 //! fills it only when `limit == 1`): the outcome then has no first solution (the row's
-//! `solution` is empty) and only its count can be checked. A count above `limit`, or a solution that is not 81 digits and
-//! blanks, is a failure of that puzzle (`Abort::Failed`), not of the run; a grid that is
-//! not a solution is reported as a wrong answer.
+//! `solution` is empty) and only its count can be checked. A count above `limit`, or a
+//! solution that is not 81 digits and blanks, is a failure of that puzzle
+//! (`Abort::Failed`), not of the run; a grid that is not a solution is a wrong answer.
 //!
 //! Each worker thread calls the function at once with its own buffers: a solver that is
 //! not reentrant must be made serial (`StrategyInfo::serial`). Nothing can interrupt the
