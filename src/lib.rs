@@ -5,7 +5,7 @@
 //! [`engine`] (each worker's solvers, and how a record becomes a result), [`runner`]
 //! (parallel, order-preserving, timed execution, every answer checked) and [`report`]
 //! (results, the [`report::Sink`] seam with the per-puzzle CSV and the summary, and the
-//! summary's exporters). A strategy of your own runs through the same pieces: see
+//! summary's exporters); [`foreign`] brings in solvers from outside the crate. A strategy of your own runs through the same pieces: see
 //! `examples/custom_strategy.rs`. The corpus tools add [`classify`] (every line's status,
 //! in order), [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`]
 //! (reproducible random puzzles).
@@ -17,6 +17,7 @@ pub mod compare;
 pub mod corpus;
 pub mod dedupe;
 pub mod engine;
+pub mod foreign;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;

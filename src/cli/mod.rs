@@ -9,6 +9,7 @@ mod outputs;
 mod progress;
 mod run;
 mod signals;
+mod solvers;
 mod warnings;
 
 use std::io::Write;

@@ -47,16 +47,21 @@ pub struct Args {
     #[arg(long, short = 's', value_delimiter = ',', default_value = "all")]
     strategies: Vec<String>,
 
+    #[command(flatten)]
+    solvers: super::solvers::SolverArgs,
+
     /// Count solutions up to N: 2 tells unique from multiple; 1 stops at the first.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     max_solutions: u32,
 
-    /// Node budget per search; a search that runs out is `aborted`. 0: no limit.
+    /// Node budget per search; a search that runs out is `aborted`. 0: no limit. Not for
+    /// --solver ones, which count no nodes.
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     max_nodes: u64,
 
     /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`. 0: none.
-    /// At most 584 years: the summary counts it in 64-bit nanoseconds.
+    /// At most 584 years: the summary counts it in 64-bit nanoseconds. Nothing interrupts a
+    /// --solver lib: solver.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     timeout: Duration,
 
@@ -138,7 +143,8 @@ fn default_out_path() -> PathBuf {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let strategies = select_strategies(&args.strategies)?;
+    let mut strategies = select_strategies(&args.strategies)?;
+    strategies.extend(args.solvers.load()?);
     let limits = Limits {
         max_solutions: args.max_solutions,
         max_nodes: if args.max_nodes == 0 {

@@ -8,6 +8,7 @@ use assert_cmd::Command;
 
 mod compare;
 mod corpus;
+mod foreign_lib;
 #[cfg(unix)]
 mod interrupt;
 mod loader;

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# `fast` against tdoku, the fastest published solver, on this machine: prints a Markdown
+# table for README.md.
+#
+#   scripts/vs-tdoku.sh            (ROUNDS=5 by default; CXX: clang++ if present, else g++)
+#
+# Builds ../shared/anchors/tdoku as target/tdoku/libtdoku.so (never writing into
+# ../shared), then times both in the same `sudoku-bench run` (`-s fast --solver
+# tdoku=lib:...`), one thread, no node budget or timeout, so their phases interleave
+# chunk by chunk and share whatever the machine is doing. Each corpus runs counting to 2
+# and stopping at 1, ROUNDS times (rounds outermost, so a slow spell hits every cell
+# alike). The table gives the medians over the rounds of each one's per-core puzzles/s
+# (the summary's, from summed solve times), of their ratio within a round, and of
+# each one's median time per puzzle. A row whose answers were wrong or failed says so.
+#
+# More corpora: add a "label|path" line to CORPORA.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+shared=../shared
+tdoku_src=$shared/anchors/tdoku
+if [ ! -d "$shared/datasets" ] || [ ! -f "$tdoku_src/src/solver_dpll_triad_simd.cc" ]; then
+    echo "skipped: ../shared/datasets and ../shared/anchors/tdoku are needed beside the clone" >&2
+    exit 0
+fi
+
+CORPORA=(
+    "17-clue|$shared/datasets/puzzles2_17_clue"
+    "magictour top1465|$shared/datasets/puzzles3_magictour_top1465"
+    "forum hardest 1905 11+|$shared/datasets/puzzles5_forum_hardest_1905_11+"
+)
+MODES=(2 1)
+rounds=${ROUNDS:-5}
+# clang++ is what tdoku's own figures use, and builds it faster than g++ does here.
+cxx=${CXX:-$(command -v clang++ || echo g++)}
+
+lib=target/tdoku/libtdoku.so
+sources=("$tdoku_src/src/solver_dpll_triad_simd.cc" "$tdoku_src/src/util.cc")
+mkdir -p target/tdoku
+compiler=$("$cxx" --version | head -n 1)
+stale=no
+[ -f "$lib" ] && [ "$(cat "$lib.compiler" 2>/dev/null)" = "$compiler" ] || stale=yes
+for f in "${sources[@]}" "$tdoku_src"/src/*.h; do
+    [ "$f" -nt "$lib" ] && stale=yes
+done
+if [ "$stale" = yes ]; then
+    echo "== building $lib with $cxx" >&2
+    "$cxx" -O3 -march=native -std=c++17 -shared -fPIC -I"$tdoku_src/src" "${sources[@]}" -o "$lib"
+    echo "$compiler" > "$lib.compiler"
+fi
+echo "== building sudoku-bench (release)" >&2
+cargo build --release --quiet
+bin=target/release/sudoku-bench
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for round in $(seq 1 "$rounds"); do
+    for c in "${!CORPORA[@]}"; do
+        corpus=${CORPORA[$c]#*|}
+        for mode in "${MODES[@]}"; do
+            echo "== round $round/$rounds: ${CORPORA[$c]%%|*}, counting to $mode" >&2
+            # --serial: tdoku keeps its solver in globals (one thread here anyway).
+            "$bin" run "$corpus" -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd" \
+                --serial tdoku --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" \
+                --quiet --out /dev/null --summary "$work/$c-$mode-$round.json"
+        done
+    done
+done
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+python3 - "$work" "$rounds" "$commit" "$compiler" "${MODES[*]}" "${CORPORA[@]%%|*}" <<'EOF'
+import json, statistics, sys
+work, rounds, commit, compiler, modes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split()
+labels = sys.argv[6:]
+median = statistics.median
+first = None
+lines = []
+for c, label in enumerate(labels):
+    for mode in modes:
+        runs = [json.load(open(f"{work}/{c}-{mode}-{r}.json")) for r in range(1, rounds + 1)]
+        first = first or runs[0]
+        rows = [{row["strategy"]: row for row in run["rows"]} for run in runs]
+        def med(name, field):
+            return median(r[name][field] for r in rows)
+        fast, tdoku = med("fast", "puzzles_per_s_per_core"), med("tdoku", "puzzles_per_s_per_core")
+        ratio = median(r["fast"]["puzzles_per_s_per_core"] / r["tdoku"]["puzzles_per_s_per_core"] for r in rows)
+        wrong = sum(r[n]["mismatches"] + r[n]["failures"] for r in rows for n in ("fast", "tdoku"))
+        note = f" ({wrong} wrong or failed answers)" if wrong else ""
+        to = "2" if mode == "2" else "1 (first solution)"
+        lines.append(
+            f"| {label}{note} | {to} | {fast:,.0f} | {tdoku:,.0f} | {ratio:.2f} "
+            f"| {med('fast', 'median_ns') / 1000:.1f} | {med('tdoku', 'median_ns') / 1000:.1f} "
+            f"| {med('fast', 'mean_guesses'):.2f} | {med('tdoku', 'mean_guesses'):.2f} |"
+        )
+m = first["machine"]
+print(f"{m['cpu']}, {m['cores']} cores, {m['os']} {m['arch']}; one thread; {first['date'][:10]}, "
+      f"commit {commit}; tdoku built with {compiler}; median of {rounds} rounds.")
+print()
+print("| corpus | counting to | `fast` puzzles/s | tdoku puzzles/s | `fast` / tdoku "
+      "| `fast` median µs | tdoku median µs | `fast` guesses/puzzle | tdoku guesses/puzzle |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("\n".join(lines))
+EOF

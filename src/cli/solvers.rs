@@ -1,0 +1,114 @@
+//! `run --solver`: solvers from outside the crate, with their options, loaded before any
+//! output is made so that a typo fails at once.
+
+use std::collections::HashMap;
+
+use anyhow::{bail, Context};
+use sudoku_bench::foreign::{self, Options, Spec};
+use sudoku_bench::strategy::{self, StrategyInfo};
+
+#[derive(Debug, clap::Args)]
+pub struct SolverArgs {
+    /// Also run a solver from outside as strategy NAME, beside the -s ones (repeatable).
+    /// `NAME=lib:PATH[:SYMBOL]` loads a shared library exporting tdoku's C ABI (SYMBOL
+    /// defaults to sudoku_solve; see README). Nothing interrupts a library solver: no node
+    /// budget or timeout applies to it, and its status comes from its count alone.
+    #[arg(long = "solver", value_name = "NAME=KIND:TARGET")]
+    solvers: Vec<String>,
+
+    /// The `configuration` argument given to library solver NAME (default 0; repeatable).
+    #[arg(long = "solver-config", value_name = "NAME=U32")]
+    configs: Vec<String>,
+
+    /// Solve with solver NAME on one thread, for code that is not reentrant (repeatable,
+    /// or comma-separated).
+    #[arg(long = "serial", value_name = "NAME", value_delimiter = ',')]
+    serial: Vec<String>,
+}
+
+impl SolverArgs {
+    /// Every `--solver`, loaded, with its configuration and threading applied.
+    pub fn load(&self) -> anyhow::Result<Vec<StrategyInfo>> {
+        let specs = self
+            .solvers
+            .iter()
+            .map(|s| Spec::parse(s).with_context(|| format!("--solver {s}")))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        for (i, spec) in specs.iter().enumerate() {
+            if spec.name == "all" || strategy::by_name(spec.name).is_some() {
+                bail!(
+                    "--solver {}: {} is a built-in strategy; give the solver another name",
+                    self.solvers[i],
+                    spec.name
+                );
+            }
+            if specs[..i].iter().any(|s| s.name == spec.name) {
+                bail!(
+                    "--solver {}: a solver is already named {}",
+                    self.solvers[i],
+                    spec.name
+                );
+            }
+        }
+        let configs = self.configurations(&specs)?;
+        for name in &self.serial {
+            solver_named(&specs, name.trim()).with_context(|| format!("--serial {name}"))?;
+        }
+        specs
+            .iter()
+            .zip(&self.solvers)
+            .map(|(spec, given)| {
+                let options = Options {
+                    configuration: configs.get(spec.name).copied().unwrap_or(0),
+                };
+                let info =
+                    foreign::load(spec, &options).with_context(|| format!("--solver {given}"))?;
+                Ok(if self.serial.iter().any(|n| n.trim() == spec.name) {
+                    info.serial()
+                } else {
+                    info
+                })
+            })
+            .collect()
+    }
+
+    /// `--solver-config NAME=U32` for each library solver that has one.
+    fn configurations<'a>(&self, specs: &[Spec<'a>]) -> anyhow::Result<HashMap<&'a str, u32>> {
+        let mut configs = HashMap::new();
+        for given in &self.configs {
+            let context = || format!("--solver-config {given}");
+            let (name, value) = given
+                .split_once('=')
+                .context("expected NAME=U32")
+                .with_context(context)?;
+            let spec = solver_named(specs, name.trim()).with_context(context)?;
+            if spec.kind != "lib" {
+                bail!(
+                    "--solver-config {given}: {} is not a lib: solver",
+                    spec.name
+                );
+            }
+            let value: u32 = value
+                .trim()
+                .parse()
+                .with_context(|| format!("{value:?} is not a number from 0 to {}", u32::MAX))
+                .with_context(context)?;
+            if configs.insert(spec.name, value).is_some() {
+                bail!("--solver-config {given}: {} is configured twice", spec.name);
+            }
+        }
+        Ok(configs)
+    }
+}
+
+/// The `--solver` named `name`, or an error listing them.
+fn solver_named<'s, 'a>(specs: &'s [Spec<'a>], name: &str) -> anyhow::Result<&'s Spec<'a>> {
+    specs.iter().find(|s| s.name == name).with_context(|| {
+        let names: Vec<_> = specs.iter().map(|s| s.name).collect();
+        if names.is_empty() {
+            format!("no --solver is named {name:?}: there is none")
+        } else {
+            format!("no --solver is named {name:?}; named: {}", names.join(", "))
+        }
+    })
+}

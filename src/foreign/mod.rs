@@ -1,0 +1,159 @@
+//! Solvers from outside the crate, timed by the same harness as the built-in strategies.
+//!
+//! A solver is named by a spec `NAME=KIND:TARGET` (the value of `run --solver`); the kind
+//! says how it is reached:
+//!
+//! - `lib:PATH[:SYMBOL]`: a function with tdoku's C ABI in a shared library ([`library`]).
+//!
+//! [`load`] turns a spec into a [`StrategyInfo`] that runs beside the built-in ones. A
+//! foreign solver counts no nodes, so no node budget applies to it; see each kind for
+//! what its time budget means.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::strategy::StrategyInfo;
+
+pub mod library;
+
+/// Why a foreign solver cannot be used. Found before any puzzle is solved.
+#[derive(Debug, Error)]
+pub enum ForeignError {
+    /// The spec is not `NAME=KIND:TARGET`.
+    #[error("{spec:?} is not NAME=KIND:TARGET (e.g. mine=lib:./libmine.so)")]
+    Spec {
+        /// The spec as given.
+        spec: String,
+    },
+    /// The name cannot be a strategy's name.
+    #[error("{name:?} cannot name a solver: use letters, digits, '_', '-' and '.'")]
+    Name {
+        /// The name as given.
+        name: String,
+    },
+    /// The kind before the first `:` is not one this crate knows.
+    #[error("unknown kind {kind:?}; known: {}", KINDS.join(", "))]
+    Kind {
+        /// The kind as given.
+        kind: String,
+    },
+    /// The shared library's file cannot be found.
+    #[error("cannot find {}", path.display())]
+    Missing {
+        /// The library's path as given.
+        path: PathBuf,
+        /// Why it cannot be found.
+        source: std::io::Error,
+    },
+    /// The file is not a shared library the system can load.
+    #[error("cannot load {} as a shared library", path.display())]
+    Load {
+        /// The library's path.
+        path: PathBuf,
+        /// The loader's own message.
+        source: libloading::Error,
+    },
+    /// The library has no such symbol.
+    #[error("{} exports no symbol {symbol:?}", path.display())]
+    Symbol {
+        /// The library's path.
+        path: PathBuf,
+        /// The symbol looked up.
+        symbol: String,
+        /// The loader's own message.
+        source: libloading::Error,
+    },
+}
+
+/// The kinds of solver a spec may name.
+pub const KINDS: &[&str] = &["lib"];
+
+/// A `NAME=KIND:TARGET` spec, split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec<'a> {
+    /// The strategy name reports give it.
+    pub name: &'a str,
+    /// How it is reached: one of [`KINDS`].
+    pub kind: &'a str,
+    /// What the kind makes of it: a library path and symbol, a command line.
+    pub target: &'a str,
+}
+
+impl<'a> Spec<'a> {
+    /// Split `spec`; the name must be a plain word (it is a CSV field and a file-name part
+    /// in what users do with reports), the kind is checked by [`load`].
+    pub fn parse(spec: &'a str) -> Result<Spec<'a>, ForeignError> {
+        let bad = || ForeignError::Spec {
+            spec: spec.to_string(),
+        };
+        let (name, rest) = spec.split_once('=').ok_or_else(bad)?;
+        let (kind, target) = rest.split_once(':').ok_or_else(bad)?;
+        let name = name.trim();
+        if target.is_empty() {
+            return Err(bad());
+        }
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+        if name.is_empty() || !name.chars().all(plain) {
+            return Err(ForeignError::Name {
+                name: name.to_string(),
+            });
+        }
+        Ok(Spec { name, kind, target })
+    }
+}
+
+/// What a foreign solver is given besides its spec.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The `configuration` argument of a `lib:` solver (0 unless set).
+    pub configuration: u32,
+}
+
+/// The strategy `spec` names, loaded and ready to run.
+pub fn load(spec: &Spec<'_>, options: &Options) -> Result<StrategyInfo, ForeignError> {
+    match spec.kind {
+        "lib" => library::load(spec.name, spec.target, options.configuration),
+        kind => Err(ForeignError::Kind {
+            kind: kind.to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_splits_at_the_first_equals_and_colon() {
+        let spec = Spec::parse("mine=lib:/x/lib.so:sym=1").unwrap();
+        assert_eq!(
+            spec,
+            Spec {
+                name: "mine",
+                kind: "lib",
+                target: "/x/lib.so:sym=1"
+            }
+        );
+    }
+
+    #[test]
+    fn a_spec_without_name_kind_or_target_is_refused() {
+        for spec in ["lib:x.so", "mine=x.so", "mine=lib:", "=lib:x.so"] {
+            let err = Spec::parse(spec).unwrap_err();
+            assert!(
+                matches!(err, ForeignError::Spec { .. } | ForeignError::Name { .. }),
+                "{spec}: {err}"
+            );
+        }
+        let err = Spec::parse("my solver=lib:x.so").unwrap_err().to_string();
+        assert!(err.contains("\"my solver\" cannot name a solver"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_kind_is_named_with_the_known_ones() {
+        let spec = Spec::parse("mine=dll:x.so").unwrap();
+        let err = load(&spec, &Options::default()).unwrap_err().to_string();
+        assert_eq!(err, "unknown kind \"dll\"; known: lib");
+    }
+}

@@ -1,0 +1,476 @@
+//! `run --solver NAME=lib:...`: the project's own C solvers (tests/solvers/), built with the
+//! system C compiler as shared libraries, run beside the built-in strategies.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::{bench, fixture, say_skipped};
+
+type Row = BTreeMap<String, String>;
+
+/// The built libraries `(backtrack, wrong)`, or `None` (and a visible skip) without a C
+/// compiler.
+fn libraries() -> Option<&'static (PathBuf, PathBuf)> {
+    static BUILT: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        if Command::new("cc").arg("--version").output().is_err() {
+            return None;
+        }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("foreign_lib");
+        std::fs::create_dir_all(&dir).unwrap();
+        let build = |name: &str| {
+            let source = format!("{}/tests/solvers/{name}.c", env!("CARGO_MANIFEST_DIR"));
+            let library = dir.join(format!("lib{name}.so"));
+            let out = Command::new("cc")
+                .args(["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"])
+                .arg(&source)
+                .arg("-o")
+                .arg(&library)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "cc {source}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            library
+        };
+        Some((build("backtrack"), build("wrong")))
+    });
+    if built.is_none() {
+        say_skipped("no C compiler (cc): the lib: solver tests need one");
+    }
+    built.as_ref()
+}
+
+fn solver(name: &str, library: &Path, symbol: Option<&str>) -> String {
+    let mut spec = format!("{name}=lib:{}", library.display());
+    if let Some(symbol) = symbol {
+        spec = format!("{spec}:{symbol}");
+    }
+    spec
+}
+
+fn rows(csv_text: &[u8]) -> Vec<Row> {
+    let mut reader = csv::Reader::from_reader(csv_text);
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            headers
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.into(), v.into()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Run with `args` plus `--out - --quiet`: the exit code, the CSV rows and stderr.
+fn run(args: &[&str]) -> (i32, Vec<Row>, String) {
+    let out = bench()
+        .arg("run")
+        .args(args)
+        .args(["--out", "-", "--quiet"])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        rows(&out.stdout),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Line -> row, for one strategy.
+fn of(rows: &[Row], strategy: &str) -> BTreeMap<u64, Row> {
+    rows.iter()
+        .filter(|r| r["strategy"] == strategy)
+        .map(|r| (r["line"].parse().unwrap(), r.clone()))
+        .collect()
+}
+
+/// The summary JSON's row for `strategy`.
+fn summary_row(summary: &serde_json::Value, strategy: &str) -> serde_json::Value {
+    summary["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["strategy"] == strategy)
+        .unwrap()
+        .clone()
+}
+
+/// Lines of mixed.txt that are searched (unique, multiple, unsolvable, unique).
+const SEARCHED: [u64; 4] = [2, 3, 4, 9];
+
+#[test]
+fn a_library_solver_runs_beside_the_built_in_ones_and_agrees() {
+    let Some((backtrack, _)) = libraries() else {
+        return;
+    };
+    let spec = solver("mine", backtrack, None);
+    let mixed = fixture("mixed.txt");
+    let (code, rows, stderr) = run(&[&mixed, "-s", "fast", "--solver", &spec]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !stderr.contains("mine:"),
+        "no warning about the solver: {stderr}"
+    );
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "mine"));
+    assert_eq!(rows.len(), 2 * 7);
+    assert_eq!(
+        fast.keys().collect::<Vec<_>>(),
+        mine.keys().collect::<Vec<_>>()
+    );
+    for (line, theirs) in &mine {
+        let ours = &fast[line];
+        for field in ["status", "solutions", "error"] {
+            assert_eq!(theirs[field], ours[field], "line {line}: {field}");
+        }
+        // With several solutions, each solver may find another first (the empty error
+        // says the harness checked it); one solution is the same for all.
+        if ours["status"] != "multiple" {
+            assert_eq!(theirs["solution"], ours["solution"], "line {line}");
+        }
+        // A library solver counts no nodes; it does count guesses.
+        assert_eq!(theirs["nodes"], "", "line {line}");
+        if SEARCHED.contains(line) {
+            theirs["guesses"].parse::<u64>().unwrap();
+            assert!(theirs["time_ns"].parse::<u64>().unwrap() > 0);
+        }
+    }
+    assert!(
+        mine[&9]["guesses"].parse::<u64>().unwrap() > 0,
+        "the hardest needs guesses"
+    );
+}
+
+#[test]
+fn a_solver_like_tdoku_gives_a_solution_only_when_the_limit_is_one() {
+    let Some((backtrack, _)) = libraries() else {
+        return;
+    };
+    let spec = solver("tdoku_like", backtrack, Some("tdoku_like"));
+    let mixed = fixture("mixed.txt");
+    let (code, rows, stderr) = run(&[&mixed, "-s", "fast", "--solver", &spec]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !stderr.contains("tdoku_like:"),
+        "no warning about the solver: {stderr}"
+    );
+    let mine = of(&rows, "tdoku_like");
+    assert_eq!(mine[&2]["status"], "unique");
+    assert_eq!(
+        mine[&2]["solution"], "",
+        "returned none, and none is made up"
+    );
+    assert_eq!(mine[&3]["status"], "multiple");
+
+    let (code, rows, stderr) = run(&[
+        &mixed,
+        "-s",
+        "fast",
+        "--solver",
+        &spec,
+        "--max-solutions",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !stderr.contains("tdoku_like:"),
+        "no warning about the solver: {stderr}"
+    );
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "tdoku_like"));
+    for line in [2, 9] {
+        assert_eq!(mine[&line]["status"], "solved");
+        assert_eq!(
+            mine[&line]["solution"], fast[&line]["solution"],
+            "line {line}"
+        );
+    }
+    assert_eq!(mine[&4]["status"], "unsolvable");
+}
+
+#[test]
+fn a_wrong_solution_is_a_mismatch_named_in_a_warning_and_fails_strict() {
+    let Some((_, wrong)) = libraries() else {
+        return;
+    };
+    let spec = solver("wrong", wrong, None);
+    let mixed = fixture("mixed.txt");
+    let out = bench()
+        .args(["run", &mixed, "-s", "fast", "--solver", &spec, "--strict"])
+        .args(["--out", "/dev/null", "--summary", "-", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    for line in SEARCHED {
+        assert!(
+            stderr.contains(&format!("mixed.txt:{line}: wrong: strategy returned ")),
+            "line {line}: {stderr}"
+        );
+    }
+    assert!(stderr.contains("4 wrong answers"), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary_row(&summary, "wrong")["mismatches"], 4);
+    assert_eq!(summary_row(&summary, "fast")["mismatches"], 0);
+
+    let (code, rows, _) = run(&[&mixed, "-s", "fast", "--solver", &spec]);
+    assert_eq!(
+        code, 0,
+        "without --strict a wrong answer is reported, not fatal"
+    );
+    let wrong = of(&rows, "wrong");
+    for line in SEARCHED {
+        assert!(
+            wrong[&line]["error"].ends_with("which is not a solution"),
+            "{:?}",
+            wrong[&line]
+        );
+    }
+}
+
+#[test]
+fn a_count_above_the_limit_or_an_unreadable_solution_fails_only_that_puzzle() {
+    let Some((_, wrong)) = libraries() else {
+        return;
+    };
+    let too_many = solver("too_many", wrong, Some("too_many"));
+    let garbage = solver("garbage", wrong, Some("garbage"));
+    let mixed = fixture("mixed.txt");
+    let args = [
+        "run", &mixed, "-s", "fast", "--solver", &too_many, "--solver", &garbage,
+    ];
+    let out = bench()
+        .args(args)
+        .args(["--out", "-", "--quiet", "--strict"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("8 solver failures"), "{stderr}");
+    assert!(
+        stderr.contains("mixed.txt:9: garbage: returned a solution that cannot be read"),
+        "{stderr}"
+    );
+    let rows = rows(&out.stdout);
+    assert_eq!(rows.len(), 3 * 7, "the run went on to the end");
+    for line in SEARCHED {
+        let row = &of(&rows, "too_many")[&line];
+        assert_eq!(row["status"], "aborted");
+        assert_eq!(
+            row["error"],
+            "returned 3 solutions, more than the limit of 2"
+        );
+        let row = &of(&rows, "garbage")[&line];
+        assert_eq!(row["status"], "aborted");
+        assert_eq!(
+            row["error"],
+            "returned a solution that cannot be read: character 'x' at column 1 is not a digit \
+             or a blank ('.' or '0')"
+        );
+    }
+}
+
+#[test]
+fn no_solution_where_the_corpus_gives_one_is_a_mismatch() {
+    let Some((_, wrong)) = libraries() else {
+        return;
+    };
+    let spec = solver("none", wrong, Some("none_found"));
+    let (code, rows, _) = run(&[
+        &fixture("kaggle.csv"),
+        "-s",
+        "fast",
+        "--solver",
+        &spec,
+        "--strict",
+    ]);
+    assert_eq!(code, 1);
+    for row in of(&rows, "none").values() {
+        assert_eq!(row["status"], "unsolvable");
+        assert_eq!(row["error"], "no solution found, but the corpus gives one");
+    }
+}
+
+/// For the lead: needs the count-against-a-reference check (issue 13 §4), which is not on
+/// this branch; remove the `ignore` once it is merged.
+#[test]
+fn a_wrong_count_is_a_mismatch_against_the_reference() {
+    let Some((_, wrong)) = libraries() else {
+        return;
+    };
+    let spec = solver("none", wrong, Some("none_found"));
+    let (code, rows, _) = run(&[
+        &fixture("mixed.txt"),
+        "-s",
+        "fast",
+        "--solver",
+        &spec,
+        "--strict",
+    ]);
+    assert_eq!(code, 1, "lines 2, 3 and 9 have solutions");
+    let none = of(&rows, "none");
+    for line in [2, 3, 9] {
+        assert_ne!(none[&line]["error"], "", "line {line}");
+    }
+    assert_eq!(none[&4]["error"], "", "line 4 has none indeed");
+}
+
+#[test]
+fn the_configuration_reaches_the_library() {
+    let Some((backtrack, _)) = libraries() else {
+        return;
+    };
+    let echo = solver("echo", backtrack, Some("echo_config"));
+    let plain = solver("plain", backtrack, Some("echo_config"));
+    let mixed = fixture("mixed.txt");
+    let (code, rows, stderr) = run(&[
+        &mixed,
+        "-s",
+        "fast",
+        "--solver",
+        &echo,
+        "--solver",
+        &plain,
+        "--solver-config",
+        "echo=4000000000",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    for line in SEARCHED {
+        assert_eq!(of(&rows, "echo")[&line]["guesses"], "4000000000");
+        assert_eq!(
+            of(&rows, "plain")[&line]["guesses"],
+            "0",
+            "the default is 0"
+        );
+    }
+}
+
+/// A corpus of `n` copies of the easy puzzle.
+fn copies(dir: &Path, n: usize) -> PathBuf {
+    let path = dir.join("copies.txt");
+    let line =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+    std::fs::write(&path, line.repeat(n)).unwrap();
+    path
+}
+
+#[test]
+fn a_serial_solver_is_never_called_twice_at_once() {
+    let Some((backtrack, _)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = copies(dir.path(), 128);
+    let corpus = corpus.to_str().unwrap();
+    let spec = solver("single", backtrack, Some("not_reentrant"));
+    let base = [corpus, "-s", "fast", "-j", "2", "--solver", &spec];
+    // The solver detects overlapping calls (each lasts a millisecond or more): on two
+    // threads some overlap, which shows that the detector works.
+    let (_, rows, _) = run(&base);
+    let overlapped = of(&rows, "single")
+        .values()
+        .filter(|r| r["status"] == "aborted")
+        .count();
+    assert!(
+        overlapped > 0,
+        "two threads never overlapped: the check below would prove nothing"
+    );
+
+    let (code, rows, stderr) = run(&[&base[..], &["--serial", "single", "--strict"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let single = of(&rows, "single");
+    assert_eq!(single.len(), 128);
+    assert!(single.values().all(|r| r["status"] == "unique"));
+}
+
+#[test]
+fn load_errors_name_the_path_and_symbol_and_exit_2_before_any_output() {
+    let Some((backtrack, _)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let not_a_library = fixture("mixed.txt");
+    let cases = [
+        (
+            "x=lib:/no/such/libx.so".to_string(),
+            "cannot find /no/such/libx.so: ".to_string(),
+        ),
+        (
+            format!("x=lib:{not_a_library}"),
+            format!("cannot load {not_a_library} as a shared library: "),
+        ),
+        (
+            solver("x", backtrack, Some("no_such_symbol")),
+            format!(
+                "{} exports no symbol \"no_such_symbol\": ",
+                backtrack.display()
+            ),
+        ),
+        (
+            "x=dll:libx.so".to_string(),
+            "unknown kind \"dll\"; known: lib".to_string(),
+        ),
+        (
+            "fast=lib:libx.so".to_string(),
+            "fast is a built-in strategy".to_string(),
+        ),
+    ];
+    for (spec, expected) in cases {
+        let assert = bench()
+            .args(["run", &not_a_library, "--solver", &spec, "--out"])
+            .arg(&out)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.starts_with(&format!("error: --solver {spec}: {expected}")),
+            "{spec}: {stderr}"
+        );
+        assert!(!out.exists(), "{spec}: an output was made");
+    }
+}
+
+#[test]
+fn solver_options_must_name_a_solver() {
+    let Some((backtrack, _)) = libraries() else {
+        return;
+    };
+    let spec = solver("mine", backtrack, None);
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--solver-config", "other=1"],
+            "--solver-config other=1: no --solver is named \"other\"; named: mine",
+        ),
+        (
+            &["--solver-config", "mine=-1"],
+            "--solver-config mine=-1: \"-1\" is not a number from 0 to 4294967295",
+        ),
+        (
+            &["--solver-config", "mine"],
+            "--solver-config mine: expected NAME=U32",
+        ),
+        (
+            &["--serial", "fast"],
+            "--serial fast: no --solver is named \"fast\"; named: mine",
+        ),
+        (&["--solver", &spec], "--solver mine=lib:"),
+    ];
+    for (extra, expected) in cases {
+        let assert = bench()
+            .args(["run", "--solver", &spec, "--out", "-"])
+            .args(extra)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.starts_with(&format!("error: {expected}")),
+            "{extra:?}: {stderr}"
+        );
+    }
+}

@@ -1,0 +1,117 @@
+/* A plain bitmask backtracker exporting tdoku's C ABI, for the tests of `run --solver lib:`
+ * (and a template for a user's own): the cell with the fewest candidates first, digits in
+ * order. Build: cc -O2 -shared -fPIC backtrack.c -o libbacktrack.so
+ *
+ * size_t SYMBOL(const char *puzzle, size_t limit, uint32_t configuration,
+ *               char *solution, size_t *guesses);
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+struct search {
+    uint16_t rows[9], cols[9], boxes[9];
+    char cells[81];
+    char first[81];
+    size_t found, limit, guesses;
+};
+
+static int box_of(int cell) { return cell / 27 * 3 + cell % 9 / 3; }
+
+static uint16_t candidates(const struct search *s, int cell) {
+    return (uint16_t)(~(s->rows[cell / 9] | s->cols[cell % 9] | s->boxes[box_of(cell)]) & 0x1ff);
+}
+
+static void place(struct search *s, int cell, int digit, int on) {
+    uint16_t bit = (uint16_t)(1u << digit);
+    s->rows[cell / 9] ^= bit;
+    s->cols[cell % 9] ^= bit;
+    s->boxes[box_of(cell)] ^= bit;
+    s->cells[cell] = on ? (char)('1' + digit) : '.';
+}
+
+static void search(struct search *s) {
+    int best = -1, best_count = 10;
+    for (int cell = 0; cell < 81; cell++) {
+        if (s->cells[cell] != '.') continue;
+        int n = __builtin_popcount(candidates(s, cell));
+        if (n < best_count) {
+            best = cell;
+            best_count = n;
+            if (n <= 1) break;
+        }
+    }
+    if (best < 0) {
+        if (s->found++ == 0)
+            for (int i = 0; i < 81; i++) s->first[i] = s->cells[i];
+        return;
+    }
+    uint16_t left = candidates(s, best);
+    for (int digit = 0; digit < 9 && s->found < s->limit; digit++) {
+        if (!(left >> digit & 1)) continue;
+        if (best_count > 1) s->guesses++;
+        place(s, best, digit, 1);
+        search(s);
+        place(s, best, digit, 0);
+    }
+}
+
+/* Counts the solutions of `puzzle` up to `limit`; 0 when its givens break a rule. */
+static size_t solve(const char *puzzle, size_t limit, char *solution, size_t *guesses) {
+    struct search s = {0};
+    s.limit = limit;
+    for (int cell = 0; cell < 81; cell++) {
+        s.cells[cell] = '.';
+        char c = puzzle[cell];
+        if (c < '1' || c > '9') continue;
+        int digit = c - '1';
+        if (!(candidates(&s, cell) >> digit & 1)) return 0;
+        place(&s, cell, digit, 1);
+    }
+    search(&s);
+    if (s.found > 0 && solution)
+        for (int i = 0; i < 81; i++) solution[i] = s.first[i];
+    *guesses = s.guesses;
+    return s.found;
+}
+
+/* The default symbol: fills the solution whatever the limit. */
+size_t sudoku_solve(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                    size_t *guesses) {
+    (void)configuration;
+    return solve(puzzle, limit, solution, guesses);
+}
+
+/* Like tdoku: fills the solution only when limit == 1. */
+size_t tdoku_like(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                  size_t *guesses) {
+    (void)configuration;
+    return solve(puzzle, limit, limit == 1 ? solution : NULL, guesses);
+}
+
+/* Reports its configuration as its guesses, so a test sees that it arrived. */
+size_t echo_config(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                   size_t *guesses) {
+    size_t found = solve(puzzle, limit, solution, guesses);
+    *guesses = configuration;
+    return found;
+}
+
+/* Not reentrant: it notices a second call while one is in flight (each lasts at least a
+ * millisecond, so calls from two threads overlap) and from then on answers a count above
+ * the limit, so that an overlap in an untimed warm-up shows in the timed results too. */
+static int in_flight, overlapped;
+
+size_t not_reentrant(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                     size_t *guesses) {
+    (void)configuration;
+    if (__atomic_exchange_n(&in_flight, 1, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&overlapped, 1, __ATOMIC_SEQ_CST);
+        return limit + 1;
+    }
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+    size_t found = solve(puzzle, limit, solution, guesses);
+    __atomic_store_n(&in_flight, 0, __ATOMIC_SEQ_CST);
+    return __atomic_load_n(&overlapped, __ATOMIC_SEQ_CST) ? limit + 1 : found;
+}
