@@ -12,6 +12,7 @@ pub mod clock;
 pub mod compare;
 pub mod corpus;
 pub mod dedupe;
+pub mod foreign;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;

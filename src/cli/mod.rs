@@ -9,6 +9,8 @@ mod outputs;
 mod progress;
 mod run;
 mod signals;
+#[cfg(unix)]
+mod solvers;
 mod writer;
 
 use std::io::Write;

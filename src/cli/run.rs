@@ -58,6 +58,14 @@ pub struct Args {
     #[arg(long, short = 's', value_delimiter = ',', default_value = "all")]
     strategies: Vec<String>,
 
+    /// A solver from outside, run beside the strategies (repeatable):
+    /// 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE LIMIT`
+    /// lines, reading `COUNT SOLUTION GUESSES` lines back (see README). --timeout kills and
+    /// restarts one that does not answer; --max-nodes cannot bound it.
+    #[cfg(unix)]
+    #[arg(long = "solver", value_name = "NAME=KIND:...")]
+    solvers: Vec<String>,
+
     /// Count solutions up to N: 2 tells unique from multiple; 1 stops at the first.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     max_solutions: u32,
@@ -158,6 +166,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
     };
+    // Before any output is made: a solver that does not work fails the run at once.
+    #[cfg(unix)]
+    let (foreign, pipes) = super::solvers::prepare(&args.solvers, limits.timeout)?;
+    #[cfg(not(unix))]
+    let (foreign, pipes) = (Vec::new(), Vec::new());
     let format = format_of(args.format);
     let csv_output = match &args.out {
         Some(path) => Output::named("--out", path),
@@ -198,7 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let clock = MonotonicClock::default();
     let settings = Settings {
-        strategies: strategies.into_iter().cloned().collect(),
+        strategies: strategies.into_iter().cloned().chain(foreign).collect(),
         limits,
         repeat: args.repeat,
         chunk_size: args.chunk_size as usize,
@@ -325,6 +338,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
         not_reached,
+        pipes,
         rows: summary.rows(),
     };
     if let Some(file) = summary_file.as_mut() {

@@ -243,7 +243,19 @@ pub struct SummaryReport {
     /// from a stream, or more left than could be counted quickly.
     #[serde(default)]
     pub not_reached: Option<u64>,
+    /// What a round trip through the pipe costs each `cmd:` solver (included in every one
+    /// of its times). Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipes: Vec<PipeCost>,
     pub rows: Vec<SummaryRow>,
+}
+
+/// A `cmd:` solver's protocol cost: the median time of a trivial exchange, measured
+/// before the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PipeCost {
+    pub strategy: String,
+    pub round_trip_ns: u64,
 }
 
 impl SummaryReport {
@@ -252,6 +264,17 @@ impl SummaryReport {
         self.interrupted.then(|| {
             let left = crate::interrupt::count_or_unknown(self.not_reached);
             format!("interrupted: only what was done is counted; {left} puzzles not reached")
+        })
+    }
+
+    /// One line per `cmd:` solver on what part of its times is the pipe.
+    pub fn pipe_notes(&self) -> impl Iterator<Item = String> + '_ {
+        self.pipes.iter().map(|p| {
+            format!(
+                "cmd solver {}: a round trip through the pipe costs ~{}, included in its times",
+                p.strategy,
+                super::table::duration(p.round_trip_ns as f64)
+            )
         })
     }
 }
@@ -361,6 +384,7 @@ mod tests {
             wall_ns: 1,
             interrupted,
             not_reached,
+            pipes: Vec::new(),
             rows: Vec::new(),
         }
     }
