@@ -10,7 +10,7 @@ or '-'; the guesses made, or '-'). It closes stdin when it is done.
 
 The search: the first empty cell in row-major order, the digits 1 to 9 in turn, a digit
 kept when its row, column and box do not hold it yet. A guess is a digit placed in a
-cell where more than one digit fitted.
+cell where more than one digit fitted. Arguments are ignored.
 """
 
 import sys

@@ -262,13 +262,16 @@ enum Fault {
 
 impl Process {
     fn start(spec: &Spec) -> io::Result<Process> {
-        let mut child = std::process::Command::new(&spec.program)
+        let mut command = std::process::Command::new(&spec.program);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
-            .process_group(0)
-            .spawn()?;
+            .process_group(0);
+        #[cfg(target_os = "linux")]
+        die_with_parent(&mut command);
+        let mut child = command.spawn()?;
         let pipes = (child.stdin.take(), child.stdout.take());
         let (Some(stdin), Some(stdout)) = pipes else {
             let _ = child.kill().and_then(|()| child.wait());
@@ -409,6 +412,29 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         self.end();
+    }
+}
+
+/// Have the solver killed if sudoku-bench dies without dropping it (a second Ctrl-C exits
+/// at once): in a process group of its own, a solver that hangs would otherwise outlive
+/// it. Linux sends the signal when the thread that started the solver ends: a runner's
+/// workers, which outlive their solvers.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut std::process::Command) {
+    let parent = std::process::id();
+    // SAFETY: between fork and exec the closure makes only async-signal-safe system calls
+    // and does not allocate.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // Had the parent died before that, nothing would ever send the signal.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
     }
 }
 

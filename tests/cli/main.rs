@@ -9,6 +9,8 @@ use assert_cmd::Command;
 mod compare;
 mod corpus;
 #[cfg(unix)]
+mod foreign_cmd;
+#[cfg(unix)]
 mod interrupt;
 mod loader;
 mod run;

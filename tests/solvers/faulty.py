@@ -4,10 +4,10 @@
     faulty.py MODE TRIGGER [TAG]
 
 It answers like examples/solvers/backtrack.py, except on the puzzle TRIGGER (81
-characters), where it does what MODE says. TAG is ignored: tests use it to find their
+characters), where it does what MODE says. TAG is a path that tests use to find their
 own processes. Modes:
 
-    hang      answer nothing, ever
+    hang      create the file TAG (if given), then answer nothing, ever
     crash     exit with status 3
     garbage   answer bytes that are not text
     fields    answer two fields instead of three
@@ -42,6 +42,8 @@ def misbehave(mode, line):
     puzzle, limit = line.split()
     count, solution, guesses = backtrack.answer(line).split()
     if mode == "hang":
+        if len(sys.argv) > 3:
+            open(sys.argv[3], "w").close()
         time.sleep(3600)
     if mode == "crash":
         sys.exit(3)
