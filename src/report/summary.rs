@@ -400,6 +400,30 @@ mod tests {
     }
 
     #[test]
+    fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
+        use crate::report::json::JsonExporter;
+        use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
+        let mut piped = report(false, Some(0));
+        piped.pipes.push(PipeCost {
+            strategy: "py".into(),
+            round_trip_ns: 52_449,
+        });
+        let note = "cmd solver py: a round trip through the pipe costs ~52.449 µs, included \
+                    in its times";
+        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
+            assert!(exporter.export(&piped).contains(note));
+            assert!(!exporter
+                .export(&report(false, Some(0)))
+                .contains("cmd solver"));
+        }
+        let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
+        assert_eq!(back, piped);
+        assert!(!JsonExporter
+            .export(&report(false, Some(0)))
+            .contains("pipes"));
+    }
+
+    #[test]
     fn an_interrupted_report_says_so_and_what_was_not_reached() {
         use crate::report::json::JsonExporter;
         use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
