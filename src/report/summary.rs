@@ -254,7 +254,9 @@ pub struct SummaryReport {
 /// before the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PipeCost {
+    /// The solver's name, as in the rows.
     pub strategy: String,
+    /// Median nanoseconds of the exchange.
     pub round_trip_ns: u64,
 }
 
