@@ -560,6 +560,7 @@ fn quote(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
     use crate::strategy::testkit::{self, grid, limits};
+    use std::path::Path;
 
     /// A solver written in `sh`: `script` runs once per request line, with the puzzle in
     /// `$p` and the limit in `$l`.
@@ -586,8 +587,13 @@ mod tests {
         solver.process.as_ref().expect("running").child.id()
     }
 
-    /// Whether process `pid` is gone (or a zombie nobody of ours can reap any more).
+    /// Whether our child `pid` was killed and reaped: no zombie left.
     fn gone(pid: u32) -> bool {
+        !Path::new(&format!("/proc/{pid}")).exists()
+    }
+
+    /// Whether process `pid` is dead, as a zombie that someone else is to reap or not.
+    fn dead(pid: u32) -> bool {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => true,
             // The state follows the command's closing parenthesis.
@@ -838,15 +844,15 @@ mod tests {
             .trim()
             .parse()
             .unwrap();
-        assert!(!gone(child) && !gone(grandchild));
+        assert!(!dead(child) && !dead(grandchild));
         drop(s);
         assert!(gone(child), "the solver was killed and reaped");
-        // Its grandchild is reaped by whoever adopts it, a moment later.
+        // Its orphaned grandchild is reaped by whoever adopts it, if anyone.
         let deadline = Instant::now() + Duration::from_secs(5);
-        while !gone(grandchild) && Instant::now() < deadline {
+        while !dead(grandchild) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
-        assert!(gone(grandchild), "the process it started was killed too");
+        assert!(dead(grandchild), "the process it started was killed too");
     }
 
     #[test]
