@@ -7,9 +7,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "linux")]
+use crate::interrupt::Running;
 use crate::{bench, say_skipped};
 
 const EASY: &str =
@@ -399,55 +401,27 @@ fn a_command_that_cannot_be_started_or_split_is_an_error_naming_the_solver() {
     }
 }
 
-/// A running `sudoku-bench`, killed if the test fails before it exits.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl Running {
-    fn signal(&self, signal: i32) {
-        let pid = self.0.id() as libc::pid_t;
-        // SAFETY: kill has no memory effects; the pid is our own child, not reaped yet.
-        assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill failed");
-    }
-
-    fn exit_within(&mut self, limit: Duration) -> Option<ExitStatus> {
-        let start = Instant::now();
-        while start.elapsed() < limit {
-            if let Some(status) = self.0.try_wait().unwrap() {
-                return Some(status);
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        None
-    }
-}
-
 /// Start a run whose solver hangs on line 2 (with `timeout`), and wait until it does.
+#[cfg(target_os = "linux")]
 fn hanging(s: &Setup, timeout: &str) -> Running {
-    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "run",
-            &s.corpus(),
-            "-s",
-            "fast",
-            "--solver",
-            &s.faulty("hang"),
-        ])
-        .args(["-j", "1", "--no-warmup", "-q", "--timeout", timeout, "-o"])
-        .arg(s.path("out.csv"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut running = Running(child);
+    let (corpus, solver, out) = (s.corpus(), s.faulty("hang"), s.path("out.csv"));
+    let args = [
+        "run",
+        &corpus,
+        "-s",
+        "fast",
+        "--solver",
+        &solver,
+        "-j",
+        "1",
+        "--no-warmup",
+        "-q",
+        "--timeout",
+        timeout,
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let mut running = Running::start(&args, Path::new(env!("CARGO_MANIFEST_DIR")));
     let start = Instant::now();
     while !s.path("tag").exists() {
         if let Some(status) = running.exit_within(Duration::from_millis(10)) {
@@ -459,6 +433,7 @@ fn hanging(s: &Setup, timeout: &str) -> Running {
 }
 
 /// Wait until no process of the setup is left, or fail after `limit`.
+#[cfg(target_os = "linux")]
 fn assert_none_left_within(s: &Setup, limit: Duration) {
     let start = Instant::now();
     loop {
