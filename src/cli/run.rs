@@ -144,7 +144,6 @@ fn default_out_path() -> PathBuf {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let mut strategies = select_strategies(&args.strategies)?;
-    strategies.extend(args.solvers.load()?);
     let limits = Limits {
         max_solutions: args.max_solutions,
         max_nodes: if args.max_nodes == 0 {
@@ -154,6 +153,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
     };
+    // Before any output is made: a solver that does not work fails the run at once.
+    let (foreign, pipes) = args.solvers.load(limits.timeout)?;
+    strategies.extend(foreign);
     let format = format_of(args.format);
     let csv_output = match &args.out {
         Some(path) => Output::named("--out", path),
@@ -245,6 +247,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
         not_reached,
+        pipes,
         ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {

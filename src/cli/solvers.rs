@@ -2,9 +2,11 @@
 //! output is made so that a typo fails at once.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sudoku_bench::foreign::{self, Options, Spec};
+use sudoku_bench::report::summary::PipeCost;
 use sudoku_bench::strategy::{self, StrategyInfo};
 
 #[derive(Debug, clap::Args)]
@@ -13,6 +15,9 @@ pub struct SolverArgs {
     /// `NAME=lib:PATH[:SYMBOL]` loads a shared library exporting tdoku's C ABI (SYMBOL
     /// defaults to sudoku_solve; see README). Nothing interrupts a library solver: no node
     /// budget or timeout applies to it, and its status comes from its count alone.
+    /// 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE LIMIT`
+    /// lines, reading `COUNT SOLUTION GUESSES` lines back; --timeout kills and restarts one
+    /// that does not answer, --max-nodes cannot bound it.
     #[arg(long = "solver", value_name = "NAME=KIND:TARGET")]
     solvers: Vec<String>,
 
@@ -27,8 +32,12 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
-    /// Every `--solver`, loaded, with its configuration and threading applied.
-    pub fn load(&self) -> anyhow::Result<Vec<StrategyInfo>> {
+    /// Every `--solver`, loaded, with its configuration and threading applied (a `cmd:`
+    /// one's answers bounded by `timeout`), and what the pipe costs each `cmd:` one.
+    pub fn load(
+        &self,
+        timeout: Option<Duration>,
+    ) -> anyhow::Result<(Vec<StrategyInfo>, Vec<PipeCost>)> {
         let specs = self
             .solvers
             .iter()
@@ -54,22 +63,28 @@ impl SolverArgs {
         for name in &self.serial {
             solver_named(&specs, name.trim()).with_context(|| format!("--serial {name}"))?;
         }
-        specs
-            .iter()
-            .zip(&self.solvers)
-            .map(|(spec, given)| {
-                let options = Options {
-                    configuration: configs.get(spec.name).copied().unwrap_or(0),
-                };
-                let info =
-                    foreign::load(spec, &options).with_context(|| format!("--solver {given}"))?;
-                Ok(if self.serial.iter().any(|n| n.trim() == spec.name) {
-                    info.serial()
-                } else {
-                    info
-                })
-            })
-            .collect()
+        let mut infos = Vec::new();
+        let mut pipes = Vec::new();
+        for (spec, given) in specs.iter().zip(&self.solvers) {
+            let options = Options {
+                configuration: configs.get(spec.name).copied().unwrap_or(0),
+                timeout,
+            };
+            let loaded =
+                foreign::load(spec, &options).with_context(|| format!("--solver {given}"))?;
+            if let Some(round_trip) = loaded.round_trip {
+                pipes.push(PipeCost {
+                    strategy: spec.name.to_string(),
+                    round_trip_ns: u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX),
+                });
+            }
+            infos.push(if self.serial.iter().any(|n| n.trim() == spec.name) {
+                loaded.info.serial()
+            } else {
+                loaded.info
+            });
+        }
+        Ok((infos, pipes))
     }
 
     /// `--solver-config NAME=U32` for each library solver that has one.

@@ -4,17 +4,21 @@
 //! says how it is reached:
 //!
 //! - `lib:PATH[:SYMBOL]`: a function with tdoku's C ABI in a shared library ([`library`]).
+//! - `cmd:COMMAND ARGS`: any program speaking a line protocol on its stdin and stdout
+//!   ([`command`]).
 //!
 //! [`load`] turns a spec into a [`StrategyInfo`] that runs beside the built-in ones. A
 //! foreign solver counts no nodes, so no node budget applies to it; see each kind for
 //! what its time budget means.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use thiserror::Error;
 
 use crate::strategy::StrategyInfo;
 
+pub mod command;
 pub mod library;
 
 /// Why a foreign solver cannot be used. Found before any puzzle is solved.
@@ -64,10 +68,13 @@ pub enum ForeignError {
         /// The loader's own message.
         source: libloading::Error,
     },
+    /// A `cmd:` solver that cannot be split, started, or does not speak the protocol.
+    #[error(transparent)]
+    Command(#[from] command::CommandError),
 }
 
 /// The kinds of solver a spec may name.
-pub const KINDS: &[&str] = &["lib"];
+pub const KINDS: &[&str] = &["lib", "cmd"];
 
 /// A `NAME=KIND:TARGET` spec, split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,12 +115,36 @@ impl<'a> Spec<'a> {
 pub struct Options {
     /// The `configuration` argument of a `lib:` solver (0 unless set).
     pub configuration: u32,
+    /// How long a `cmd:` solver may take to answer (the run's `--timeout`; `None`: no
+    /// bound). A library solver cannot be interrupted.
+    pub timeout: Option<Duration>,
 }
 
-/// The strategy `spec` names, loaded and ready to run.
-pub fn load(spec: &Spec<'_>, options: &Options) -> Result<StrategyInfo, ForeignError> {
+/// A foreign solver, ready to run.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The strategy that runs it.
+    pub info: StrategyInfo,
+    /// For a `cmd:` solver, what a trivial exchange through its pipes costs (the median of
+    /// a probe made while loading it): part of every time it is given.
+    pub round_trip: Option<Duration>,
+}
+
+/// The strategy `spec` names, loaded (a `cmd:` one started and probed) and ready to run.
+pub fn load(spec: &Spec<'_>, options: &Options) -> Result<Loaded, ForeignError> {
     match spec.kind {
-        "lib" => library::load(spec.name, spec.target, options.configuration),
+        "lib" => Ok(Loaded {
+            info: library::load(spec.name, spec.target, options.configuration)?,
+            round_trip: None,
+        }),
+        "cmd" => {
+            let command = command::Spec::parse(spec.target)?;
+            let probe = command.probe(options.timeout)?;
+            Ok(Loaded {
+                info: command.info(spec.name, &probe, options.timeout),
+                round_trip: Some(probe.round_trip),
+            })
+        }
         kind => Err(ForeignError::Kind {
             kind: kind.to_string(),
         }),
@@ -154,6 +185,6 @@ mod tests {
     fn an_unknown_kind_is_named_with_the_known_ones() {
         let spec = Spec::parse("mine=dll:x.so").unwrap();
         let err = load(&spec, &Options::default()).unwrap_err().to_string();
-        assert_eq!(err, "unknown kind \"dll\"; known: lib");
+        assert_eq!(err, "unknown kind \"dll\"; known: lib, cmd");
     }
 }

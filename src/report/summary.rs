@@ -277,8 +277,22 @@ pub struct SummaryReport {
     /// from a stream, or more left than could be counted quickly.
     #[serde(default)]
     pub not_reached: Option<u64>,
+    /// What a round trip through the pipe costs each `cmd:` solver (included in every one
+    /// of its times). Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipes: Vec<PipeCost>,
     /// One per corpus and strategy.
     pub rows: Vec<SummaryRow>,
+}
+
+/// A `cmd:` solver's protocol cost: the median time of a trivial exchange, measured
+/// before the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PipeCost {
+    /// The solver's name, as in the rows.
+    pub strategy: String,
+    /// Median nanoseconds of the exchange.
+    pub round_trip_ns: u64,
 }
 
 impl SummaryReport {
@@ -306,6 +320,7 @@ impl SummaryReport {
             wall_ns,
             interrupted: false,
             not_reached: Some(0),
+            pipes: Vec::new(),
             rows: summary.rows(),
         }
     }
@@ -315,6 +330,17 @@ impl SummaryReport {
         self.interrupted.then(|| {
             let left = crate::interrupt::count_or_unknown(self.not_reached);
             format!("interrupted: only what was done is counted; {left} puzzles not reached")
+        })
+    }
+
+    /// One line per `cmd:` solver on what part of its times is the pipe.
+    pub fn pipe_notes(&self) -> impl Iterator<Item = String> + '_ {
+        self.pipes.iter().map(|p| {
+            format!(
+                "cmd solver {}: a round trip through the pipe costs ~{}, included in its times",
+                p.strategy,
+                super::table::duration(p.round_trip_ns as f64)
+            )
         })
     }
 }
@@ -424,6 +450,7 @@ mod tests {
             wall_ns: 1,
             interrupted,
             not_reached,
+            pipes: Vec::new(),
             rows: Vec::new(),
         }
     }
@@ -436,6 +463,30 @@ mod tests {
         fields.remove("not_reached");
         let old: SummaryReport = serde_json::from_value(json).unwrap();
         assert_eq!(old, report(false, None));
+    }
+
+    #[test]
+    fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
+        use crate::report::json::JsonExporter;
+        use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
+        let mut piped = report(false, Some(0));
+        piped.pipes.push(PipeCost {
+            strategy: "py".into(),
+            round_trip_ns: 52_449,
+        });
+        let note = "cmd solver py: a round trip through the pipe costs ~52.449 µs, included \
+                    in its times";
+        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
+            assert!(exporter.export(&piped).contains(note));
+            assert!(!exporter
+                .export(&report(false, Some(0)))
+                .contains("cmd solver"));
+        }
+        let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
+        assert_eq!(back, piped);
+        assert!(!JsonExporter
+            .export(&report(false, Some(0)))
+            .contains("pipes"));
     }
 
     #[test]

@@ -167,6 +167,9 @@ impl Exporter for TableExporter {
         for row in cells {
             line(&mut row.into_iter());
         }
+        for note in report.pipe_notes() {
+            let _ = writeln!(out, "{note}");
+        }
         if let Some(note) = report.interrupted_note() {
             let _ = writeln!(out, "{note}");
         }
@@ -201,6 +204,9 @@ impl Exporter for MarkdownExporter {
         let _ = writeln!(out, "|{}|", rule.join("|"));
         for row in cells {
             let _ = writeln!(out, "| {} |", row.join(" | "));
+        }
+        for note in report.pipe_notes() {
+            let _ = writeln!(out, "\n{note}");
         }
         if let Some(note) = report.interrupted_note() {
             let _ = writeln!(out, "\n**{note}**");

@@ -414,7 +414,7 @@ fn load_errors_name_the_path_and_symbol_and_exit_2_before_any_output() {
         ),
         (
             "x=dll:libx.so".to_string(),
-            "unknown kind \"dll\"; known: lib".to_string(),
+            "unknown kind \"dll\"; known: lib, cmd".to_string(),
         ),
         (
             "fast=lib:libx.so".to_string(),

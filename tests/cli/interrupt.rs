@@ -40,7 +40,7 @@ const STOP_WITHIN: Duration = Duration::from_secs(20);
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// A running child, killed if the test ends (or fails) before it exits.
-struct Running(Child);
+pub struct Running(pub Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -50,7 +50,7 @@ impl Drop for Running {
 }
 
 impl Running {
-    fn start(args: &[&str], dir: &Path) -> Running {
+    pub fn start(args: &[&str], dir: &Path) -> Running {
         Running::start_to(args, dir, Stdio::null())
     }
 
@@ -67,14 +67,14 @@ impl Running {
         Running(child)
     }
 
-    fn signal(&self, signal: i32) {
+    pub fn signal(&self, signal: i32) {
         let pid = self.0.id() as libc::pid_t;
         // SAFETY: kill has no memory effects; the pid is our own child, not reaped yet.
         assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill failed");
     }
 
     /// Its exit status, if it exits within `limit`.
-    fn exit_within(&mut self, limit: Duration) -> Option<ExitStatus> {
+    pub fn exit_within(&mut self, limit: Duration) -> Option<ExitStatus> {
         let start = Instant::now();
         while start.elapsed() < limit {
             if let Some(status) = self.0.try_wait().expect("try_wait") {

@@ -8,6 +8,8 @@ use assert_cmd::Command;
 
 mod compare;
 mod corpus;
+#[cfg(unix)]
+mod foreign_cmd;
 mod foreign_lib;
 #[cfg(unix)]
 mod interrupt;

@@ -1,0 +1,128 @@
+//! Reading a solver's answer line, and quoting what it said in errors.
+
+use std::borrow::Cow;
+
+use crate::grid::Grid;
+
+/// Characters of a bad answer quoted in its error.
+const QUOTE_CHARS: usize = 100;
+
+/// One answer line, read.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Answer {
+    pub(super) count: u32,
+    pub(super) solution: Option<Grid>,
+    pub(super) guesses: Option<u64>,
+}
+
+impl Answer {
+    /// `COUNT SOLUTION GUESSES`, the count at most `limit`; `Err` says what is wrong,
+    /// quoting the line.
+    pub(super) fn parse(line: &[u8], limit: u32) -> Result<Answer, String> {
+        let text = String::from_utf8_lossy(line);
+        let bad = |what: String| format!("answered {}: {what}", quote(line));
+        let mut fields = text.split_ascii_whitespace();
+        let (Some(count), Some(solution), Some(guesses), None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(bad(format!(
+                "{} fields, not 3 (COUNT SOLUTION GUESSES)",
+                text.split_ascii_whitespace().count()
+            )));
+        };
+        let count: u32 = count
+            .parse()
+            .map_err(|_| bad(format!("COUNT {count:?} is not a number")))?;
+        if count > limit {
+            return Err(bad(format!("COUNT {count} is above the limit {limit}")));
+        }
+        let solution = match solution {
+            "-" => None,
+            digits if digits.len() == 81 && digits.bytes().all(|b| (b'1'..=b'9').contains(&b)) => {
+                Some(digits.parse().map_err(|e| bad(format!("SOLUTION: {e}")))?)
+            }
+            _ => return Err(bad("SOLUTION is neither 81 digits 1-9 nor `-`".to_string())),
+        };
+        if count == 0 && solution.is_some() {
+            return Err(bad("a SOLUTION with COUNT 0".to_string()));
+        }
+        let guesses = match guesses {
+            "-" => None,
+            n => Some(
+                n.parse()
+                    .map_err(|_| bad(format!("GUESSES {n:?} is neither a number nor `-`")))?,
+            ),
+        };
+        Ok(Answer {
+            count,
+            solution,
+            guesses,
+        })
+    }
+}
+
+/// What a solver said, quoted for a message, its line end left out and cut short when long.
+pub(super) fn quote(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    let shown: Cow<str> = match text.char_indices().nth(QUOTE_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]).into(),
+        None => text.into(),
+    };
+    format!("{shown:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::testkit::{self, grid};
+
+    #[test]
+    fn answers_are_read_and_every_fault_named() {
+        let sol = testkit::EASY_SOLUTION;
+        assert_eq!(
+            Answer::parse(format!("1 {sol} 7\n").as_bytes(), 2),
+            Ok(Answer {
+                count: 1,
+                solution: Some(grid(sol)),
+                guesses: Some(7),
+            })
+        );
+        assert_eq!(
+            Answer::parse(b"0 - -\r\n", 2),
+            Ok(Answer {
+                count: 0,
+                solution: None,
+                guesses: None,
+            })
+        );
+        let fault = |line: String, limit| Answer::parse(line.as_bytes(), limit).unwrap_err();
+        for (line, limit, says) in [
+            (format!("1 {sol}"), 2, "2 fields, not 3"),
+            (format!("1 {sol} 0 x"), 2, "4 fields, not 3"),
+            (String::new(), 2, "0 fields, not 3"),
+            (format!("one {sol} 0"), 2, "COUNT \"one\" is not a number"),
+            (format!("-1 {sol} 0"), 2, "COUNT \"-1\" is not a number"),
+            (format!("2 {sol} 0"), 1, "COUNT 2 is above the limit 1"),
+            (format!("1 {} 0", &sol[1..]), 2, "neither 81 digits"),
+            (format!("1 {}0 0", &sol[1..]), 2, "neither 81 digits"),
+            (format!("1 {}. 0", &sol[1..]), 2, "neither 81 digits"),
+            (format!("0 {sol} 0"), 2, "a SOLUTION with COUNT 0"),
+            (format!("1 {sol} many"), 2, "GUESSES \"many\" is neither"),
+        ] {
+            let why = fault(line.clone(), limit);
+            assert!(why.contains(says), "{line:?}: {why}");
+            assert!(why.starts_with("answered \""), "{line:?}: {why}");
+        }
+    }
+
+    #[test]
+    fn quotes_are_escaped_and_cut_short() {
+        assert_eq!(quote(b"a\tb\n"), r#""a\tb""#);
+        assert_eq!(quote(b"\xff\n"), "\"\u{fffd}\"");
+        let long = "é".repeat(QUOTE_CHARS + 5);
+        let expected = format!("{}...", "é".repeat(QUOTE_CHARS));
+        assert_eq!(quote(long.as_bytes()), format!("{expected:?}"));
+    }
+}

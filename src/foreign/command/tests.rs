@@ -1,0 +1,264 @@
+//! The strategy and its probe, against solvers written in `sh`.
+
+use super::*;
+use crate::strategy::testkit::{self, grid, limits};
+use std::path::Path;
+
+/// A solver written in `sh`: `script` runs once per request line, with the puzzle in
+/// `$p` and the limit in `$l`.
+fn sh(script: &str) -> Spec {
+    Spec {
+        command: format!("sh -c {script:?}"),
+        program: "sh".into(),
+        args: vec!["-c".into(), format!("while read -r p l; do {script}; done")],
+    }
+}
+
+/// Answers the probe as the protocol says, and every puzzle with `answer`.
+fn canned(answer: &str) -> Spec {
+    sh(&format!(
+        r#"case $p in *.*) {answer};; *) echo "1 $p 0";; esac"#
+    ))
+}
+
+fn solver(spec: Spec, timeout: Option<Duration>) -> CommandSolver {
+    CommandSolver::new(Arc::new(spec), true, timeout)
+}
+
+fn pid(solver: &CommandSolver) -> u32 {
+    solver.process.as_ref().expect("running").id()
+}
+
+/// Whether our child `pid` was killed and reaped: no zombie left.
+fn gone(pid: u32) -> bool {
+    !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Whether process `pid` is dead, as a zombie that someone else is to reap or not.
+fn dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state follows the command's closing parenthesis.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|s| s.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn commands_split_like_a_shell_without_one() {
+    let spec = Spec::parse(r#" ./solve --name "two words" it\'s "#).unwrap();
+    assert_eq!(spec.program, "./solve");
+    assert_eq!(spec.args, ["--name", "two words", "it's"]);
+    assert_eq!(spec.command(), r#"./solve --name "two words" it\'s"#);
+    assert!(matches!(Spec::parse("  "), Err(CommandError::Empty)));
+    assert!(matches!(
+        Spec::parse("solve \"open"),
+        Err(CommandError::Split(_))
+    ));
+}
+
+#[test]
+fn a_probe_times_a_correct_exchange_and_sees_whether_guesses_are_counted() {
+    let counted = canned("echo x")
+        .probe(Some(Duration::from_secs(10)))
+        .unwrap();
+    assert!(counted.counts_guesses);
+    assert!(counted.round_trip > Duration::ZERO);
+    let dashes = sh(r#"echo "1 - -""#).probe(None).unwrap();
+    assert!(!dashes.counts_guesses);
+}
+
+#[test]
+fn a_probe_names_what_went_wrong() {
+    let second = Some(Duration::from_secs(1));
+    let start = Spec::parse("./no/such/solver").unwrap().probe(second);
+    assert!(
+        matches!(&start, Err(CommandError::Start { command, .. }) if command == "./no/such/solver"),
+        "{start:?}"
+    );
+    let probe = |spec: Spec, timeout| spec.probe(timeout).unwrap_err().to_string();
+    let says = probe(sh(r#"echo "0 - 0""#), second);
+    assert!(says.contains(r#"answered "0 - 0", not `1 "#), "{says}");
+    let says = probe(sh("exit 3"), second);
+    assert!(
+        says.contains("exited (exit status: 3) before answering"),
+        "{says}"
+    );
+    let says = probe(sh("sleep 5"), Some(Duration::from_millis(200)));
+    assert!(says.contains("did not answer within 200ms"), "{says}");
+    let says = probe(sh(r#"echo "1 - 0"; echo more"#), second);
+    // "more" is read with the answer, or after it as the next one: either way, quoted.
+    assert!(says.contains("more"), "{says}");
+}
+
+#[test]
+fn outcomes_come_from_the_answer() {
+    let mut s = solver(canned(r#"echo "2 - 5""#), None);
+    let out = s.solve(&grid(testkit::TWO_SOLUTIONS), &limits(2));
+    assert_eq!(
+        out,
+        Outcome {
+            solutions: 2,
+            first: None,
+            nodes: 0,
+            guesses: 5,
+            aborted: None,
+        }
+    );
+    let first = pid(&s);
+    s.solve(&grid(testkit::TWO_SOLUTIONS), &limits(2));
+    assert_eq!(pid(&s), first, "one copy serves puzzle after puzzle");
+}
+
+#[test]
+fn the_limit_is_sent_with_the_puzzle() {
+    // Echoes the limit back as the count.
+    let mut s = solver(canned(r#"echo "$l - 0""#), None);
+    for limit in [1, 2, 7] {
+        let out = s.solve(&grid(testkit::EASY), &limits(limit));
+        assert_eq!(out.solutions, limit);
+    }
+}
+
+#[test]
+fn a_silent_solver_is_killed_and_a_fresh_copy_answers_the_next_puzzle() {
+    // Hangs on puzzles that start with a 5, answers the others.
+    let spec = canned(r#"case $p in 5*) sleep 30;; *) echo "1 - 3";; esac"#);
+    let timeout = Some(Duration::from_secs(1));
+    let mut s = solver(spec, timeout);
+    let limits = Limits {
+        timeout,
+        ..limits(2)
+    };
+    let hung = pid(&s);
+    let start = Instant::now();
+    let out = s.solve(&grid(testkit::EASY), &limits);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!((out.solutions, out.aborted), (0, Some(Abort::Timeout)));
+    assert!(gone(hung), "the silent copy was killed and reaped");
+    let out = s.solve(&grid(testkit::TWO_SOLUTIONS), &limits);
+    assert_eq!((out.solutions, out.guesses, out.aborted), (1, 3, None));
+    assert_ne!(pid(&s), hung);
+}
+
+#[test]
+fn a_solver_that_exits_is_reported_with_its_status_and_restarted() {
+    let mut s = solver(canned("exit 7"), None);
+    let first = pid(&s);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!(
+        out.aborted,
+        Some(Abort::Failed(
+            "exited (exit status: 7) before answering".into()
+        ))
+    );
+    assert!(gone(first));
+    assert_ne!(pid(&s), first, "a fresh copy is ready");
+}
+
+#[test]
+fn a_bad_answer_fails_the_puzzle_and_replaces_the_copy() {
+    let mut s = solver(canned(r#"echo "3 - 0""#), None);
+    let first = pid(&s);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    let Some(Abort::Failed(why)) = out.aborted else {
+        panic!("{out:?}");
+    };
+    assert!(why.contains("COUNT 3 is above the limit 2"), "{why}");
+    assert!(gone(first));
+    assert_ne!(pid(&s), first);
+}
+
+#[test]
+fn dashes_for_guesses_fail_a_solver_that_counted_them_when_probed() {
+    let mut s = solver(canned(r#"echo "1 - -""#), None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert!(
+        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains("GUESSES is `-`")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_line_without_end_is_cut_off() {
+    let mut s = solver(canned("head -c 5000 /dev/zero | tr '\\0' 1"), None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert!(
+        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains("bytes without ending the line")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_solver_that_cannot_restart_fails_each_puzzle_and_says_why() {
+    // Answers the first probe, then the file it needs is gone.
+    let dir = tempfile::tempdir().unwrap();
+    let flag = dir.path().join("once");
+    std::fs::write(&flag, "").unwrap();
+    let once = format!(
+        r#"case $p in *.*) exit 1;; *) if [ -e {f} ]; then rm {f}; echo "1 - 0"; else exit 9; fi;; esac"#,
+        f = flag.display()
+    );
+    let mut s = solver(sh(&once), None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert!(matches!(out.aborted, Some(Abort::Failed(_))), "{out:?}");
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    let Some(Abort::Failed(why)) = out.aborted else {
+        panic!("{out:?}");
+    };
+    assert!(why.starts_with("cannot restart `sh -c"), "{why}");
+    assert!(
+        why.contains("exited (exit status: 9) before answering"),
+        "{why}"
+    );
+}
+
+#[test]
+fn dropping_the_strategy_kills_the_whole_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    // Starts a grandchild that would outlive its parent.
+    let spec = Spec {
+        command: "sh".into(),
+        program: "sh".into(),
+        args: vec![
+            "-c".into(),
+            format!(
+                "sleep 60 & echo $! > {}; while read -r p l; do echo \"1 - 0\"; done",
+                pidfile.display()
+            ),
+        ],
+    };
+    let s = solver(spec, Some(Duration::from_secs(10)));
+    let child = pid(&s);
+    let grandchild: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!dead(child) && !dead(grandchild));
+    drop(s);
+    assert!(gone(child), "the solver was killed and reaped");
+    // Its orphaned grandchild is reaped by whoever adopts it, if anyone.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !dead(grandchild) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(dead(grandchild), "the process it started was killed too");
+}
+
+#[test]
+fn info_makes_one_copy_per_value() {
+    let spec = canned(r#"echo "1 - 0""#);
+    let probe = spec.probe(None).unwrap();
+    let info = spec.info("mine", &probe, None);
+    assert_eq!(info.name, "mine");
+    assert!(info.counts_guesses && info.nodes_unit.is_none() && info.parallel);
+    assert!(info.about.contains("sh -c"));
+    let (mut a, mut b) = (info.make(), info.make());
+    for s in [&mut a, &mut b] {
+        assert_eq!(s.solve(&grid(testkit::EASY), &limits(2)).solutions, 1);
+    }
+}

@@ -1,0 +1,473 @@
+//! `run --solver NAME=cmd:...` end to end, with the Python solvers: the example
+//! backtracker, and tests/solvers/faulty.py, which misbehaves on one puzzle. Skipped,
+//! saying so, where python3 is not found.
+//!
+//! Every run gets its own directory, whose path is an argument of its solvers: after the
+//! run, no process may be left with that path on its command line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[cfg(target_os = "linux")]
+use crate::interrupt::Running;
+use crate::{bench, say_skipped};
+
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// Two solutions: the line faulty.py misbehaves on.
+const TRIGGER: &str =
+    "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
+const UNSOLVABLE: &str =
+    "53..7....6..195....98....6.8...64..34..8.3..17...2...6.6....28....419..5....8..79";
+/// Two 5s in the first row: never searched.
+const INVALID: &str =
+    "55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// Longest wait for anything: the machine may be busy with other builds.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+type Row = BTreeMap<String, String>;
+
+/// A directory with the corpus: EASY, TRIGGER, UNSOLVABLE, INVALID, EASY (lines 1-5).
+struct Setup {
+    dir: tempfile::TempDir,
+    python: String,
+}
+
+/// What a finished run left.
+struct Ran {
+    code: Option<i32>,
+    stderr: String,
+    rows: BTreeMap<(u64, String), Row>,
+    summary: Option<serde_json::Value>,
+}
+
+impl Setup {
+    /// `None`, after saying so, where there is no python3.
+    fn new() -> Option<Setup> {
+        // The interpreter itself rather than a wrapper script that finds it (pyenv's):
+        // every start-up of a solver pays for the wrapper.
+        let found = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output();
+        let python = match found {
+            Ok(out) if out.status.success() => String::from_utf8(out.stdout).unwrap(),
+            _ => {
+                say_skipped("python3 not found: the cmd: solver tests need it");
+                return None;
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = [EASY, TRIGGER, UNSOLVABLE, INVALID, EASY].join("\n") + "\n";
+        std::fs::write(dir.path().join("corpus.txt"), corpus).unwrap();
+        Some(Setup {
+            dir,
+            python: python.trim().to_string(),
+        })
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn corpus(&self) -> String {
+        self.path("corpus.txt").display().to_string()
+    }
+
+    /// `--solver` for a Python script of the repository, with `args` and then the path
+    /// `tag` in the setup's directory, by which its processes can be found.
+    fn solver(&self, name: &str, script: &str, args: &[&str]) -> String {
+        let tag = self.path("tag").display().to_string();
+        let mut words = vec![self.python.as_str(), script];
+        words.extend(args);
+        words.push(&tag);
+        format!("{name}=cmd:{}", shlex::try_join(words).unwrap())
+    }
+
+    /// `--solver bad=...` for faulty.py in `mode`.
+    fn faulty(&self, mode: &str) -> String {
+        self.solver("bad", "tests/solvers/faulty.py", &[mode, TRIGGER])
+    }
+
+    /// `run` with `-s fast`, `solver` and `extra`, the CSV and the JSON summary to files.
+    fn run(&self, solver: &str, extra: &[&str]) -> Ran {
+        let out = self.path("out.csv");
+        let summary = self.path("summary.json");
+        let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(&summary);
+        let output = bench()
+            .args(["run", &self.corpus(), "-s", "fast", "--solver", solver])
+            .args(["-o".as_ref(), out.as_os_str()])
+            .args(["--summary".as_ref(), summary.as_os_str()])
+            .args(extra)
+            .output()
+            .unwrap();
+        let ran = Ran {
+            code: output.status.code(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            rows: std::fs::read(&out).map_or_else(|_| BTreeMap::new(), |csv| rows(&csv)),
+            summary: std::fs::read(&summary)
+                .ok()
+                .map(|json| serde_json::from_slice(&json).unwrap()),
+        };
+        let left = leftovers(self.dir.path());
+        assert!(
+            left.is_empty(),
+            "solvers left running: {left:?}\n{}",
+            ran.stderr
+        );
+        ran
+    }
+}
+
+impl Ran {
+    fn row(&self, line: u64, strategy: &str) -> &Row {
+        self.rows
+            .get(&(line, strategy.to_string()))
+            .unwrap_or_else(|| panic!("no row for line {line}, {strategy}: {}", self.stderr))
+    }
+
+    /// The summary's row for `strategy`.
+    fn summary_row(&self, strategy: &str) -> &serde_json::Value {
+        let summary = self.summary.as_ref().expect("a summary was written");
+        summary["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["strategy"] == strategy)
+            .unwrap_or_else(|| panic!("no summary row for {strategy}"))
+    }
+
+    /// Lines 1, 3 and 5 (around the trigger) as `fast` has them: the solver was
+    /// restarted after line 2 and its later answers are right.
+    fn assert_others_right(&self, strategy: &str) {
+        for line in [1, 3, 5] {
+            let (ours, fast) = (self.row(line, strategy), self.row(line, "fast"));
+            for field in ["status", "solutions", "solution", "error"] {
+                assert_eq!(
+                    ours[field], fast[field],
+                    "line {line}, {field}: {}",
+                    self.stderr
+                );
+            }
+        }
+        assert_eq!(self.row(4, strategy)["status"], "invalid");
+    }
+}
+
+fn rows(csv_text: &[u8]) -> BTreeMap<(u64, String), Row> {
+    let mut reader = csv::Reader::from_reader(csv_text);
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let row: Row = headers
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect();
+            ((row["line"].parse().unwrap(), row["strategy"].clone()), row)
+        })
+        .collect()
+}
+
+/// Processes (not zombies) with `dir` on their command line.
+fn leftovers(dir: &Path) -> Vec<String> {
+    let dir = dir.display().to_string();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&dir))
+        .collect()
+}
+
+#[test]
+fn the_python_backtracker_agrees_with_fast_and_the_summary_states_the_pipe() {
+    let Some(s) = Setup::new() else { return };
+    let solver = s.solver("py", "examples/solvers/backtrack.py", &[]);
+    // Two workers, each with its own copy; the warm-up runs too.
+    let ran = s.run(&solver, &["-j", "2"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    for line in 1..=5 {
+        let (py, fast) = (ran.row(line, "py"), ran.row(line, "fast"));
+        for field in ["status", "solutions", "solution", "error", "clues"] {
+            assert_eq!(py[field], fast[field], "line {line}, {field}");
+        }
+    }
+    assert_eq!(ran.row(2, "py")["status"], "multiple");
+    // It counts no nodes, and says its guesses.
+    assert_eq!(ran.row(1, "py")["nodes"], "");
+    assert!(ran.row(1, "py")["guesses"].parse::<u64>().unwrap() > 0);
+    assert!(ran.row(1, "py")["time_ns"].parse::<u64>().unwrap() > 0);
+    let pipes = &ran.summary.as_ref().unwrap()["pipes"];
+    assert_eq!(pipes.as_array().unwrap().len(), 1, "{pipes}");
+    assert_eq!(pipes[0]["strategy"], "py");
+    assert!(pipes[0]["round_trip_ns"].as_u64().unwrap() > 0);
+    let py = ran.summary_row("py");
+    assert_eq!(
+        (py["searched"].as_u64(), py["failures"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert!(py["mean_nodes"].is_null() && py["mean_guesses"].as_f64().unwrap() > 0.0);
+    let line = "cmd solver py: a round trip through the pipe costs ~";
+    assert!(ran.stderr.contains(line), "{}", ran.stderr);
+}
+
+/// faulty.py in `mode` fails line 2 with an error containing `error`: the row, the
+/// warning and the summary say so, and the solver goes on with the next lines.
+fn fails_on_the_trigger(mode: &str, error: &str) {
+    let Some(s) = Setup::new() else { return };
+    let ran = s.run(&s.faulty(mode), &["-j", "1", "--no-warmup", "-q"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let bad = ran.row(2, "bad");
+    assert_eq!(bad["status"], "aborted");
+    assert_eq!(
+        (bad["solutions"].as_str(), bad["solution"].as_str()),
+        ("0", "")
+    );
+    assert!(bad["error"].contains(error), "{bad:?}");
+    let warning = format!("warning: {}:2: bad: ", s.corpus());
+    let warned = ran.stderr.lines().find(|l| l.starts_with(&warning));
+    assert!(
+        warned.is_some_and(|l| l.contains(error)),
+        "no warning {warning}...{error}: {}",
+        ran.stderr
+    );
+    ran.assert_others_right("bad");
+    let summary = ran.summary_row("bad");
+    assert_eq!(
+        (summary["failures"].as_u64(), summary["aborted"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(summary["mismatches"].as_u64(), Some(0));
+}
+
+#[test]
+fn a_solver_that_crashes_fails_its_puzzle_and_is_restarted() {
+    fails_on_the_trigger("crash", "exited (exit status: 3) before answering");
+}
+
+#[test]
+fn a_solver_that_answers_garbage_fails_its_puzzle() {
+    fails_on_the_trigger(
+        "garbage",
+        "answered \"\u{fffd}\u{fffd}\\0 not an answer\": 4 fields, not 3 (COUNT SOLUTION GUESSES)",
+    );
+}
+
+#[test]
+fn a_solver_that_answers_two_fields_fails_its_puzzle() {
+    fails_on_the_trigger("fields", "2 fields, not 3 (COUNT SOLUTION GUESSES)");
+}
+
+#[test]
+fn a_solver_that_counts_past_the_limit_fails_its_puzzle() {
+    fails_on_the_trigger("count", "COUNT 3 is above the limit 2");
+}
+
+#[test]
+fn a_solver_that_answers_a_short_solution_fails_its_puzzle() {
+    fails_on_the_trigger("short", "SOLUTION is neither 81 digits 1-9 nor `-`");
+}
+
+#[test]
+fn a_solver_that_answers_twice_fails_its_puzzle() {
+    fails_on_the_trigger("lines", "one line per puzzle");
+}
+
+#[test]
+fn a_solver_that_exits_mid_line_fails_its_puzzle() {
+    fails_on_the_trigger(
+        "noline",
+        "and exited (exit status: 0) without ending the line",
+    );
+}
+
+#[test]
+fn strict_fails_a_run_whose_solver_failed_yet_every_row_is_written() {
+    let Some(s) = Setup::new() else { return };
+    let ran = s.run(
+        &s.faulty("crash"),
+        &["-j", "1", "--no-warmup", "-q", "--strict"],
+    );
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    assert!(ran.stderr.contains("1 solver failures"), "{}", ran.stderr);
+    assert_eq!(ran.rows.len(), 10);
+}
+
+#[test]
+fn a_wrong_solution_is_a_mismatch_not_a_failure() {
+    let Some(s) = Setup::new() else { return };
+    let ran = s.run(
+        &s.faulty("wrong"),
+        &["-j", "1", "--no-warmup", "-q", "--strict"],
+    );
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    let bad = ran.row(2, "bad");
+    assert_eq!(bad["status"], "multiple");
+    assert!(bad["error"].ends_with("which is not a solution"), "{bad:?}");
+    assert!(
+        ran.stderr.contains("1 wrong answers, 0 solver failures"),
+        "{}",
+        ran.stderr
+    );
+    let summary = ran.summary_row("bad");
+    assert_eq!(
+        (summary["mismatches"].as_u64(), summary["failures"].as_u64()),
+        (Some(1), Some(0))
+    );
+    ran.assert_others_right("bad");
+}
+
+#[test]
+fn a_solver_that_hangs_is_killed_at_the_timeout_and_the_run_goes_on() {
+    let Some(s) = Setup::new() else { return };
+    let start = Instant::now();
+    let ran = s.run(
+        &s.faulty("hang"),
+        &["-j", "1", "--no-warmup", "-q", "--timeout", "2s"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert!(s.path("tag").exists(), "it did hang");
+    // Not the hour it sleeps for.
+    assert!(start.elapsed() < PATIENCE, "{:?}", start.elapsed());
+    let bad = ran.row(2, "bad");
+    assert_eq!(bad["status"], "aborted");
+    assert_eq!(bad["error"], "timed out after 2s");
+    assert!(bad["time_ns"].parse::<u64>().unwrap() >= 2_000_000_000);
+    ran.assert_others_right("bad");
+    let summary = ran.summary_row("bad");
+    assert_eq!(
+        (summary["aborted"].as_u64(), summary["failures"].as_u64()),
+        (Some(1), Some(0))
+    );
+}
+
+#[test]
+fn guesses_must_be_given_by_a_solver_that_gave_them_when_probed() {
+    let Some(s) = Setup::new() else { return };
+    let ran = s.run(&s.faulty("dashes"), &["-j", "1", "--no-warmup", "-q"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    for line in [1, 2, 3, 5] {
+        let row = ran.row(line, "bad");
+        assert_eq!(row["status"], "aborted");
+        assert!(row["error"].contains("GUESSES is `-`"), "{row:?}");
+    }
+}
+
+#[test]
+fn a_solver_that_fails_the_probe_stops_the_run_before_any_output() {
+    let Some(s) = Setup::new() else { return };
+    let ran = s.run(&s.faulty("probe"), &["-q"]);
+    assert_eq!(ran.code, Some(2), "{}", ran.stderr);
+    assert!(
+        ran.stderr.starts_with("error: --solver bad=cmd:"),
+        "{}",
+        ran.stderr
+    );
+    let says =
+        r#"does not speak the protocol: given a solved grid and limit 1, it answered "0 - -""#;
+    assert!(ran.stderr.contains(says), "{}", ran.stderr);
+    assert!(!s.path("out.csv").exists() && ran.rows.is_empty());
+}
+
+#[test]
+fn a_command_that_cannot_be_started_or_split_is_an_error_naming_the_solver() {
+    for (solver, says) in [
+        (
+            "mine=cmd:./no/such/solver",
+            "cannot start `./no/such/solver`: ",
+        ),
+        ("mine=cmd:  ", "no command after `cmd:`"),
+        ("mine=cmd:./solver \"open", "a quote is not closed"),
+    ] {
+        let out = bench()
+            .args(["run", "-s", "fast", "-q", "-o", "-", "--solver", solver])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{solver}: {stderr}");
+        assert!(
+            stderr.contains("mine") && stderr.contains(says),
+            "{solver}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{solver}: no CSV");
+    }
+}
+
+/// Start a run whose solver hangs on line 2 (with `timeout`), and wait until it does.
+#[cfg(target_os = "linux")]
+fn hanging(s: &Setup, timeout: &str) -> Running {
+    let (corpus, solver, out) = (s.corpus(), s.faulty("hang"), s.path("out.csv"));
+    let args = [
+        "run",
+        &corpus,
+        "-s",
+        "fast",
+        "--solver",
+        &solver,
+        "-j",
+        "1",
+        "--no-warmup",
+        "-q",
+        "--timeout",
+        timeout,
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let mut running = Running::start(&args, Path::new(env!("CARGO_MANIFEST_DIR")));
+    let start = Instant::now();
+    while !s.path("tag").exists() {
+        if let Some(status) = running.exit_within(Duration::from_millis(10)) {
+            panic!("exited ({status}) before its solver hung");
+        }
+        assert!(start.elapsed() < PATIENCE, "the solver did not hang");
+    }
+    running
+}
+
+/// Wait until no process of the setup is left, or fail after `limit`.
+#[cfg(target_os = "linux")]
+fn assert_none_left_within(s: &Setup, limit: Duration) {
+    let start = Instant::now();
+    loop {
+        let left = leftovers(s.dir.path());
+        if left.is_empty() {
+            return;
+        }
+        assert!(start.elapsed() < limit, "solvers left running: {left:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_a_run_after_the_hung_solve_and_kills_its_solver() {
+    let Some(s) = Setup::new() else { return };
+    let mut run = hanging(&s, "2s");
+    // The terminal's Ctrl-C reaches the process group of sudoku-bench only.
+    run.signal(libc::SIGINT);
+    let status = run.exit_within(PATIENCE).expect("it stops");
+    assert_eq!(status.code(), Some(130));
+    assert_none_left_within(&s, Duration::ZERO);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_ctrl_c_exits_at_once_and_takes_the_hung_solver_along() {
+    let Some(s) = Setup::new() else { return };
+    let mut run = hanging(&s, "60s");
+    run.signal(libc::SIGINT);
+    assert!(run.exit_within(Duration::from_millis(200)).is_none());
+    run.signal(libc::SIGINT);
+    let status = run.exit_within(Duration::from_secs(5)).expect("it exits");
+    assert_eq!(status.code(), Some(130));
+    // Killed by the kernel as its parent died, not by sudoku-bench: a moment later.
+    assert_none_left_within(&s, Duration::from_secs(5));
+}
