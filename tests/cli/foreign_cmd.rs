@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 #[cfg(target_os = "linux")]
 use crate::interrupt::Running;
-use crate::{bench, say_skipped};
+use crate::{bench, rows, say_skipped, Row};
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -27,8 +27,6 @@ const INVALID: &str =
 
 /// Longest wait for anything: the machine may be busy with other builds.
 const PATIENCE: Duration = Duration::from_secs(120);
-
-type Row = BTreeMap<String, String>;
 
 /// A directory with the corpus: EASY, TRIGGER, UNSOLVABLE, INVALID, EASY (lines 1-5).
 struct Setup {
@@ -107,7 +105,7 @@ impl Setup {
         let ran = Ran {
             code: output.status.code(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-            rows: std::fs::read(&out).map_or_else(|_| BTreeMap::new(), |csv| rows(&csv)),
+            rows: std::fs::read(&out).map_or_else(|_| BTreeMap::new(), |csv| rows_by_line(&csv)),
             summary: std::fs::read(&summary)
                 .ok()
                 .map(|json| serde_json::from_slice(&json).unwrap()),
@@ -157,19 +155,11 @@ impl Ran {
     }
 }
 
-fn rows(csv_text: &[u8]) -> BTreeMap<(u64, String), Row> {
-    let mut reader = csv::Reader::from_reader(csv_text);
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let row: Row = headers
-                .iter()
-                .zip(r.unwrap().iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect();
-            ((row["line"].parse().unwrap(), row["strategy"].clone()), row)
-        })
+/// The rows of a per-puzzle CSV by (line, strategy).
+fn rows_by_line(csv_text: &[u8]) -> BTreeMap<(u64, String), Row> {
+    rows(csv_text)
+        .into_iter()
+        .map(|row| ((row["line"].parse().unwrap(), row["strategy"].clone()), row))
         .collect()
 }
 

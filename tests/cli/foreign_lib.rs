@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::{bench, fixture, say_skipped};
-
-type Row = BTreeMap<String, String>;
+use crate::{bench, fixture, rows, say_skipped, Row};
 
 /// The built libraries `(backtrack, wrong)`, or `None` (and a visible skip) without a C
 /// compiler.
@@ -51,21 +49,6 @@ fn solver(name: &str, library: &Path, symbol: Option<&str>) -> String {
         spec = format!("{spec}:{symbol}");
     }
     spec
-}
-
-fn rows(csv_text: &[u8]) -> Vec<Row> {
-    let mut reader = csv::Reader::from_reader(csv_text);
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            headers
-                .iter()
-                .zip(r.unwrap().iter())
-                .map(|(h, v)| (h.into(), v.into()))
-                .collect()
-        })
-        .collect()
 }
 
 /// Run with `args` plus `--out - --quiet`: the exit code, the CSV rows and stderr.

@@ -31,6 +31,25 @@ pub fn bench() -> Command {
     cmd
 }
 
+/// One row of a per-puzzle CSV: column name -> field.
+pub type Row = std::collections::BTreeMap<String, String>;
+
+/// The rows of a per-puzzle CSV, in order.
+pub fn rows(csv_text: &[u8]) -> Vec<Row> {
+    let mut reader = csv::Reader::from_reader(csv_text);
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            headers
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
 /// A file of `tests/fixtures/`.
 pub fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -3,31 +3,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::{bench, fixture};
+use crate::{bench, fixture, rows, Row};
 use predicates::prelude::*;
 
 const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 const HARD_SOLUTION: &str =
     "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
-
-type Row = BTreeMap<String, String>;
-
-fn rows(csv_text: &[u8]) -> Vec<Row> {
-    let mut reader = csv::Reader::from_reader(csv_text);
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
 
 /// Run with `args` plus `--out - --quiet`, expecting success; the CSV rows.
 fn run_ok(args: &[&str]) -> Vec<Row> {
