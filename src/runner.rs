@@ -38,7 +38,7 @@ use crate::engine::{result_of, Engine};
 use crate::grid::Grid;
 use crate::interrupt::Stop;
 use crate::report::{PuzzleResult, Sink};
-use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
+use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
 /// What to run and how.
 #[derive(Debug, Clone)]
@@ -655,15 +655,17 @@ fn solve_task(
     let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [const { None }; PUZZLES_PER_TASK];
     let mut solve = |i: usize| strategy.solve(grids[i], limits);
     clock.time_each(&mut solve, &mut best[..puzzles]);
-    // Further rounds keep each puzzle's fastest time (the outcome is the same each time).
+    // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
+    // a later one disagrees (see `later_round`).
     if repeat > 1 {
         let mut round: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] =
             [const { None }; PUZZLES_PER_TASK];
         for _ in 1..repeat {
             clock.time_each(&mut solve, &mut round[..puzzles]);
             for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
-                if let (Some((_, best_ns)), Some((_, ns))) = (best, timed) {
+                if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
                     *best_ns = (*best_ns).min(*ns);
+                    later_round(kept, outcome);
                 }
             }
         }
@@ -675,6 +677,31 @@ fn solve_task(
             _ => None,
         };
         *result = result_of(record, searched, limits, info);
+    }
+}
+
+/// Fold a later `--repeat` round's outcome into the one `kept`. A built-in strategy answers
+/// alike every time, but a foreign solver need not (a crash, a non-reentrant library): a
+/// failure in any round is the puzzle's, and a finished count that changes is a failure,
+/// rather than hidden behind the first round's answer.
+fn later_round(kept: &mut Outcome, later: &Outcome) {
+    let failed = |o: &Outcome| matches!(o.aborted, Some(Abort::Failed(_)));
+    if failed(kept) {
+        return;
+    }
+    if failed(later) {
+        *kept = later.clone();
+    } else if kept.aborted.is_none() && later.aborted.is_none() && kept.solutions != later.solutions
+    {
+        *kept = Outcome {
+            solutions: 0,
+            first: None,
+            aborted: Some(Abort::Failed(format!(
+                "counted {} solutions, then {} when solved again (--repeat)",
+                kept.solutions, later.solutions
+            ))),
+            ..*kept
+        };
     }
 }
 
@@ -1197,6 +1224,56 @@ mod tests {
             assert_eq!(row.unreturned, 2, "found solutions, returned none");
             // Only the timed strategies are reported.
             assert_eq!(summary.rows().len(), 1 + others.len());
+        }
+    }
+
+    /// Answers like `fast` the first time it sees a puzzle; asked again, fails (`true`)
+    /// or counts one solution more (`false`): a foreign solver need not answer alike twice.
+    struct OnlyOnce {
+        fast: Box<dyn Strategy>,
+        seen: Vec<Grid>,
+        fail: bool,
+    }
+
+    impl Strategy for OnlyOnce {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let outcome = self.fast.solve(puzzle, limits);
+            if !self.seen.contains(puzzle) {
+                self.seen.push(*puzzle);
+                return outcome;
+            }
+            match self.fail {
+                true => Outcome {
+                    aborted: Some(Abort::Failed("crashed".into())),
+                    ..outcome
+                },
+                false => Outcome {
+                    solutions: outcome.solutions + 1,
+                    ..outcome
+                },
+            }
+        }
+    }
+
+    #[test]
+    fn with_repeat_an_answer_given_in_a_later_round_is_not_hidden() {
+        for fail in [true, false] {
+            let strategy = StrategyInfo::new("once", move || {
+                Box::new(OnlyOnce {
+                    fast: by_name("fast").unwrap().make(),
+                    seen: Vec::new(),
+                    fail,
+                })
+            });
+            let s = Settings {
+                strategies: vec![strategy],
+                warmup: false,
+                ..settings(&[], 8, 2)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let (rows, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+            assert_eq!(rows[0].2, Status::Aborted, "fail: {fail}");
+            assert_eq!(summary.failures(), 1, "fail: {fail}");
         }
     }
 
