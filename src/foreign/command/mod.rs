@@ -42,7 +42,7 @@ pub enum CommandError {
     #[error("cannot split {0:?} into words: a quote is not closed, or it ends in a backslash")]
     Split(String),
     /// The program could not be started.
-    #[error("cannot start `{command}`: {source}")]
+    #[error("cannot start `{command}`")]
     Start {
         /// The command line, as given.
         command: String,

@@ -78,6 +78,9 @@ fn a_probe_names_what_went_wrong() {
         matches!(&start, Err(CommandError::Start { command, .. }) if command == "./no/such/solver"),
         "{start:?}"
     );
+    // The OS's reason is the error's source: said once when the chain is printed.
+    let chain = format!("{:#}", anyhow::Error::from(start.unwrap_err()));
+    assert_eq!(chain.matches("os error").count(), 1, "{chain}");
     let probe = |spec: Spec, timeout| spec.probe(timeout).unwrap_err().to_string();
     let says = probe(sh(r#"echo "0 - 0""#), second);
     assert!(says.contains(r#"answered "0 - 0", not `1 "#), "{says}");
