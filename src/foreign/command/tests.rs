@@ -89,11 +89,39 @@ fn a_probe_names_what_went_wrong() {
         says.contains("exited (exit status: 3) before answering"),
         "{says}"
     );
-    let says = probe(sh("sleep 5"), Some(Duration::from_millis(200)));
+    // Started (its first answer), then silent: each timed exchange has the timeout.
+    let dir = tempfile::tempdir().unwrap();
+    let flag = dir.path().join("answered");
+    let once = format!(
+        r#"if [ -e {f} ]; then sleep 5; else touch {f}; echo "1 - 0"; fi"#,
+        f = flag.display()
+    );
+    let says = probe(sh(&once), Some(Duration::from_millis(200)));
     assert!(says.contains("did not answer within 200ms"), "{says}");
     let says = probe(sh(r#"echo "1 - 0"; echo more"#), second);
     // "more" is read with the answer, or after it as the next one: either way, quoted.
     assert!(says.contains("more"), "{says}");
+}
+
+#[test]
+fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
+    // An interpreter's start-up is not a solve: a copy that takes longer to start than
+    // a puzzle may take is still started, probed and used.
+    let slow = r#"sleep 0.5; while read -r p l; do echo "1 - 0"; done"#;
+    let spec = Spec {
+        command: format!("sh -c {slow:?}"),
+        program: "sh".into(),
+        args: vec!["-c".into(), slow.into()],
+    };
+    let timeout = Some(Duration::from_millis(100));
+    spec.probe(timeout).unwrap();
+    let mut s = solver(spec, timeout);
+    let limits = Limits {
+        timeout,
+        ..limits(2)
+    };
+    let out = s.solve(&grid(testkit::EASY), &limits);
+    assert_eq!((out.solutions, out.aborted), (1, None));
 }
 
 #[test]
