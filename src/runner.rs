@@ -278,6 +278,7 @@ impl<'c> Runner<'c> {
     pub fn run(&mut self, corpus: &mut Corpus, sink: &mut impl Sink) -> Result<Ended, RunError> {
         sink.begin(corpus.name(), &self.settings.strategies)
             .map_err(RunError::Sink)?;
+        self.engine.make_solvers();
         let name = corpus.name().to_string();
         // Chunks go round: the reader fills one while the workers solve another.
         // Unbounded, so that sending a chunk never blocks the reader: a blocked send only
@@ -1225,6 +1226,42 @@ mod tests {
             // Only the timed strategies are reported.
             assert_eq!(summary.rows().len(), 1 + others.len());
         }
+    }
+
+    #[test]
+    fn every_worker_makes_its_solvers_before_the_first_timed_phase() {
+        // A foreign solver's start-up (a process, its probe) happens when a worker makes
+        // its solvers: inside a phase, it would be charged to that phase's strategy.
+        struct Phases(AtomicU64);
+        impl Clock for Phases {
+            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+                (solve(), 1)
+            }
+            fn now_ns(&self) -> u64 {
+                self.0.fetch_add(1, Ordering::SeqCst)
+            }
+        }
+        let clock = Arc::new(Phases(AtomicU64::new(0)));
+        let makes = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (seen, record) = (Arc::clone(&clock), Arc::clone(&makes));
+        let slow = StrategyInfo::new("late", move || {
+            record.lock().unwrap().push(seen.0.load(Ordering::SeqCst));
+            by_name("fast").unwrap().make()
+        });
+        let s = Settings {
+            strategies: vec![by_name("fast").unwrap().clone(), slow],
+            warmup: false,
+            ..settings(&[], 64, 1)
+        };
+        let mut runner = Runner::new(s, 2, clock.as_ref()).unwrap();
+        let mut summary = Summary::default();
+        run_with(&mut runner, &mut corpus(&mixed(40)), &mut summary, |_| {
+            Ok(())
+        })
+        .unwrap();
+        let makes = makes.lock().unwrap();
+        assert_eq!(makes.len(), 2, "one per worker");
+        assert!(makes.iter().all(|&t| t == 0), "made in a phase: {makes:?}");
     }
 
     /// Answers like `fast` the first time it sees a puzzle; asked again, fails (`true`)
