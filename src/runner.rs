@@ -231,7 +231,8 @@ impl<'c> Runner<'c> {
     ) -> Result<Runner<'c>, rayon::ThreadPoolBuildError> {
         let mut solvers = settings.strategies.clone();
         let reference = settings.reference.as_ref().map(|info| {
-            match solvers.iter().position(|s| s.name == info.name) {
+            // By identity: a strategy of one's own may share the reference's name.
+            match solvers.iter().position(|s| s.is(info)) {
                 Some(s) => s,
                 None => {
                     solvers.push(info.clone());
@@ -1312,6 +1313,17 @@ mod tests {
             assert_eq!(rows[0].2, Status::Aborted, "fail: {fail}");
             assert_eq!(summary.failures(), 1, "fail: {fail}");
         }
+    }
+
+    #[test]
+    fn a_strategy_of_ones_own_named_like_the_reference_is_checked_against_it() {
+        let s = Settings {
+            strategies: vec![wrapped("fast", |f| Box::new(OneTooMany(f)))],
+            ..settings(&[], 8, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (_, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+        assert_eq!(summary.mismatches(), 1, "counted 2 where `fast` counts 1");
     }
 
     #[test]
