@@ -203,6 +203,20 @@ fn a_bad_answer_fails_the_puzzle_and_replaces_the_copy() {
 }
 
 #[test]
+fn a_line_sent_late_is_not_taken_for_the_next_answer() {
+    // Answers each puzzle, then once more a little later, unasked.
+    let mut s = solver(canned(r#"echo "1 - 0"; sleep 0.1; echo "1 - 0""#), None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!((out.solutions, out.aborted), (1, None));
+    std::thread::sleep(Duration::from_secs(1));
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert!(
+        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains("before being asked")),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn dashes_for_guesses_fail_a_solver_that_counted_them_when_probed() {
     let mut s = solver(canned(r#"echo "1 - -""#), None);
     let out = s.solve(&grid(testkit::EASY), &limits(2));
