@@ -78,6 +78,13 @@ impl Engine {
         &self.limits
     }
 
+    /// Have every worker make its solvers now, if it has not yet. A worker otherwise
+    /// makes them when it first solves, maybe inside a timed phase of another strategy,
+    /// whose wall time would then carry their making (a `cmd:` solver starts a process).
+    pub fn make_solvers(&self) {
+        self.pool.broadcast(|_| self.solvers.with(|_| ()));
+    }
+
     /// Run `f` with the calling worker's own solver for strategy `s`. Called from outside
     /// the pool, it uses the first worker's.
     #[inline]

@@ -38,7 +38,7 @@ use crate::engine::{result_of, Engine};
 use crate::grid::Grid;
 use crate::interrupt::Stop;
 use crate::report::{PuzzleResult, Sink};
-use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
+use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
 /// What to run and how.
 #[derive(Debug, Clone)]
@@ -231,7 +231,8 @@ impl<'c> Runner<'c> {
     ) -> Result<Runner<'c>, rayon::ThreadPoolBuildError> {
         let mut solvers = settings.strategies.clone();
         let reference = settings.reference.as_ref().map(|info| {
-            match solvers.iter().position(|s| s.name == info.name) {
+            // By identity: a strategy of one's own may share the reference's name.
+            match solvers.iter().position(|s| s.is(info)) {
                 Some(s) => s,
                 None => {
                     solvers.push(info.clone());
@@ -278,6 +279,7 @@ impl<'c> Runner<'c> {
     pub fn run(&mut self, corpus: &mut Corpus, sink: &mut impl Sink) -> Result<Ended, RunError> {
         sink.begin(corpus.name(), &self.settings.strategies)
             .map_err(RunError::Sink)?;
+        self.engine.make_solvers();
         let name = corpus.name().to_string();
         // Chunks go round: the reader fills one while the workers solve another.
         // Unbounded, so that sending a chunk never blocks the reader: a blocked send only
@@ -655,15 +657,17 @@ fn solve_task(
     let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [const { None }; PUZZLES_PER_TASK];
     let mut solve = |i: usize| strategy.solve(grids[i], limits);
     clock.time_each(&mut solve, &mut best[..puzzles]);
-    // Further rounds keep each puzzle's fastest time (the outcome is the same each time).
+    // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
+    // a later one disagrees (see `later_round`).
     if repeat > 1 {
         let mut round: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] =
             [const { None }; PUZZLES_PER_TASK];
         for _ in 1..repeat {
             clock.time_each(&mut solve, &mut round[..puzzles]);
             for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
-                if let (Some((_, best_ns)), Some((_, ns))) = (best, timed) {
+                if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
                     *best_ns = (*best_ns).min(*ns);
+                    later_round(kept, outcome);
                 }
             }
         }
@@ -675,6 +679,31 @@ fn solve_task(
             _ => None,
         };
         *result = result_of(record, searched, limits, info);
+    }
+}
+
+/// Fold a later `--repeat` round's outcome into the one `kept`. A built-in strategy answers
+/// alike every time, but a foreign solver need not (a crash, a non-reentrant library): a
+/// failure in any round is the puzzle's, and a finished count that changes is a failure,
+/// rather than hidden behind the first round's answer.
+fn later_round(kept: &mut Outcome, later: &Outcome) {
+    let failed = |o: &Outcome| matches!(o.aborted, Some(Abort::Failed(_)));
+    if failed(kept) {
+        return;
+    }
+    if failed(later) {
+        *kept = later.clone();
+    } else if kept.aborted.is_none() && later.aborted.is_none() && kept.solutions != later.solutions
+    {
+        *kept = Outcome {
+            solutions: 0,
+            first: None,
+            aborted: Some(Abort::Failed(format!(
+                "counted {} solutions, then {} when solved again (--repeat)",
+                kept.solutions, later.solutions
+            ))),
+            ..*kept
+        };
     }
 }
 
@@ -1198,6 +1227,103 @@ mod tests {
             // Only the timed strategies are reported.
             assert_eq!(summary.rows().len(), 1 + others.len());
         }
+    }
+
+    #[test]
+    fn every_worker_makes_its_solvers_before_the_first_timed_phase() {
+        // A foreign solver's start-up (a process, its probe) happens when a worker makes
+        // its solvers: inside a phase, it would be charged to that phase's strategy.
+        struct Phases(AtomicU64);
+        impl Clock for Phases {
+            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+                (solve(), 1)
+            }
+            fn now_ns(&self) -> u64 {
+                self.0.fetch_add(1, Ordering::SeqCst)
+            }
+        }
+        let clock = Arc::new(Phases(AtomicU64::new(0)));
+        let makes = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (seen, record) = (Arc::clone(&clock), Arc::clone(&makes));
+        let slow = StrategyInfo::new("late", move || {
+            record.lock().unwrap().push(seen.0.load(Ordering::SeqCst));
+            by_name("fast").unwrap().make()
+        });
+        let s = Settings {
+            strategies: vec![by_name("fast").unwrap().clone(), slow],
+            warmup: false,
+            ..settings(&[], 64, 1)
+        };
+        let mut runner = Runner::new(s, 2, clock.as_ref()).unwrap();
+        let mut summary = Summary::default();
+        run_with(&mut runner, &mut corpus(&mixed(40)), &mut summary, |_| {
+            Ok(())
+        })
+        .unwrap();
+        let makes = makes.lock().unwrap();
+        assert_eq!(makes.len(), 2, "one per worker");
+        assert!(makes.iter().all(|&t| t == 0), "made in a phase: {makes:?}");
+    }
+
+    /// Answers like `fast` the first time it sees a puzzle; asked again, fails (`true`)
+    /// or counts one solution more (`false`): a foreign solver need not answer alike twice.
+    struct OnlyOnce {
+        fast: Box<dyn Strategy>,
+        seen: Vec<Grid>,
+        fail: bool,
+    }
+
+    impl Strategy for OnlyOnce {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let outcome = self.fast.solve(puzzle, limits);
+            if !self.seen.contains(puzzle) {
+                self.seen.push(*puzzle);
+                return outcome;
+            }
+            match self.fail {
+                true => Outcome {
+                    aborted: Some(Abort::Failed("crashed".into())),
+                    ..outcome
+                },
+                false => Outcome {
+                    solutions: outcome.solutions + 1,
+                    ..outcome
+                },
+            }
+        }
+    }
+
+    #[test]
+    fn with_repeat_an_answer_given_in_a_later_round_is_not_hidden() {
+        for fail in [true, false] {
+            let strategy = StrategyInfo::new("once", move || {
+                Box::new(OnlyOnce {
+                    fast: by_name("fast").unwrap().make(),
+                    seen: Vec::new(),
+                    fail,
+                })
+            });
+            let s = Settings {
+                strategies: vec![strategy],
+                warmup: false,
+                ..settings(&[], 8, 2)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let (rows, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+            assert_eq!(rows[0].2, Status::Aborted, "fail: {fail}");
+            assert_eq!(summary.failures(), 1, "fail: {fail}");
+        }
+    }
+
+    #[test]
+    fn a_strategy_of_ones_own_named_like_the_reference_is_checked_against_it() {
+        let s = Settings {
+            strategies: vec![wrapped("fast", |f| Box::new(OneTooMany(f)))],
+            ..settings(&[], 8, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (_, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+        assert_eq!(summary.mismatches(), 1, "counted 2 where `fast` counts 1");
     }
 
     #[test]

@@ -163,6 +163,16 @@ impl StrategyInfo {
         self
     }
 
+    /// Whether `other` is this very strategy, not merely one of the same name: the
+    /// built-in of that name (their names are unique), or made by the same closure.
+    pub fn is(&self, other: &StrategyInfo) -> bool {
+        match (&self.make, &other.make) {
+            (Maker::Fn(_), Maker::Fn(_)) => self.name == other.name,
+            (Maker::Closure(a), Maker::Closure(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// A new value of the strategy, for one thread.
     pub fn make(&self) -> Box<dyn Strategy> {
         match &self.make {

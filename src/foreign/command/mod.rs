@@ -32,6 +32,16 @@ const SOLVED: &str =
 /// Timed exchanges in a probe (after one untimed, which may include the start-up).
 const PROBE_ROUNDS: usize = 31;
 
+/// The least time a copy is given to start and answer its first exchange. Start-up (an
+/// interpreter, a JIT, tables loaded) is not a solve: bounded by a puzzle's `--timeout`,
+/// a solver that is not native could not be used with a short one at all.
+const START_UP: Duration = Duration::from_secs(10);
+
+/// What bounds a copy's start-up, given the run's timeout (`None`: no bound).
+fn start_up(timeout: Option<Duration>) -> Option<Duration> {
+    timeout.map(|t| t.max(START_UP))
+}
+
 /// Why a command cannot be used as a solver.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
@@ -42,7 +52,7 @@ pub enum CommandError {
     #[error("cannot split {0:?} into words: a quote is not closed, or it ends in a backslash")]
     Split(String),
     /// The program could not be started.
-    #[error("cannot start `{command}`: {source}")]
+    #[error("cannot start `{command}`")]
     Start {
         /// The command line, as given.
         command: String,
@@ -101,7 +111,8 @@ impl Spec {
     }
 
     /// Start the command and time a trivial exchange (a solved grid, limit 1) a number of
-    /// times, checking every answer; `timeout` bounds each exchange (`None`: no bound).
+    /// times, checking every answer; `timeout` bounds each timed exchange, and the first
+    /// (the start-up) with at least [`START_UP`] (`None`: no bound).
     pub fn probe(&self, timeout: Option<Duration>) -> Result<Probe, CommandError> {
         let fail = |reason: String| CommandError::Probe {
             command: self.command.clone(),
@@ -112,7 +123,7 @@ impl Spec {
                 command: self.command.clone(),
                 source,
             })?;
-        let counts_guesses = check(&mut process, timeout).map_err(fail)?;
+        let counts_guesses = check(&mut process, start_up(timeout)).map_err(fail)?;
         let mut times = Vec::with_capacity(PROBE_ROUNDS);
         for _ in 0..PROBE_ROUNDS {
             let start = Instant::now();
@@ -132,8 +143,8 @@ impl Spec {
     }
 
     /// The strategy `name`: each worker thread's value runs its own copy of the command.
-    /// `timeout` bounds the start-up of a copy (its first exchange), as the run's
-    /// timeout bounds each puzzle.
+    /// `timeout`, the run's, bounds each puzzle, and the start-up of a copy (its first
+    /// exchange) with at least [`START_UP`].
     pub fn info(&self, name: &str, probe: &Probe, timeout: Option<Duration>) -> StrategyInfo {
         let spec = Arc::new(self.clone());
         let counts_guesses = probe.counts_guesses;
@@ -235,7 +246,7 @@ impl Strategy for CommandSolver {
 /// A copy that has answered the probe's exchange once (so it is ready), or why not.
 fn started(spec: &Spec, timeout: Option<Duration>) -> Result<Process, String> {
     let mut process = Process::start(&spec.program, &spec.args).map_err(|e| e.to_string())?;
-    match check(&mut process, timeout) {
+    match check(&mut process, start_up(timeout)) {
         Ok(_) => Ok(process),
         Err(why) => {
             process.end();

@@ -84,6 +84,16 @@ impl Process {
         timeout: Option<Duration>,
     ) -> Result<Vec<u8>, Fault> {
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
+        // A line sent after the last answer, unasked, would be read as this request's
+        // answer, and every answer after it as the one before's: whatever waits already
+        // was not asked for. (One that comes only once this request is out cannot be
+        // told from its answer: the protocol has no request ids.)
+        if self.buf.is_empty() && readable_now(self.stdout.as_raw_fd()) {
+            let mut bytes = [0u8; 512];
+            if let Ok(n) = self.stdout.read(&mut bytes) {
+                self.buf.extend_from_slice(&bytes[..n]);
+            }
+        }
         if !self.buf.is_empty() {
             return Err(Fault::Bad(format!(
                 "wrote {} before being asked",
@@ -229,6 +239,17 @@ fn wait_for(fd: RawFd, events: libc::c_short, deadline: Option<Instant>) -> Resu
             }
         }
     }
+}
+
+/// Whether `fd` has something to read (or is hung up) now, without waiting.
+fn readable_now(fd: RawFd) -> bool {
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, and the count says one.
+    unsafe { libc::poll(&mut poll, 1, 0) > 0 }
 }
 
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {

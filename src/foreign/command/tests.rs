@@ -78,6 +78,9 @@ fn a_probe_names_what_went_wrong() {
         matches!(&start, Err(CommandError::Start { command, .. }) if command == "./no/such/solver"),
         "{start:?}"
     );
+    // The OS's reason is the error's source: said once when the chain is printed.
+    let chain = format!("{:#}", anyhow::Error::from(start.unwrap_err()));
+    assert_eq!(chain.matches("os error").count(), 1, "{chain}");
     let probe = |spec: Spec, timeout| spec.probe(timeout).unwrap_err().to_string();
     let says = probe(sh(r#"echo "0 - 0""#), second);
     assert!(says.contains(r#"answered "0 - 0", not `1 "#), "{says}");
@@ -86,11 +89,39 @@ fn a_probe_names_what_went_wrong() {
         says.contains("exited (exit status: 3) before answering"),
         "{says}"
     );
-    let says = probe(sh("sleep 5"), Some(Duration::from_millis(200)));
+    // Started (its first answer), then silent: each timed exchange has the timeout.
+    let dir = tempfile::tempdir().unwrap();
+    let flag = dir.path().join("answered");
+    let once = format!(
+        r#"if [ -e {f} ]; then sleep 5; else touch {f}; echo "1 - 0"; fi"#,
+        f = flag.display()
+    );
+    let says = probe(sh(&once), Some(Duration::from_millis(200)));
     assert!(says.contains("did not answer within 200ms"), "{says}");
     let says = probe(sh(r#"echo "1 - 0"; echo more"#), second);
     // "more" is read with the answer, or after it as the next one: either way, quoted.
     assert!(says.contains("more"), "{says}");
+}
+
+#[test]
+fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
+    // An interpreter's start-up is not a solve: a copy that takes longer to start than
+    // a puzzle may take is still started, probed and used.
+    let slow = r#"sleep 0.5; while read -r p l; do echo "1 - 0"; done"#;
+    let spec = Spec {
+        command: format!("sh -c {slow:?}"),
+        program: "sh".into(),
+        args: vec!["-c".into(), slow.into()],
+    };
+    let timeout = Some(Duration::from_millis(100));
+    spec.probe(timeout).unwrap();
+    let mut s = solver(spec, timeout);
+    let limits = Limits {
+        timeout,
+        ..limits(2)
+    };
+    let out = s.solve(&grid(testkit::EASY), &limits);
+    assert_eq!((out.solutions, out.aborted), (1, None));
 }
 
 #[test]
@@ -169,6 +200,20 @@ fn a_bad_answer_fails_the_puzzle_and_replaces_the_copy() {
     assert!(why.contains("COUNT 3 is above the limit 2"), "{why}");
     assert!(gone(first));
     assert_ne!(pid(&s), first);
+}
+
+#[test]
+fn a_line_sent_late_is_not_taken_for_the_next_answer() {
+    // Answers each puzzle, then once more a little later, unasked.
+    let mut s = solver(canned(r#"echo "1 - 0"; sleep 0.1; echo "1 - 0""#), None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!((out.solutions, out.aborted), (1, None));
+    std::thread::sleep(Duration::from_secs(1));
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert!(
+        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains("before being asked")),
+        "{out:?}"
+    );
 }
 
 #[test]
