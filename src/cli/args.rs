@@ -32,7 +32,10 @@ pub fn strategy_named(name: &str) -> anyhow::Result<&'static StrategyInfo> {
             .iter()
             .map(|s| s.name.as_ref())
             .collect();
-        format!("unknown strategy {name:?}; known: {}", known.join(", "))
+        format!(
+            "unknown strategy {name:?}; known: {} (a --solver runs without being named in -s)",
+            known.join(", ")
+        )
     })
 }
 

@@ -263,7 +263,9 @@ fn check(process: &mut Process, timeout: Option<Duration>) -> Result<bool, Strin
         Err(Fault::Timeout) => {
             let within =
                 timeout.map_or("time".into(), |t| humantime::format_duration(t).to_string());
-            return Err(format!("did not answer within {within}"));
+            return Err(format!(
+                "did not answer within {within} (does it flush stdout after each line?)"
+            ));
         }
         Err(Fault::Closed) => {
             let how = process.end();
