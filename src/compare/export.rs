@@ -24,7 +24,9 @@ fn percent(ratio: f64) -> String {
 }
 
 fn nodes_change(r: &Row) -> String {
-    if r.baseline_nodes == r.current_nodes {
+    if !r.nodes_counted {
+        "-".to_string()
+    } else if r.baseline_nodes == r.current_nodes {
         format!("{} (=)", thousands(r.current_nodes))
     } else {
         let delta = r.current_nodes as i128 - r.baseline_nodes as i128;

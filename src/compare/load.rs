@@ -63,8 +63,9 @@ pub struct Aggregate {
     pub searched: u64,
     pub total_time_ns: u64,
     pub median_ns: u64,
-    /// `mean_nodes * searched`, rounded: exact when written by this tool.
-    pub total_nodes: u64,
+    /// `mean_nodes * searched`, rounded: exact when written by this tool. `None` when the
+    /// strategy counts no nodes.
+    pub total_nodes: Option<u64>,
 }
 
 /// One side of a comparison.
@@ -117,7 +118,7 @@ impl Run {
                         searched: times.len() as u64,
                         total_time_ns: times.iter().sum(),
                         median_ns,
-                        total_nodes: rows.values().filter_map(|s| s.nodes).sum(),
+                        total_nodes: rows.values().filter_map(|s| s.nodes).reduce(|a, b| a + b),
                     };
                     (key, agg)
                 })
@@ -160,7 +161,7 @@ fn summary_aggregates(report: &SummaryReport) -> BTreeMap<(String, String), Aggr
                 searched: r.searched,
                 total_time_ns: r.total_time_ns,
                 median_ns: r.median_ns,
-                total_nodes: (r.mean_nodes.unwrap_or(0.0) * r.searched as f64).round() as u64,
+                total_nodes: r.mean_nodes.map(|m| (m * r.searched as f64).round() as u64),
             };
             ((normal_name(&r.corpus), r.strategy.clone()), agg)
         })

@@ -106,6 +106,9 @@ pub struct Row {
     pub timed: u64,
     pub baseline_nodes: u64,
     pub current_nodes: u64,
+    /// Whether either side counted nodes: a solver from outside (`--solver`) counts none,
+    /// and its node totals are then not shown as zeros.
+    pub nodes_counted: bool,
     /// Paired puzzles whose node count or status differs.
     pub search_changed: u64,
     /// Current / baseline time: geometric mean of per-puzzle ratios, or (summary mode) the
@@ -363,6 +366,7 @@ fn corpus_pair(
             timed: 0,
             baseline_nodes: 0,
             current_nodes: 0,
+            nodes_counted: false,
             search_changed: 0,
             time_ratio: None,
             ci: None,
@@ -380,6 +384,7 @@ fn corpus_pair(
             row.paired += 1;
             row.baseline_nodes += bs.nodes.unwrap_or(0);
             row.current_nodes += cs.nodes.unwrap_or(0);
+            row.nodes_counted |= bs.nodes.is_some() || cs.nodes.is_some();
             if bs.nodes != cs.nodes || bs.status != cs.status {
                 row.search_changed += 1;
             }
@@ -451,8 +456,9 @@ fn summary(baseline: &Run, current: &Run, options: &Options, cmp: &mut Compariso
             strategy: key.1.clone(),
             paired: ca.searched,
             timed: ca.searched.min(ba.searched),
-            baseline_nodes: ba.total_nodes,
-            current_nodes: ca.total_nodes,
+            baseline_nodes: ba.total_nodes.unwrap_or(0),
+            current_nodes: ca.total_nodes.unwrap_or(0),
+            nodes_counted: ba.total_nodes.is_some() || ca.total_nodes.is_some(),
             search_changed: changed as u64,
             time_ratio,
             ci: None,
@@ -469,6 +475,11 @@ mod tests {
     use super::*;
 
     fn run(rows: &[(&str, &str, u64, u64, u64)]) -> Run {
+        run_with_nodes(rows, true)
+    }
+
+    /// `run`, with the node counts left empty unless `counted`.
+    fn run_with_nodes(rows: &[(&str, &str, u64, u64, u64)], counted: bool) -> Run {
         let mut s = Samples::new();
         for (corpus, strategy, line, nodes, time) in rows {
             let c = s.entry(corpus.to_string()).or_default();
@@ -479,7 +490,7 @@ mod tests {
                 .insert(
                     *line,
                     Sample {
-                        nodes: Some(*nodes),
+                        nodes: counted.then_some(*nodes),
                         time_ns: Some(*time),
                         status: "unique".into(),
                     },
@@ -505,6 +516,21 @@ mod tests {
             verdict(0.1, true, Some(0.5), Some(0.6)),
             Verdict::SearchChanged
         );
+    }
+
+    #[test]
+    fn a_strategy_that_counts_no_nodes_is_not_said_to_have_zero() {
+        let b = run_with_nodes(&[("c", "lib", 1, 0, 10)], false);
+        let c = run_with_nodes(&[("c", "lib", 1, 0, 10)], false);
+        let cmp = compare(&b, &c, &Options::default()).unwrap();
+        assert!(!cmp.rows[0].nodes_counted);
+        let counted = compare(
+            &run(&[("c", "a", 1, 0, 10)]),
+            &run(&[("c", "a", 1, 0, 10)]),
+            &Options::default(),
+        )
+        .unwrap();
+        assert!(counted.rows[0].nodes_counted);
     }
 
     #[test]
