@@ -440,9 +440,14 @@ impl<'c> Runner<'c> {
         let mut solved = Vec::with_capacity(all);
         for (s, results) in out.results.iter_mut().enumerate() {
             let start = self.clock.now_ns();
-            let (limits, repeat) = (self.settings.limits, self.settings.repeat);
-            // Only the timed strategies count towards progress.
-            let bytes = (s < timed).then(|| chunk.bytes());
+            let limits = self.settings.limits;
+            // The reference is not timed: one round gives its counts, and it does not
+            // count towards progress.
+            let (repeat, bytes) = if s < timed {
+                (self.settings.repeat, Some(chunk.bytes()))
+            } else {
+                (1, None)
+            };
             solved.push(self.phase(s, records, results, limits, repeat, bytes));
             if s < timed {
                 walls.push(self.clock.now_ns().saturating_sub(start));
@@ -1340,6 +1345,38 @@ mod tests {
         );
         let row = &summary.rows()[0];
         assert_eq!((row.unreturned, row.mismatches), (2, 0));
+    }
+
+    /// `fast`, counting its solves into `solves`.
+    struct Counted(Box<dyn Strategy>, Arc<AtomicU64>);
+
+    impl Strategy for Counted {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.1.fetch_add(1, Ordering::Relaxed);
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn the_untimed_reference_solves_each_puzzle_once_whatever_the_repeat() {
+        let solves = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&solves);
+        let reference = StrategyInfo::new("counted", move || {
+            Box::new(Counted(
+                by_name("fast").unwrap().make(),
+                Arc::clone(&counter),
+            ))
+        });
+        let s = Settings {
+            reference: Some(reference),
+            warmup: false,
+            ..settings(&["bitmask"], 8, 3)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (rows, summary) = run(&format!("{EASY}\n{TWO}\n"), s, 2, &clock);
+        assert_eq!(rows.len(), 2, "only bitmask is reported");
+        assert_eq!(summary.mismatches(), 0);
+        assert_eq!(solves.load(Ordering::Relaxed), 2, "one solve per puzzle");
     }
 
     #[test]
