@@ -279,8 +279,8 @@ fn no_solution_where_the_corpus_gives_one_is_a_mismatch() {
     }
 }
 
-/// For the lead: needs the count-against-a-reference check (issue 13 §4), which is not on
-/// this branch; remove the `ignore` once it is merged.
+/// A solver that finds nothing where the reference (`fast`) finds solutions: its count,
+/// not only a solution, is checked.
 #[test]
 fn a_wrong_count_is_a_mismatch_against_the_reference() {
     let Some((_, wrong)) = libraries() else {
