@@ -412,7 +412,6 @@ mod tests {
                         error: error.clone(),
                         mismatch: i % 2 == 0,
                         failed: false,
-                        unreturned: false,
                     };
                     let corpus = &corpora[i % corpora.len()];
                     let strategy = ["fast", "", "a,b", "x\"y"][i % 4];

@@ -99,9 +99,6 @@ pub struct PuzzleResult {
     pub mismatch: bool,
     /// The solver failed on this puzzle (`Abort::Failed`): the status is `aborted`.
     pub failed: bool,
-    /// The solver found solutions but returned none (a C-ABI solver fills one only for a
-    /// limit of 1): there was no solution to check.
-    pub unreturned: bool,
 }
 
 impl Default for PuzzleResult {
@@ -116,7 +113,6 @@ impl Default for PuzzleResult {
             error: None,
             mismatch: false,
             failed: false,
-            unreturned: false,
         }
     }
 }
@@ -175,8 +171,13 @@ impl PuzzleResult {
             error,
             mismatch,
             failed: matches!(outcome.aborted, Some(Abort::Failed(_))),
-            unreturned: outcome.solutions > 0 && outcome.first.is_none(),
         }
+    }
+
+    /// Whether the solver found solutions but returned none (a C-ABI solver fills one only
+    /// for a limit of 1): there was no solution to check.
+    pub fn unreturned(&self) -> bool {
+        self.solutions.is_some_and(|n| n > 0) && self.solution.is_none()
     }
 
     /// Whether the search finished (neither aborted nor unsearched), so its count of

@@ -138,7 +138,7 @@ impl Summary {
         g.counts[result.status as usize] += 1;
         g.mismatches += result.mismatch as u64;
         g.failures += result.failed as u64;
-        g.unreturned += result.unreturned as u64;
+        g.unreturned += result.unreturned() as u64;
         if let Some(t) = result.time_ns {
             g.searched += 1;
             g.time_sum_ns += t as u128;

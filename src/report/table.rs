@@ -240,6 +240,9 @@ mod tests {
             status: Status::Unique,
             solutions: Some(1),
             time_ns: Some(10),
+            solution: Some(crate::strategy::testkit::grid(
+                crate::strategy::testkit::EASY_SOLUTION,
+            )),
             ..PuzzleResult::default()
         };
         summary.add(g, &result);
@@ -249,7 +252,7 @@ mod tests {
         summary.add(
             g,
             &PuzzleResult {
-                unreturned: true,
+                solution: None,
                 ..result
             },
         );
