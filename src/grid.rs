@@ -563,7 +563,7 @@ mod tests {
     fn rule_and_solution_checks_agree_on_random_grids() {
         let puzzle: Grid = PUZZLE.parse().unwrap();
         let solution: Grid = SOLUTION.parse().unwrap();
-        let mut rng = crate::generate::Rng::from_seed(7);
+        let mut rng = crate::rng::Rng::from_seed(7);
         let mut broken = [0usize; 2];
         for round in 0..20_000 {
             // Random digits in a random number of cells: few clues break no rule, many do.
