@@ -4,7 +4,9 @@
 //! A reader thread reads and parses chunks of records ahead, so reading overlaps solving.
 //! Each strategy in turn solves the whole chunk in parallel: one phase per strategy, so
 //! its wall-clock time is measured on its own and two strategies never compete for the
-//! cores while being timed. Each worker thread keeps its own solver per strategy, reused
+//! cores while being timed. The phases run in one order in a chunk and in the reverse
+//! order in the next (ABBA), so that two strategies compared in one run see the same
+//! machine. Each worker thread keeps its own solver per strategy, reused
 //! across puzzles (the [`Engine`]'s). A solved chunk is reported (given to the [`Sink`]:
 //! the summary, the CSV, ...): with one strategy, while the next chunk is solved; with
 //! several, before it, so that no strategy's phase carries the reporting. Only the solve
@@ -217,6 +219,8 @@ pub struct Runner<'c> {
     clock: &'c dyn Clock,
     /// Per task of the last phase: whether it was solved (false: skipped on a stop).
     tasks_done: Vec<bool>,
+    /// Chunks solved so far, over every corpus: its parity sets the order of the phases.
+    chunks_solved: u64,
     warmed_up: bool,
     progress: Option<Arc<WorkDone>>,
     stop: Stop,
@@ -248,6 +252,7 @@ impl<'c> Runner<'c> {
             reference,
             clock,
             tasks_done: Vec::new(),
+            chunks_solved: 0,
             progress: None,
             stop: Stop::default(),
         })
@@ -436,9 +441,18 @@ impl<'c> Runner<'c> {
         let timed = self.settings.strategies.len();
         let all = self.engine.strategies().len();
         out.results.resize_with(all, Vec::new);
-        let mut walls = Vec::with_capacity(timed);
-        let mut solved = Vec::with_capacity(all);
-        for (s, results) in out.results.iter_mut().enumerate() {
+        let mut walls = vec![0; timed];
+        let mut solved = vec![0; all];
+        // The timed phases run A B C in one chunk and C B A in the next (ABBA), so that no
+        // strategy always runs first, on caches the reader thread just used, or last: in
+        // a comparison of two strategies both see the same machine, in the same places.
+        let backwards = self.chunks_solved % 2 == 1;
+        self.chunks_solved += 1;
+        let order = (0..timed)
+            .map(move |k| if backwards { timed - 1 - k } else { k })
+            .chain(timed..all);
+        for s in order {
+            let results = &mut out.results[s];
             let start = self.clock.now_ns();
             let limits = self.settings.limits;
             // The reference is not timed: one round gives its counts, and it does not
@@ -448,9 +462,9 @@ impl<'c> Runner<'c> {
             } else {
                 (1, None)
             };
-            solved.push(self.phase(s, records, results, limits, repeat, bytes));
+            solved[s] = self.phase(s, records, results, limits, repeat, bytes);
             if s < timed {
-                walls.push(self.clock.now_ns().saturating_sub(start));
+                walls[s] = self.clock.now_ns().saturating_sub(start);
             }
         }
         out.reported = solved.iter().copied().min().unwrap_or(0);
@@ -1389,5 +1403,46 @@ mod tests {
         let clock = MockClock::new(1, 0, 1);
         let (_, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
         assert_eq!(summary.mismatches(), 0);
+    }
+
+    /// Appends its name to a shared log on every solve.
+    struct Logged(
+        Box<dyn Strategy>,
+        &'static str,
+        Arc<std::sync::Mutex<Vec<&'static str>>>,
+    );
+
+    impl Strategy for Logged {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.2.lock().unwrap().push(self.1);
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn phases_alternate_their_order_chunk_by_chunk() {
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let logged = |name: &'static str| {
+            let log = Arc::clone(&log);
+            StrategyInfo::new(name, move || {
+                Box::new(Logged(
+                    by_name("fast").unwrap().make(),
+                    name,
+                    Arc::clone(&log),
+                ))
+            })
+        };
+        let s = Settings {
+            strategies: vec![logged("a"), logged("b")],
+            reference: None,
+            warmup: false,
+            ..settings(&[], 2, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        // Six puzzles in chunks of two: three chunks, two solves a phase.
+        let text = [EASY; 6].join("\n");
+        run(&text, s, 1, &clock);
+        let phases: Vec<&str> = log.lock().unwrap().chunks(2).map(|p| p[0]).collect();
+        assert_eq!(phases, ["a", "b", "b", "a", "a", "b"]);
     }
 }
