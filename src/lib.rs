@@ -23,6 +23,7 @@ pub mod grid;
 pub mod interrupt;
 pub mod machine;
 mod per_worker;
+pub mod permute;
 pub mod report;
 pub mod rng;
 pub mod runner;
