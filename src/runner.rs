@@ -18,7 +18,9 @@
 //! (`Settings::reference`, the built-in `fast`): the reference's own results when it is
 //! in the run, else it solves each chunk after the timed phases, untimed. When both
 //! searches finished and the counts differ, the result is a mismatch with an `error`; the
-//! run goes on.
+//! run goes on. With `Settings::permute`, every strategy solves each puzzle as the same
+//! equivalent grid ([`crate::permute`]), and its solution is mapped back to the puzzle as
+//! read before it is checked.
 //!
 //! A run can be stopped (`Runner::stop_when`): the workers look at the flag before each
 //! task (a few puzzles), so a stop waits for at most one task per worker. The records of
