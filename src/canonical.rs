@@ -10,6 +10,7 @@
 //! and a branch is dropped as soon as its prefix is larger than the best form found so far.
 
 use crate::grid::{Grid, PERMUTATIONS_OF_3};
+use crate::permute::line_order;
 
 /// The 1296 orders of lines (rows or columns) that keep bands (stacks) together.
 fn line_orders() -> Vec<[usize; 9]> {
@@ -18,14 +19,7 @@ fn line_orders() -> Vec<[usize; 9]> {
         for a in PERMUTATIONS_OF_3 {
             for b in PERMUTATIONS_OF_3 {
                 for c in PERMUTATIONS_OF_3 {
-                    let within = [a, b, c];
-                    let mut order = [0; 9];
-                    for (slot, &band) in bands.iter().enumerate() {
-                        for k in 0..3 {
-                            order[slot * 3 + k] = band * 3 + within[slot][k];
-                        }
-                    }
-                    out.push(order);
+                    out.push(line_order(bands, [a, b, c]));
                 }
             }
         }
@@ -164,24 +158,9 @@ mod tests {
         Grid::parse(s.as_bytes()).unwrap()
     }
 
-    /// A random symmetry of `g`: relabelling, line orders and maybe a transposition.
+    /// A random symmetry of `g`.
     fn scramble(g: &Grid, rng: &mut Rng) -> Grid {
-        let orders = line_orders();
-        let rows = orders[rng.below(1296) as usize];
-        let cols = orders[rng.below(1296) as usize];
-        let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-        rng.shuffle(&mut digits);
-        let transpose = rng.below(2) == 1;
-        let mut out = [0u8; 81];
-        for r in 0..9 {
-            for c in 0..9 {
-                let (sr, sc) = (rows[r], cols[c]);
-                let (sr, sc) = if transpose { (sc, sr) } else { (sr, sc) };
-                let d = g.get(sr * 9 + sc);
-                out[r * 9 + c] = if d == 0 { 0 } else { digits[d as usize - 1] };
-            }
-        }
-        Grid::from_cells(out).unwrap()
+        crate::permute::Transform::random(rng).apply(g)
     }
 
     /// The minimum over every cell permutation, by brute force.

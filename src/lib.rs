@@ -8,7 +8,7 @@
 //! summary's exporters); [`foreign`] brings in solvers from outside the crate. A strategy of your own runs through the same pieces: see
 //! `examples/custom_strategy.rs`. The corpus tools add [`classify`] (every line's status,
 //! in order), [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`]
-//! (reproducible random puzzles).
+//! (reproducible random puzzles); [`permute`] draws the equivalent grids of `run --permute`.
 
 pub mod canonical;
 pub mod classify;
@@ -23,6 +23,7 @@ pub mod grid;
 pub mod interrupt;
 pub mod machine;
 mod per_worker;
+pub mod permute;
 pub mod report;
 pub mod rng;
 pub mod runner;

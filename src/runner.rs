@@ -18,7 +18,9 @@
 //! (`Settings::reference`, the built-in `fast`): the reference's own results when it is
 //! in the run, else it solves each chunk after the timed phases, untimed. When both
 //! searches finished and the counts differ, the result is a mismatch with an `error`; the
-//! run goes on.
+//! run goes on. With `Settings::permute`, every strategy solves each puzzle as the same
+//! equivalent grid ([`crate::permute`]), and its solution is mapped back to the puzzle as
+//! read before it is checked.
 //!
 //! A run can be stopped (`Runner::stop_when`): the workers look at the flag before each
 //! task (a few puzzles), so a stop waits for at most one task per worker. The records of
@@ -39,6 +41,7 @@ use crate::corpus::{Chunk, Corpus, Kind, Lines, LoadError, Record};
 use crate::engine::{result_of, Engine};
 use crate::grid::Grid;
 use crate::interrupt::Stop;
+use crate::permute::Transform;
 use crate::report::{PuzzleResult, Sink};
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
@@ -58,6 +61,10 @@ pub struct Settings {
     /// The strategy whose counts every strategy's must agree with (see the module's
     /// documentation); `None`: counts are not compared.
     pub reference: Option<StrategyInfo>,
+    /// Solve each puzzle as a random equivalent grid, drawn from this seed and the
+    /// record's line (`Transform::for_line`): the same for every strategy, the reference
+    /// included. Solutions are mapped back before they are checked; nodes may change.
+    pub permute: Option<u64>,
 }
 
 impl Default for Settings {
@@ -69,6 +76,7 @@ impl Default for Settings {
             chunk_size: 2048,
             warmup: true,
             reference: Some(crate::classify::fastest().clone()),
+            permute: None,
         }
     }
 }
@@ -454,7 +462,6 @@ impl<'c> Runner<'c> {
         for s in order {
             let results = &mut out.results[s];
             let start = self.clock.now_ns();
-            let limits = self.settings.limits;
             // The reference is not timed: one round gives its counts, and it does not
             // count towards progress.
             let (repeat, bytes) = if s < timed {
@@ -462,7 +469,11 @@ impl<'c> Runner<'c> {
             } else {
                 (1, None)
             };
-            solved[s] = self.phase(s, records, results, limits, repeat, bytes);
+            let how = How {
+                repeat,
+                ..self.how()
+            };
+            solved[s] = self.phase(s, records, results, how, bytes);
             if s < timed {
                 walls[s] = self.clock.now_ns().saturating_sub(start);
             }
@@ -484,14 +495,27 @@ impl<'c> Runner<'c> {
     /// caches, branch predictors and lazily built tables are warm before the first timed
     /// phase.
     fn warm_up(&mut self, records: &[Record]) {
-        let limits = Limits {
-            max_nodes: self.settings.limits.max_nodes.min(WARMUP_MAX_NODES),
-            ..self.settings.limits
+        let how = self.how();
+        let how = How {
+            limits: Limits {
+                max_nodes: how.limits.max_nodes.min(WARMUP_MAX_NODES),
+                ..how.limits
+            },
+            ..how
         };
         let n = records.len().min(WARMUP_PUZZLES);
         let mut results = Vec::new();
         for s in 0..self.settings.strategies.len() {
-            self.phase(s, &records[..n], &mut results, limits, 1, None);
+            self.phase(s, &records[..n], &mut results, how, None);
+        }
+    }
+
+    /// How the timed phases solve: one round, with the run's limits and permutation.
+    fn how(&self) -> How {
+        How {
+            limits: self.settings.limits,
+            repeat: 1,
+            permute: self.settings.permute,
         }
     }
 
@@ -504,8 +528,7 @@ impl<'c> Runner<'c> {
         s: usize,
         records: &[Record],
         results: &mut Vec<PuzzleResult>,
-        limits: Limits,
-        repeat: u32,
+        how: How,
         bytes: Option<u64>,
     ) -> usize {
         let n = records.len();
@@ -525,7 +548,7 @@ impl<'c> Runner<'c> {
                 return false;
             }
             engine.with_solver(s, |solver| {
-                solve_task(records, results, solver, info, &limits, repeat, clock);
+                solve_task(records, results, solver, info, &how, clock);
             });
             if let Some((p, bytes)) = progress {
                 // The task's share of the chunk's bytes: the shares of all tasks
@@ -653,28 +676,48 @@ fn next_chunk_size(last: usize, max: usize, left: Option<u64>, per_record: u64) 
     }
 }
 
+/// How a phase solves each puzzle.
+#[derive(Debug, Clone, Copy)]
+struct How {
+    /// The limits of every search.
+    limits: Limits,
+    /// Timings per solve; the fastest is kept.
+    repeat: u32,
+    /// The seed of the equivalent grids solved instead of the records' (`Settings::permute`).
+    permute: Option<u64>,
+}
+
 /// One task's records (at most `PUZZLES_PER_TASK`) under strategy `info`, into `results`.
-/// Its puzzles are solved back to back and timed with `Clock::time_each`; checking and
-/// recording the outcomes come after the last solve, outside the timings.
+/// Its puzzles are solved back to back and timed with `Clock::time_each`; transforming
+/// them (`--permute`) comes before the first solve, and mapping the solutions back,
+/// checking and recording the outcomes after the last, outside the timings.
 fn solve_task(
     records: &[Record],
     results: &mut [PuzzleResult],
     strategy: &mut dyn Strategy,
     info: &StrategyInfo,
-    limits: &Limits,
-    repeat: u32,
+    how: &How,
     clock: &dyn Clock,
 ) {
-    let mut grids = [&Grid::EMPTY; PUZZLES_PER_TASK];
+    let (limits, repeat) = (&how.limits, how.repeat);
+    let mut grids = [Grid::EMPTY; PUZZLES_PER_TASK];
+    let mut transforms: [Option<Transform>; PUZZLES_PER_TASK] = [None; PUZZLES_PER_TASK];
     let mut puzzles = 0;
     for record in records {
         if let Kind::Puzzle { grid, .. } = &record.kind {
-            grids[puzzles] = grid;
+            grids[puzzles] = match how.permute {
+                Some(seed) => {
+                    let t = Transform::for_line(seed, record.line);
+                    transforms[puzzles] = Some(t);
+                    t.apply(grid)
+                }
+                None => *grid,
+            };
             puzzles += 1;
         }
     }
     let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [const { None }; PUZZLES_PER_TASK];
-    let mut solve = |i: usize| strategy.solve(grids[i], limits);
+    let mut solve = |i: usize| strategy.solve(&grids[i], limits);
     clock.time_each(&mut solve, &mut best[..puzzles]);
     // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
     // a later one disagrees (see `later_round`).
@@ -689,6 +732,12 @@ fn solve_task(
                     later_round(kept, outcome);
                 }
             }
+        }
+    }
+    // The record's own grid is what the solution is checked against and written for.
+    for (slot, t) in best.iter_mut().zip(&transforms) {
+        if let (Some((outcome, _)), Some(t)) = (slot, t) {
+            outcome.first = outcome.first.map(|s| t.unapply(&s));
         }
     }
     let mut timed = best.iter().flatten();
@@ -1444,5 +1493,80 @@ mod tests {
         run(&text, s, 1, &clock);
         let phases: Vec<&str> = log.lock().unwrap().chunks(2).map(|p| p[0]).collect();
         assert_eq!(phases, ["a", "b", "b", "a", "a", "b"]);
+    }
+    #[test]
+    fn a_permuted_run_finds_what_the_plain_one_does_in_the_original_grids() {
+        let invalid = EASY.replacen("53", "55", 1);
+        let text = format!(
+            "{}\n{}\n{invalid}\n",
+            mixed(60),
+            crate::strategy::testkit::UNSOLVABLE
+        );
+        let names = ["bitmask", "dlx", "fast"];
+        let results = |permute: Option<u64>| {
+            let s = Settings {
+                permute,
+                ..settings(&names, 16, 1)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let mut runner = Runner::new(s, 2, &clock).unwrap();
+            let mut summary = Summary::default();
+            let mut out = Vec::new();
+            run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+                for (i, r) in b.records.iter().enumerate() {
+                    for s in 0..b.strategies.len() {
+                        out.push((r.clone(), b.results[s][i].clone()));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(summary.mismatches(), 0, "permute {permute:?}");
+            out
+        };
+        let plain = results(None);
+        let permuted = results(Some(7));
+        assert_eq!(plain.len(), permuted.len());
+        let statuses: std::collections::HashSet<Status> =
+            plain.iter().map(|(_, r)| r.status).collect();
+        for status in [
+            Status::Unique,
+            Status::Multiple,
+            Status::Unsolvable,
+            Status::Invalid,
+            Status::Malformed,
+        ] {
+            assert!(
+                statuses.contains(&status),
+                "the corpus has a {status:?} line"
+            );
+        }
+        let mut nodes_differ = 0;
+        for ((record, a), (same, b)) in plain.iter().zip(&permuted) {
+            assert_eq!(record, same, "the records stay as read");
+            assert_eq!(
+                (a.status, a.solutions),
+                (b.status, b.solutions),
+                "line {}",
+                record.line
+            );
+            assert!(
+                !b.mismatch && b.error == a.error,
+                "line {}: {:?}",
+                record.line,
+                b.error
+            );
+            if let Kind::Puzzle { grid, .. } = &record.kind {
+                if a.solutions > Some(0) {
+                    let solution = b.solution.expect("a solution is returned");
+                    assert!(solution.is_solution_of(grid), "line {}", record.line);
+                }
+                if a.status == Status::Unique {
+                    assert_eq!(a.solution, b.solution, "line {}", record.line);
+                }
+            }
+            nodes_differ += (a.nodes != b.nodes) as usize;
+        }
+        assert!(nodes_differ > 0, "the grids solved were not the records'");
     }
 }

@@ -99,6 +99,13 @@ pub struct Args {
     /// Skip the untimed warm-up before the first timed batch.
     #[arg(long)]
     no_warmup: bool,
+
+    /// Solve each puzzle as a random equivalent grid (digits relabelled; rows, columns,
+    /// bands and stacks permuted; maybe transposed) drawn from SEED and its line: the same
+    /// for every strategy. Counts and statuses do not change; nodes may. The CSV keeps the
+    /// puzzles and solutions as read.
+    #[arg(long, value_name = "SEED")]
+    permute: Option<u64>,
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -198,6 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         repeat: args.repeat,
         chunk_size: args.chunk_size as usize,
         warmup: !args.no_warmup,
+        permute: args.permute,
         ..Settings::default()
     };
     let mut runner = Runner::new(settings, args.threads, &clock)?;

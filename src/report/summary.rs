@@ -268,6 +268,10 @@ pub struct SummaryReport {
     pub repeat: u32,
     /// Wall-clock time of the whole run, reading and writing included.
     pub wall_ns: u64,
+    /// `--permute`'s seed: each puzzle was solved as an equivalent grid drawn from it.
+    /// Absent when the grids were solved as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permute: Option<u64>,
     /// The run was stopped (SIGINT, SIGTERM) before the end of its input: the rows count
     /// only what was done. Absent (false) in summaries written before it existed.
     #[serde(default)]
@@ -318,6 +322,7 @@ impl SummaryReport {
                 .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
             repeat: settings.repeat,
             wall_ns,
+            permute: settings.permute,
             interrupted: false,
             not_reached: Some(0),
             pipes: Vec::new(),
@@ -448,6 +453,7 @@ mod tests {
             timeout_ns: None,
             repeat: 1,
             wall_ns: 1,
+            permute: None,
             interrupted,
             not_reached,
             pipes: Vec::new(),

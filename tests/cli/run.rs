@@ -602,3 +602,157 @@ fn the_reference_is_checked_against_but_never_reported() {
         (Some(0), Some(0))
     );
 }
+
+/// What `--permute` must not change, per (line, strategy): the puzzle, status, count,
+/// solution and error. The solution only for a unique puzzle: of several, the one found
+/// first depends on the grid solved (the tool checks it solves the puzzle as read, and
+/// says so in the error column when it does not).
+type Answers = BTreeMap<(u64, String), [String; 5]>;
+
+fn answers(rows: &[Row]) -> Answers {
+    rows.iter()
+        .map(|r| {
+            let mut kept =
+                ["puzzle", "status", "solutions", "solution", "error"].map(|k| r[k].clone());
+            if r["status"] == "multiple" {
+                kept[3].clear();
+            }
+            ((r["line"].parse().unwrap(), r["strategy"].clone()), kept)
+        })
+        .collect()
+}
+
+/// `a` and `b` agree on every answer of a search that finished on both sides (a node
+/// budget runs out where it runs out: nodes are what a permutation changes). Returns how
+/// many were compared, per strategy.
+fn finished_alike(a: &Answers, b: &Answers) -> BTreeMap<String, usize> {
+    assert_eq!(a.len(), b.len());
+    let mut compared = BTreeMap::new();
+    for (key, x) in a {
+        let y = &b[key];
+        if x[1] != "aborted" && y[1] != "aborted" {
+            assert_eq!(x, y, "line {} {}", key.0, key.1);
+            *compared.entry(key.1.clone()).or_default() += 1;
+        }
+    }
+    compared
+}
+
+/// (line, strategy) -> nodes
+fn nodes(rows: &[Row]) -> BTreeMap<(u64, String), String> {
+    rows.iter()
+        .map(|r| {
+            (
+                (r["line"].parse().unwrap(), r["strategy"].clone()),
+                r["nodes"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn permute_keeps_every_answer_and_changes_the_search_deterministically() {
+    let classic = format!("{}/datasets/classic.txt", env!("CARGO_MANIFEST_DIR"));
+    let with = |extra: &[&str]| {
+        let mut args = vec![classic.as_str(), "--strict", "-s", "naive,bitmask,dlx,fast"];
+        args.extend(extra);
+        run_ok(&args)
+    };
+    let plain = with(&[]);
+    let seven = with(&["--permute", "7"]);
+    // The records and their solutions as read, whatever grid was solved; `naive` runs
+    // out of nodes on the hardest puzzles.
+    let compared = finished_alike(&answers(&plain), &answers(&seven));
+    for s in ["bitmask", "dlx", "fast"] {
+        assert_eq!(compared[s], 14, "{s}: every puzzle, none aborted");
+    }
+    assert!(compared["naive"] >= 3, "{compared:?}");
+    assert!(plain
+        .iter()
+        .all(|r| ["unique", "aborted"].contains(&r["status"].as_str())));
+    assert_eq!(
+        nodes(&with(&["--permute", "7"])),
+        nodes(&seven),
+        "same seed"
+    );
+    let differ = |a: &[Row], b: &[Row]| {
+        let (a, b) = (nodes(a), nodes(b));
+        a.iter().filter(|(k, n)| b[*k] != **n).count()
+    };
+    // Nodes depend on the grid solved: most puzzles' change with the seed.
+    let other = with(&["--permute", "8"]);
+    assert!(differ(&seven, &other) > seven.len() / 2, "seeds 7 and 8");
+    assert!(differ(&plain, &seven) > plain.len() / 2, "plain and seed 7");
+}
+
+#[test]
+fn permute_keeps_every_status_of_the_mixed_fixture() {
+    let plain = run_ok(&[&fixture("mixed.txt")]);
+    let permuted = run_ok(&[&fixture("mixed.txt"), "--permute", "3"]);
+    assert_eq!(plain.len(), 7 * strategies().len());
+    assert!(plain.iter().all(|r| r["status"] != "aborted"));
+    assert_eq!(answers(&plain), answers(&permuted));
+}
+
+#[test]
+fn the_summary_records_the_permute_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = |extra: &[&str]| {
+        let json = dir.path().join("s.json");
+        bench()
+            .args([
+                "run",
+                &fixture("mixed.txt"),
+                "-q",
+                "-s",
+                "fast",
+                "--out",
+                "-",
+            ])
+            .args(extra)
+            .arg("--summary")
+            .arg(&json)
+            .assert()
+            .success();
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        v
+    };
+    assert_eq!(summary(&["--permute", "42"])["permute"], 42);
+    assert!(
+        summary(&[]).get("permute").is_none(),
+        "absent when not used"
+    );
+    bench()
+        .args(["run", &fixture("mixed.txt"), "--permute", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--permute"));
+}
+
+#[test]
+fn permute_keeps_every_status_over_a_shared_corpus() {
+    let name = "puzzles3_magictour_top1465";
+    let corpus = format!("{}/../shared/datasets/{name}", env!("CARGO_MANIFEST_DIR"));
+    if !Path::new(&corpus).exists() {
+        crate::say_skipped(&format!("../shared/datasets/{name} not found"));
+        return;
+    }
+    // Every strategy that solves this corpus in seconds, with no node budget, so that
+    // nothing is aborted: `naive`, `hashset` and `stack` would take minutes (the fixtures'
+    // tests above cover them).
+    let with = |extra: &[&str]| {
+        let mut args = vec![
+            corpus.as_str(),
+            "-s",
+            "bitmask,dlx,fast",
+            "--max-nodes",
+            "0",
+        ];
+        args.extend(extra);
+        answers(&run_ok(&args))
+    };
+    let (plain, permuted) = (with(&[]), with(&["--permute", "1"]));
+    assert_eq!(plain.len(), 3 * 1465);
+    assert!(plain.values().all(|a| a[1] == "unique"));
+    assert_eq!(plain, permuted);
+}
