@@ -23,6 +23,7 @@ pub mod grid;
 pub mod interrupt;
 pub mod machine;
 mod per_worker;
+pub mod preemption;
 pub mod report;
 pub mod rng;
 pub mod runner;
