@@ -218,6 +218,9 @@ impl Exporter for MarkdownExporter {
         if let Some(note) = report.interrupted_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
+        for warning in super::noise::warnings(report) {
+            let _ = writeln!(out, "\n**warning:** {warning}");
+        }
         out
     }
 }
