@@ -24,6 +24,7 @@ pub mod interrupt;
 pub mod machine;
 mod per_worker;
 pub mod permute;
+pub mod preemption;
 pub mod report;
 pub mod rng;
 pub mod runner;

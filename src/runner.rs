@@ -42,6 +42,7 @@ use crate::engine::{result_of, Engine};
 use crate::grid::Grid;
 use crate::interrupt::Stop;
 use crate::permute::Transform;
+use crate::preemption;
 use crate::report::{PuzzleResult, Sink};
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
@@ -95,6 +96,10 @@ pub struct Batch<'a> {
     pub results: &'a [Vec<PuzzleResult>],
     /// Each strategy's wall-clock time for these records: its share of its phase.
     pub walls: &'a [u64],
+    /// Each strategy's involuntary context switches of the workers while they solved
+    /// these records (its share of its phase's); `None` where they are not counted (see
+    /// [`crate::preemption`]).
+    pub preemptions: &'a [Option<u64>],
 }
 
 /// Work finished so far, updated by the workers as each solve ends, so a progress
@@ -156,6 +161,8 @@ struct Solved {
     results: Vec<Vec<PuzzleResult>>,
     /// Per timed strategy, the wall time of its phase that goes with the reported records.
     walls: Vec<u64>,
+    /// Per timed strategy, the preemptions of its phase that go with the reported records.
+    preemptions: Vec<Option<u64>>,
     /// Records solved by every strategy, from the first: the ones to report.
     reported: usize,
 }
@@ -194,6 +201,7 @@ impl<S: Sink> Reporter<'_, S> {
             strategies: &self.strategies,
             results: &solved.results[..self.strategies.len()],
             walls: &solved.walls,
+            preemptions: &solved.preemptions,
         };
         self.sink.batch(&batch).map_err(RunError::Sink)
     }
@@ -450,6 +458,7 @@ impl<'c> Runner<'c> {
         let all = self.engine.strategies().len();
         out.results.resize_with(all, Vec::new);
         let mut walls = vec![0; timed];
+        let mut switches = vec![0; timed];
         let mut solved = vec![0; all];
         // The timed phases run A B C in one chunk and C B A in the next (ABBA), so that no
         // strategy always runs first, on caches the reader thread just used, or last: in
@@ -473,8 +482,10 @@ impl<'c> Runner<'c> {
                 repeat,
                 ..self.how()
             };
-            solved[s] = self.phase(s, records, results, how, bytes);
+            let (done, preempted) = self.phase(s, records, results, how, bytes);
+            solved[s] = done;
             if s < timed {
+                switches[s] = preempted;
                 walls[s] = self.clock.now_ns().saturating_sub(start);
             }
         }
@@ -486,6 +497,11 @@ impl<'c> Runner<'c> {
                 .zip(&solved)
                 .map(|(&wall, &solved)| wall_share(wall, out.reported, solved)),
         );
+        out.preemptions.clear();
+        out.preemptions
+            .extend(switches.iter().zip(&solved).map(|(&n, &solved)| {
+                crate::preemption::COUNTED.then(|| wall_share(n, out.reported, solved))
+            }));
         if let Some(r) = self.reference {
             check_counts(out, r, timed, &self.engine.strategies()[r].name);
         }
@@ -521,8 +537,9 @@ impl<'c> Runner<'c> {
 
     /// Solve `records` with strategy `s`, in parallel unless it is serial, into `results`.
     /// With the `bytes` of input behind them, the solves count towards progress. Returns
-    /// how many records, from the first, were solved: all of them unless a stop was
-    /// requested.
+    /// how many records, from the first, were solved (all of them unless a stop was
+    /// requested), and the involuntary context switches the workers suffered during
+    /// their tasks (see [`preemption`]).
     fn phase(
         &mut self,
         s: usize,
@@ -530,7 +547,7 @@ impl<'c> Runner<'c> {
         results: &mut Vec<PuzzleResult>,
         how: How,
         bytes: Option<u64>,
-    ) -> usize {
+    ) -> (usize, u64) {
         let n = records.len();
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
@@ -541,6 +558,7 @@ impl<'c> Runner<'c> {
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
         let tasks_done = &mut self.tasks_done;
+        let preempted = AtomicU64::new(0);
         // Solves one task; `false` when it was skipped on a stop.
         let task = |(k, (results, records)): (usize, (&mut [PuzzleResult], &[Record]))| {
             // Between tasks, never inside a timed solve.
@@ -550,6 +568,11 @@ impl<'c> Runner<'c> {
             engine.with_solver(s, |solver| {
                 solve_task(records, results, solver, info, &how, clock);
             });
+            // Read by the worker itself, after the task's last timed solve. Every phase
+            // reads (the untimed ones too), so a timed phase counts only its own tasks
+            // and the moments just before them.
+            let switches = preemption::since_last_read();
+            preempted.fetch_add(switches, Ordering::Relaxed);
             if let Some((p, bytes)) = progress {
                 // The task's share of the chunk's bytes: the shares of all tasks
                 // add up to the chunk's bytes exactly.
@@ -587,10 +610,11 @@ impl<'c> Runner<'c> {
                     .map(task),
             );
         }
-        tasks_done
+        let done = tasks_done
             .iter()
             .position(|done| !done)
-            .map_or(n, |k| k * PUZZLES_PER_TASK)
+            .map_or(n, |k| k * PUZZLES_PER_TASK);
+        (done, preempted.into_inner())
     }
 }
 
@@ -1065,6 +1089,28 @@ mod tests {
         )
         .unwrap();
         assert_eq!(clock.calls.load(Ordering::Relaxed), 3, "timed three times");
+    }
+
+    #[test]
+    fn each_batch_carries_its_phases_preemptions_into_the_summary() {
+        let clock = MockClock::new(1, 0, 7);
+        let mut runner = Runner::new(settings(&["bitmask", "fast"], 4, 1), 2, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut sums = [Some(0u64), Some(0)];
+        run_with(&mut runner, &mut corpus(&mixed(40)), &mut summary, |b| {
+            assert_eq!(b.preemptions.len(), 2);
+            for (sum, n) in sums.iter_mut().zip(b.preemptions) {
+                *sum = sum.zip(*n).map(|(a, b)| a + b);
+            }
+            Ok(())
+        })
+        .unwrap();
+        let counted: Vec<_> = summary.rows().iter().map(|r| r.preemptions).collect();
+        if crate::preemption::COUNTED {
+            assert_eq!(counted, sums);
+        } else {
+            assert_eq!(counted, [None, None]);
+        }
     }
 
     #[test]

@@ -69,7 +69,10 @@ pub struct Args {
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
-    /// Time each solve K times and keep the fastest.
+    /// Time each solve K times and keep the fastest. Each puzzle is solved K times in a row
+    /// (with the other puzzles of its task of 8), so its time is a warm-cache best case with
+    /// most preemptions and cold-cache misses removed; throughputs then describe that, and
+    /// wall times cover all K rounds.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
 
@@ -273,6 +276,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         eprint!("{}", TableExporter.export(&report));
     }
+    super::warnings::numbers(&report);
     // A name the tool chose is said even with --quiet: nobody else knows it.
     if out_path.as_os_str() != "-" && (!args.quiet || args.out.is_none()) {
         eprintln!("per-puzzle results: {}", out_path.display());

@@ -1,11 +1,13 @@
 //! `Warnings`: a sink that warns on stderr, in input order, about every bad line and every
 //! result that is wrong or failed, naming the corpus, the line and the solver. Only the
-//! first `MAX_WARNINGS` are shown; the CSV's error column has them all.
+//! first `MAX_WARNINGS` are shown; the CSV's error column has them all. At the end,
+//! [`numbers`] warns about throughputs that need care (see `report::noise`).
 
 use std::io;
 
 use sudoku_bench::corpus::Kind;
-use sudoku_bench::report::Sink;
+use sudoku_bench::report::summary::SummaryReport;
+use sudoku_bench::report::{noise, Sink};
 use sudoku_bench::runner::Batch;
 
 use super::progress::Progress;
@@ -55,5 +57,13 @@ impl Sink for Warnings<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Warn on stderr about each summary row whose numbers need care: a heavy tail that
+/// decides the mean-based throughput, or workers preempted while they solved.
+pub fn numbers(report: &SummaryReport) {
+    for line in noise::warnings(report) {
+        eprintln!("warning: {line}");
     }
 }

@@ -4,6 +4,7 @@
 pub mod csv;
 pub mod csv_sink;
 pub mod json;
+pub mod noise;
 pub mod sink;
 pub mod summary;
 pub mod table;

@@ -86,6 +86,7 @@ impl Sink for Summary {
                 self.add(group, result);
             }
             self.add_wall(group, batch.walls[s]);
+            self.add_preemptions(group, batch.preemptions.get(s).copied().flatten());
         }
         Ok(())
     }
@@ -124,6 +125,7 @@ mod tests {
             strategies: &strategies,
             results: &results,
             walls: &[5, 7],
+            preemptions: &[Some(3), None],
         };
         sinks.batch(&batch).unwrap();
         assert_eq!(seen, [2]);
@@ -131,15 +133,15 @@ mod tests {
         let rows: Vec<_> = summary
             .rows()
             .into_iter()
-            .map(|r| (r.corpus, r.strategy, r.malformed, r.wall_ns))
+            .map(|r| (r.corpus, r.strategy, r.malformed, r.wall_ns, r.preemptions))
             .collect();
         assert_eq!(
             rows,
             [
-                ("empty".into(), "fast".into(), 0, 0),
-                ("empty".into(), "dlx".into(), 0, 0),
-                ("c".into(), "fast".into(), 2, 5),
-                ("c".into(), "dlx".into(), 2, 7),
+                ("empty".into(), "fast".into(), 0, 0, None),
+                ("empty".into(), "dlx".into(), 0, 0, None),
+                ("c".into(), "fast".into(), 2, 5, Some(3)),
+                ("c".into(), "dlx".into(), 2, 7, None),
             ]
         );
     }
@@ -154,6 +156,7 @@ mod tests {
             strategies: &[],
             results: &[],
             walls: &[],
+            preemptions: &[],
         };
         assert!((ok(), ok()).batch(&batch).is_ok());
         assert_eq!(

@@ -4,6 +4,12 @@
 //! Time quantiles come from an HDR histogram with 3 significant digits (a relative error
 //! under 0.1%), so a run over ten million puzzles does not keep ten million times.
 //! Throughput counts every searched puzzle, aborted ones included: their time was spent.
+//!
+//! Two throughputs stand side by side: `puzzles_per_s_per_core` (puzzles / summed time,
+//! i.e. 1 / mean), which the slowest puzzles decide, and `median_puzzles_per_s_per_core`
+//! (1 / median), which a few outliers (a hard puzzle, a preemption) cannot move. The
+//! median rather than a trimmed mean: the histogram gives it directly, it is the figure
+//! `compare` reads too, and a trimmed mean would still need a cut chosen for each corpus.
 
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
@@ -30,6 +36,9 @@ struct Group {
     max_ns: u64,
     times: Histogram<u64>,
     nodes_sum: u128,
+    /// Involuntary context switches of the workers while they solved; `None` where the
+    /// system does not count them.
+    preemptions: Option<u64>,
     /// Searches whose strategy counts nodes.
     nodes_counted: u64,
     /// Finished searches by a strategy that counts guesses, and how many of them
@@ -79,6 +88,20 @@ pub struct SummaryRow {
     pub puzzles_per_s_per_core: f64,
     /// `searched` / wall-clock time of this strategy's parallel phases.
     pub wall_puzzles_per_s: f64,
+    /// 1 / `median_ns`: the speed of one core on a typical puzzle, which the slowest
+    /// puzzles do not decide (0 in summaries written before it existed).
+    #[serde(default)]
+    pub median_puzzles_per_s_per_core: f64,
+    /// Share of the summed solve time (0..=1) carried by the slowest 1% of the searched
+    /// puzzles (at least one): near 0.01 when every puzzle takes about as long, large
+    /// when a few decide `puzzles_per_s_per_core`.
+    #[serde(default)]
+    pub slowest_1pct_share: f64,
+    /// Involuntary context switches of the worker threads during their solves: each
+    /// one put a time slice of someone else's work into a puzzle's time. `null` where
+    /// the system does not count them (only Linux does, per thread).
+    #[serde(default)]
+    pub preemptions: Option<u64>,
     /// Summed solve time.
     pub total_time_ns: u64,
     /// Wall-clock time of this strategy's phases.
@@ -123,6 +146,7 @@ impl Summary {
             max_ns: 0,
             times: Histogram::new(3).expect("3 significant digits is a valid precision"),
             nodes_sum: 0,
+            preemptions: None,
             nodes_counted: 0,
             guessed: 0,
             guesses_sum: 0,
@@ -166,6 +190,15 @@ impl Summary {
         self.groups[group].wall_ns += ns;
     }
 
+    /// Add involuntary context switches the workers suffered while solving for the group;
+    /// `None` (not counted) leaves the group's count as it is.
+    pub fn add_preemptions(&mut self, group: usize, switches: Option<u64>) {
+        if let Some(n) = switches {
+            let g = &mut self.groups[group];
+            g.preemptions = Some(g.preemptions.unwrap_or(0).saturating_add(n));
+        }
+    }
+
     /// Total of one status over all groups.
     pub fn count(&self, status: Status) -> u64 {
         self.groups.iter().map(|g| g.counts[status as usize]).sum()
@@ -196,6 +229,31 @@ fn per_second(count: u64, ns: u128) -> f64 {
 }
 
 impl Group {
+    /// The share of the summed time taken by the slowest 1% of the searched puzzles,
+    /// read from the histogram from its top: within its precision, and never counting a
+    /// time above the exact maximum.
+    fn slowest_share(&self) -> f64 {
+        if self.searched == 0 || self.time_sum_ns == 0 {
+            return 0.0;
+        }
+        let mut left = self.searched.div_ceil(100);
+        let mut sum = 0u128;
+        let recorded: Vec<_> = self.times.iter_recorded().collect();
+        for bucket in recorded.iter().rev() {
+            let take = bucket.count_at_value().min(left);
+            let ns = self
+                .times
+                .median_equivalent(bucket.value_iterated_to())
+                .min(self.max_ns);
+            sum += take as u128 * ns as u128;
+            left -= take;
+            if left == 0 {
+                break;
+            }
+        }
+        (sum as f64 / self.time_sum_ns as f64).min(1.0)
+    }
+
     fn row(&self) -> SummaryRow {
         let c = |s: Status| self.counts[s as usize];
         let mean = |sum: u128| {
@@ -213,6 +271,7 @@ impl Group {
                 self.times.value_at_quantile(p).min(self.max_ns)
             }
         };
+        let median_ns = q(0.5);
         SummaryRow {
             corpus: self.corpus.clone(),
             strategy: self.strategy.clone(),
@@ -230,10 +289,13 @@ impl Group {
             searched: self.searched,
             puzzles_per_s_per_core: per_second(self.searched, self.time_sum_ns),
             wall_puzzles_per_s: per_second(self.searched, self.wall_ns as u128),
+            median_puzzles_per_s_per_core: per_second(1, median_ns as u128),
+            slowest_1pct_share: self.slowest_share(),
+            preemptions: self.preemptions,
             total_time_ns: self.time_sum_ns.min(u64::MAX as u128) as u64,
             wall_ns: self.wall_ns,
             mean_ns: mean(self.time_sum_ns),
-            median_ns: q(0.5),
+            median_ns,
             p90_ns: q(0.9),
             p99_ns: q(0.99),
             max_ns: self.max_ns,
@@ -393,6 +455,66 @@ mod tests {
         // nodes / 2 for nodes 1..=100: 0 (once), then 1..=50, mean 25.
         assert_eq!(r.mean_guesses, Some(25.0));
         assert_eq!(r.no_guess_share, Some(0.01));
+    }
+
+    #[test]
+    fn the_median_figure_ignores_a_few_slow_puzzles_and_the_tail_share_shows_them() {
+        let mut s = Summary::default();
+        let g = s.group("c", "x");
+        // 198 puzzles of 10 us and 2 (the slowest 1%) of 10 ms, as if preempted.
+        for ns in [10_000; 198].into_iter().chain([10_000_000; 2]) {
+            s.add(g, &timed(Status::Unique, ns, 1));
+        }
+        let r = &s.rows()[0];
+        assert!((r.puzzles_per_s_per_core - 200.0 / 0.021_98).abs() < 1e-6);
+        // 1 / 10 us, within the histogram's 0.1%.
+        assert!((r.median_puzzles_per_s_per_core - 100_000.0).abs() < 100.0);
+        assert!((r.slowest_1pct_share - 0.02 / 0.021_98).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_slowest_1pct_is_rounded_up_to_whole_puzzles() {
+        let mut s = Summary::default();
+        let g = s.group("c", "x");
+        // 101 puzzles: the slowest 1% are the two slowest, 101 and 100 us of 5151 us.
+        for us in 1..=101 {
+            s.add(g, &timed(Status::Unique, us * 1000, 1));
+        }
+        let r = &s.rows()[0];
+        assert!((r.slowest_1pct_share - 201.0 / 5151.0).abs() < 1e-3);
+        assert_eq!(r.preemptions, None, "none added: not counted");
+        s.add_preemptions(g, Some(2));
+        s.add_preemptions(g, None);
+        s.add_preemptions(g, Some(3));
+        assert_eq!(s.rows()[0].preemptions, Some(5));
+    }
+
+    #[test]
+    fn rows_without_the_robust_and_preemption_fields_still_load() {
+        let mut s = Summary::default();
+        let g = s.group("c", "x");
+        s.add(g, &timed(Status::Unique, 5, 1));
+        s.add_preemptions(g, Some(1));
+        let row = s.rows().remove(0);
+        let mut json = serde_json::to_value(&row).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        for field in [
+            "median_puzzles_per_s_per_core",
+            "slowest_1pct_share",
+            "preemptions",
+        ] {
+            assert!(fields.remove(field).is_some(), "{field}");
+        }
+        let old: SummaryRow = serde_json::from_value(json).unwrap();
+        assert_eq!(
+            old,
+            SummaryRow {
+                median_puzzles_per_s_per_core: 0.0,
+                slowest_1pct_share: 0.0,
+                preemptions: None,
+                ..row
+            }
+        );
     }
 
     #[test]

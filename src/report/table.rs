@@ -53,11 +53,18 @@ fn columns() -> Vec<Column> {
         when("unreturned", |r| r.unreturned),
         always("puzzles/s/core", |r| rate(r.puzzles_per_s_per_core)),
         always("wall puzzles/s", |r| rate(r.wall_puzzles_per_s)),
+        always("median puzzles/s/core", |r| {
+            rate(r.median_puzzles_per_s_per_core)
+        }),
         always("mean", |r| duration(r.mean_ns)),
         always("median", |r| duration(r.median_ns as f64)),
         always("p90", |r| duration(r.p90_ns as f64)),
         always("p99", |r| duration(r.p99_ns as f64)),
         always("max", |r| duration(r.max_ns as f64)),
+        always("time in slowest 1%", |r| {
+            format!("{:.1}%", r.slowest_1pct_share * 100.0)
+        }),
+        always("preempted", |r| r.preemptions.map_or("-".into(), thousands)),
         always("mean nodes", |r| {
             r.mean_nodes.map_or("-".into(), |n| format!("{n:.1}"))
         }),
@@ -210,6 +217,9 @@ impl Exporter for MarkdownExporter {
         }
         if let Some(note) = report.interrupted_note() {
             let _ = writeln!(out, "\n**{note}**");
+        }
+        for warning in super::noise::warnings(report) {
+            let _ = writeln!(out, "\n**warning:** {warning}");
         }
         out
     }

@@ -459,7 +459,9 @@ fn summary_markdown_names_the_machine() {
         .assert()
         .success();
     let text = std::fs::read_to_string(&md).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    // A busy machine may add warnings about preemptions under the table.
+    let table = text.split("\n\n**warning:**").next().unwrap();
+    let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].starts_with("sudoku-bench "), "{text}");
     assert!(lines[0].contains("cores)"), "{text}");
     assert!(
@@ -755,4 +757,37 @@ fn permute_keeps_every_status_over_a_shared_corpus() {
     assert_eq!(plain.len(), 3 * 1465);
     assert!(plain.values().all(|a| a[1] == "unique"));
     assert_eq!(plain, permuted);
+}
+
+#[test]
+fn summary_json_has_the_robust_figure_the_tail_share_and_preemptions() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    bench()
+        .args([
+            "run",
+            &fixture("mixed.txt"),
+            "-q",
+            "--out",
+            "-",
+            "-s",
+            "fast",
+        ])
+        .arg("--summary")
+        .arg(&json)
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let r = &v["rows"][0];
+    let median_ns = r["median_ns"].as_f64().unwrap();
+    let robust = r["median_puzzles_per_s_per_core"].as_f64().unwrap();
+    assert!((robust - 1e9 / median_ns).abs() < 1e-6 * robust, "{r}");
+    let share = r["slowest_1pct_share"].as_f64().unwrap();
+    // 4 puzzles searched: the slowest 1% is one of them, at least a quarter of the time.
+    assert!((0.25..=1.0).contains(&share), "{r}");
+    if cfg!(target_os = "linux") {
+        assert!(r["preemptions"].is_u64(), "{r}");
+    } else {
+        assert!(r["preemptions"].is_null(), "{r}");
+    }
 }

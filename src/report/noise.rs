@@ -1,0 +1,145 @@
+//! When a summary's throughput cannot be taken at face value: a few puzzles carry much
+//! of the summed time (the mean-based `puzzles/s/core` then follows them), or the workers
+//! were preempted during their solves often enough to add measurable time. Each warning
+//! says what it means for the numbers and what to do; neither is an error (the hardest
+//! corpora are heavy-tailed by nature).
+
+use super::summary::{SummaryReport, SummaryRow};
+
+/// The slowest 1% of the puzzles carrying more than this share of the summed time
+/// deserves a warning. Over the shared corpora (17-clue, magictour top 1465, forum
+/// hardest) every built-in strategy's own tail gave shares up to about a fifth (the
+/// most: `bitmask` on the hardest puzzles), while a handful of preemptions, a time slice
+/// each among solves of microseconds, gave `fast` two fifths and more.
+pub const TAIL_SHARE: f64 = 0.25;
+
+/// Below this many searched puzzles no warning: the slowest 1% is one puzzle and its
+/// share says little, and a single preemption makes a large rate out of a tiny run
+/// (a test's fixture, a quick try) whose numbers nobody reads as a benchmark.
+pub const MIN_PUZZLES: u64 = 200;
+
+/// Involuntary context switches per second of summed solve time above which the
+/// workers count as preempted. Each switch puts a time slice (milliseconds) into some
+/// puzzle's time, so at this rate the summed time carries a few percent of it.
+pub const PREEMPTIONS_PER_S: f64 = 10.0;
+
+/// The share of `row`'s summed time its slowest 1% carries, when worth a warning.
+pub fn heavy_tail(row: &SummaryRow) -> Option<f64> {
+    (row.searched >= MIN_PUZZLES && row.slowest_1pct_share > TAIL_SHARE)
+        .then_some(row.slowest_1pct_share)
+}
+
+/// `row`'s preemptions per second of summed solve time, when worth a warning.
+pub fn preempted(row: &SummaryRow) -> Option<f64> {
+    let switches = row.preemptions?;
+    if row.searched < MIN_PUZZLES || row.total_time_ns == 0 {
+        return None;
+    }
+    let rate = switches as f64 / (row.total_time_ns as f64 / 1e9);
+    (rate > PREEMPTIONS_PER_S).then_some(rate)
+}
+
+/// One line per (row, reason) whose numbers need care, without the `warning:` prefix.
+pub fn warnings(report: &SummaryReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    for row in &report.rows {
+        let who = format!("{} {}", row.corpus, row.strategy);
+        if let Some(share) = heavy_tail(row) {
+            lines.push(format!(
+                "{who}: the slowest 1% of puzzles carry {:.0}% of the summed solve time, so \
+                 puzzles/s/core (1 / mean) follows those few; median puzzles/s/core is the \
+                 speed on a typical puzzle. If they are slow by chance (the slowest times \
+                 differ from run to run), use --repeat 3 or a quieter machine",
+                share * 100.0
+            ));
+        }
+        if let Some(rate) = preempted(row) {
+            lines.push(format!(
+                "{who}: the workers were preempted {} times during its solves ({rate:.0} per \
+                 second of solve time), each adding a time slice to some puzzle's time, so \
+                 the times are inflated by other work on this machine; use --repeat 3, a \
+                 quieter machine, or fewer threads than cores (-j)",
+                row.preemptions.unwrap_or(0)
+            ));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{PuzzleResult, Status, Summary};
+
+    /// A summary of `times`, with `preemptions` counted for it.
+    fn row(times: &[u64], preemptions: Option<u64>) -> SummaryRow {
+        let mut s = Summary::default();
+        let g = s.group("c", "x");
+        for &t in times {
+            let result = PuzzleResult {
+                status: Status::Unique,
+                solutions: Some(1),
+                time_ns: Some(t),
+                ..PuzzleResult::default()
+            };
+            s.add(g, &result);
+        }
+        s.add_preemptions(g, preemptions);
+        s.rows().remove(0)
+    }
+
+    fn report(rows: Vec<SummaryRow>) -> SummaryReport {
+        let settings = crate::runner::Settings::default();
+        SummaryReport {
+            rows,
+            ..SummaryReport::new(&Summary::default(), &settings, 1, 1)
+        }
+    }
+
+    #[test]
+    fn an_even_corpus_warns_of_nothing() {
+        // 1000 puzzles of 10 us each: the slowest 1% carry 1% of the time.
+        let even = row(&[10_000; 1000], Some(0));
+        assert!((even.slowest_1pct_share - 0.01).abs() < 1e-3);
+        assert_eq!(warnings(&report(vec![even])), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_few_slow_puzzles_warn_that_the_mean_follows_them() {
+        // 10 of 1000 puzzles (the slowest 1%) take 100x as long: 10 * 1 ms of 19.9 ms.
+        let mut times = vec![10_000; 990];
+        times.extend([1_000_000; 10]);
+        let tail = row(&times, None);
+        assert!((tail.slowest_1pct_share - 10.0 / 19.9).abs() < 1e-3);
+        let lines = warnings(&report(vec![tail]));
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with("c x: the slowest 1% of puzzles carry 50%"));
+        assert!(lines[0].contains("median puzzles/s/core") && lines[0].contains("--repeat"));
+    }
+
+    #[test]
+    fn a_small_corpus_gets_no_warning() {
+        let mut times = vec![10_000; 198];
+        times.push(100_000_000);
+        let small = row(&times, Some(100));
+        assert!(small.slowest_1pct_share > 0.9);
+        assert!(small.preemptions.unwrap() as f64 / 0.1 > PREEMPTIONS_PER_S);
+        assert_eq!(warnings(&report(vec![small])).len(), 0);
+        // One more puzzle and both warnings come.
+        times.push(10_000);
+        assert_eq!(warnings(&report(vec![row(&times, Some(100))])).len(), 2);
+    }
+
+    #[test]
+    fn frequent_preemptions_warn_and_rare_or_uncounted_ones_do_not() {
+        // 1000 puzzles of 1 ms: one second of solve time.
+        let often = row(&[1_000_000; 1000], Some(250));
+        let rarely = row(&[1_000_000; 1000], Some(3));
+        let unknown = row(&[1_000_000; 1000], None);
+        let lines = warnings(&report(vec![often, rarely, unknown]));
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with("c x: the workers were preempted 250 times"));
+        assert!(lines[0].contains("(250 per second of solve time)"));
+        assert!(lines[0].contains("--repeat 3") && lines[0].contains("fewer threads"));
+    }
+}
