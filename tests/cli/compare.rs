@@ -681,3 +681,58 @@ fn between_compares_guesses_where_both_count_them() {
         .code(1)
         .stdout(predicate::str::contains("search changed"));
 }
+
+/// scripts/ab.sh: two interleaved rounds of one binary against itself, compared with
+/// several runs per side: nothing changed, so exit 0 and the comparison printed.
+#[test]
+fn ab_script_runs_interleaved_rounds_and_compares_them() {
+    let dir = TempDir::new().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-bench");
+    let out = dir.path().join("ab");
+    let a = Command::new("bash")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("scripts/ab.sh")
+        .args(["--rounds", "2", "--out"])
+        .arg(&out)
+        // The rounds are timed on a machine the other tests share: no threshold could hold.
+        .args(["--compare", "--threshold 100000% --format json"])
+        .args([&bin, &bin])
+        .args([
+            "--",
+            "datasets/classic.txt",
+            "-s",
+            "fast,dlx",
+            "-q",
+            "-j",
+            "1",
+        ])
+        .assert()
+        .code(0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(
+        (v["baseline_runs"].as_u64(), v["current_runs"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(v["rows"].as_array().unwrap().len(), 2);
+    assert!(v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["verdict"] == "no_change"));
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    let order: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("ab.sh: round "))
+        .collect();
+    assert_eq!(order, ["1: old", "1: new", "2: new", "2: old"], "{stderr}");
+    for f in ["old-1.csv", "old-2.csv", "new-1.csv", "new-2.csv"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    Command::new("bash")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["scripts/ab.sh", "--rounds", "x"])
+        .args([&bin, &bin])
+        .args(["--", "datasets/classic.txt"])
+        .assert()
+        .code(2);
+}
