@@ -234,6 +234,8 @@ impl CompareExporter for MarkdownExporter {
             "{}\n",
             if regressed {
                 "**Regression**: a strategy is slower or its search changed."
+            } else if !cmp.conclusive() {
+                "**No verdict on time** (one run per side): see the note below."
             } else {
                 "No regression."
             }

@@ -232,7 +232,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
         };
         let puzzle_line = number(1)?.ok_or_else(|| bad(line, "`line` is empty".to_string()))?;
         let status = status.map_or("", |i| field(i));
-        let guesses = match guesses.map(|i| field(i)).filter(|v| !v.is_empty()) {
+        let guesses = match guesses.map(&field).filter(|v| !v.is_empty()) {
             None => None,
             Some(v) => Some(
                 v.parse()
