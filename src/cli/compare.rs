@@ -1,6 +1,8 @@
-//! `sudoku-bench compare`: reads two runs, compares them with the library's statistics,
-//! prints one format, and turns the verdicts into an exit status (0 fine, 1 regressed,
-//! 2 bad input, rows left unpaired, or the report could not be written).
+//! `sudoku-bench compare`: reads runs (two strategies of one run with `--between`, one run
+//! per side positionally, or several with `--baseline`/`--current`), compares them with the
+//! library's statistics, prints one format, and turns the verdicts into an exit status (0
+//! fine or inconclusive, 1 regressed, 2 bad input, rows left unpaired, or the report could
+//! not be written).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,11 +24,23 @@ pub enum OutputFormat {
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The run to compare against: a per-puzzle CSV from `run` (or its summary JSON).
-    baseline: PathBuf,
+    /// BASELINE CURRENT: one run per side, each a per-puzzle CSV from `run` (or its summary
+    /// JSON). With --between: the one run whose strategies are compared.
+    #[arg(value_name = "RUN", num_args = 0..=2)]
+    files: Vec<PathBuf>,
 
-    /// The run to judge, in the same form.
-    current: PathBuf,
+    /// Several baseline runs (give --current too, and no positional runs).
+    #[arg(long, value_name = "RUN", num_args = 1..)]
+    baseline: Vec<PathBuf>,
+
+    /// Several current runs, to compare with the --baseline ones.
+    #[arg(long, value_name = "RUN", num_args = 1..)]
+    current: Vec<PathBuf>,
+
+    /// Compare strategy NEW with strategy OLD of the same run, puzzle by puzzle: the
+    /// strongest verdict (repeatable: several pairs).
+    #[arg(long, value_name = "OLD,NEW", value_parser = parse_pair)]
+    between: Vec<(String, String)>,
 
     /// Smallest change that counts: `5%` or `0.05`.
     #[arg(long, default_value = "5%", value_parser = parse_threshold)]
@@ -38,7 +52,7 @@ pub struct Args {
 
     /// Divide each strategy's per-puzzle times by this strategy's, run by run, so that
     /// runs from different machines compare.
-    #[arg(long, value_name = "STRATEGY")]
+    #[arg(long, value_name = "STRATEGY", conflicts_with = "between")]
     relative_to: Option<String>,
 
     /// Do not fail (exit 1) when node counts changed; only time regressions fail.
@@ -72,6 +86,17 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once(',') {
+        Some((old, new)) if !old.trim().is_empty() && !new.trim().is_empty() => {
+            Ok((old.trim().to_string(), new.trim().to_string()))
+        }
+        _ => Err(format!(
+            "{s:?} is not two strategies OLD,NEW (try fast@base,fast@head)"
+        )),
+    }
+}
+
 fn parse_share(s: &str) -> Result<f64, String> {
     match parse_fraction(s) {
         Some(v) if (0.0..=1.0).contains(&v) => Ok(v),
@@ -81,22 +106,64 @@ fn parse_share(s: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+fn load_all(paths: &[PathBuf]) -> anyhow::Result<Vec<Run>> {
     // The library's errors already name the file and line.
-    let baseline = Run::load(&args.baseline)?;
-    let current = Run::load(&args.current)?;
+    Ok(paths
+        .iter()
+        .map(|p| Run::load(p))
+        .collect::<Result<_, _>>()?)
+}
+
+fn shown(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(" ")
+}
+
+/// Which comparison the arguments ask for, checked before any file is read.
+fn comparison(args: &Args, options: &Options) -> anyhow::Result<compare::Comparison> {
+    let several = !args.baseline.is_empty() || !args.current.is_empty();
+    if !args.between.is_empty() {
+        if several || args.files.len() != 1 {
+            anyhow::bail!(
+                "--between compares two strategies of ONE run: give one run (compare RUN.csv \
+                 --between OLD,NEW), without --baseline/--current"
+            );
+        }
+        let run = Run::load(&args.files[0])?;
+        return compare::between(&run, &args.between, options)
+            .with_context(|| format!("cannot compare in {}", args.files[0].display()));
+    }
+    let (baseline, current): (&[PathBuf], &[PathBuf]) = if several {
+        if !args.files.is_empty() {
+            anyhow::bail!(
+                "give the runs either positionally (compare BASELINE CURRENT) or with \
+                 --baseline B1 B2 .. --current C1 C2 .., not both"
+            );
+        }
+        if args.baseline.is_empty() || args.current.is_empty() {
+            anyhow::bail!("--baseline and --current go together: give both");
+        }
+        (&args.baseline, &args.current)
+    } else {
+        match args.files.as_slice() {
+            [b, c] => (std::slice::from_ref(b), std::slice::from_ref(c)),
+            _ => anyhow::bail!(
+                "give two runs (compare BASELINE CURRENT), several per side (--baseline B1 \
+                 B2 .. --current C1 C2 ..), or one run with --between OLD,NEW"
+            ),
+        }
+    };
+    let cmp = compare::compare(&load_all(baseline)?, &load_all(current)?, options);
+    cmp.with_context(|| format!("cannot compare {} with {}", shown(baseline), shown(current)))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = Options {
         threshold: args.threshold,
         relative_to: args.relative_to.clone(),
         ..Options::default()
     };
-    let cmp = compare::compare(&baseline, &current, &options).with_context(|| {
-        format!(
-            "cannot compare {} with {}",
-            args.baseline.display(),
-            args.current.display()
-        )
-    })?;
+    let cmp = comparison(&args, &options)?;
     let text = match args.format {
         OutputFormat::Table => TableExporter.export(&cmp),
         OutputFormat::Markdown => MarkdownExporter.export(&cmp),

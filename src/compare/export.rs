@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{Comparison, Mode, Row, Unpaired, Why};
+use super::{stats, Comparison, Mode, Row, Unpaired, Why};
 use crate::report::table::thousands;
 
 /// Turns a comparison into one output format.
@@ -46,75 +46,104 @@ fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
         Some(t) => format!("{t:.3}x ({})", percent(t)),
         None => "-".to_string(),
     };
-    let second = match cmp.mode {
-        Mode::PerPuzzle => match r.ci {
-            Some((lo, hi)) if !r.reference => format!("{lo:.3} .. {hi:.3}"),
-            _ => "-".to_string(),
-        },
-        Mode::Summary => r.median_ratio.map_or("-".into(), |m| format!("{m:.3}x")),
+    let ci = match r.ci {
+        Some((lo, hi)) if !r.reference => format!("{lo:.3} .. {hi:.3}"),
+        _ => "-".to_string(),
     };
-    let changed = if r.search_changed > 0 && cmp.mode == Mode::PerPuzzle {
+    let changed = if r.search_changed > 0 && cmp.mode != Mode::Summary {
         thousands(r.search_changed)
     } else {
         String::new()
     };
+    let strategy = match &r.baseline_strategy {
+        Some(old) => format!("{old} -> {}", r.strategy),
+        None => r.strategy.clone(),
+    };
     vec![
         r.corpus.clone(),
-        r.strategy.clone(),
+        strategy,
         thousands(r.paired),
         nodes_change(r),
         changed,
         time,
-        second,
+        ci,
         r.verdict.as_str().to_string(),
     ]
 }
 
-fn headings(cmp: &Comparison) -> Vec<&'static str> {
-    let second = match cmp.mode {
-        Mode::PerPuzzle => "95% CI",
+fn headings(cmp: &Comparison) -> Vec<String> {
+    let time = match cmp.mode {
+        Mode::PerPuzzle | Mode::InRun => "time ratio (trimmed geo. mean)",
         Mode::Summary => "median ratio",
     };
-    let time = match cmp.mode {
-        Mode::PerPuzzle => "time ratio (geo. mean)",
-        Mode::Summary => "time ratio (per core)",
-    };
     vec![
-        "corpus",
-        "strategy",
-        "puzzles",
-        "nodes",
-        "search changed",
-        time,
-        second,
-        "verdict",
+        "corpus".to_string(),
+        "strategy".to_string(),
+        "puzzles".to_string(),
+        "nodes".to_string(),
+        "search changed".to_string(),
+        time.to_string(),
+        format!("{:.0}% CI", cmp.confidence * 100.0),
+        "verdict".to_string(),
     ]
 }
 
+/// How to get a time verdict when the comparison could not give one.
+pub const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower build from a busier \
+     machine, so time is inconclusive. For a verdict: run both builds in one run and compare \
+     them with `--between OLD,NEW` (the strongest), or make several interleaved runs per side \
+     (`scripts/ab.sh`) and compare `--baseline B1 B2 .. --current C1 C2 ..`, or compare \
+     times relative to a strategy of the same run with `--relative-to STRATEGY`.";
+
 fn method(cmp: &Comparison) -> String {
     let t = cmp.threshold * 100.0;
-    let base = match cmp.mode {
+    let level = cmp.confidence * 100.0;
+    let rule = format!(
+        "Slower: the whole interval is above +{t:.1}%; faster: the whole interval is below \
+         1/(1+{t:.1}%)."
+    );
+    let trim = format!(
+        "the {:.0}% most extreme at each end left out",
+        stats::TRIM * 100.0
+    );
+    let runs = format!(
+        "{} baseline run(s), {} current run(s)",
+        cmp.baseline_runs, cmp.current_runs
+    );
+    let mut text = match cmp.mode {
+        Mode::InRun => format!(
+            "In-run comparison: NEW / OLD, two strategies of one run, geometric mean of \
+             per-puzzle ratios ({trim}) with a {level:.0}% moving-block bootstrap interval over \
+             consecutive puzzles ({} seeded resamples). Their phases alternate within every \
+             chunk, so both saw the same machine. {rule} Search changed: a status differs, or \
+             nodes or guesses differ where both count them (two different solvers need \
+             --allow-search-changes).",
+            cmp.resamples
+        ),
         Mode::PerPuzzle => format!(
-            "Time ratio: current / baseline, geometric mean over puzzles timed on both sides, \
-             with a {:.0}% bootstrap interval ({} seeded resamples). Slower: the whole interval \
-             is above +{t:.1}%; faster: the whole interval is below 1/(1+{t:.1}%). Nodes are \
-             deterministic: any difference means the search changed.",
-            cmp.confidence * 100.0,
+            "Time ratio: current / baseline, geometric mean over puzzles timed in every run \
+             ({runs}; {trim}), with a {level:.0}% hierarchical bootstrap interval (runs, then puzzles; \
+             {} seeded resamples). {rule} Nodes are deterministic: any difference means the \
+             search changed.",
             cmp.resamples
         ),
         Mode::Summary => format!(
-            "Summary JSON input: compared on per-core throughput and median only, with no \
-             confidence interval and no pairing of puzzles (less power than per-puzzle CSVs). \
-             Slower: the ratio alone is above +{t:.1}%."
+            "Summary JSON input ({runs}): compared on median solve time only, with no pairing \
+             of puzzles (less power than per-puzzle CSVs); the interval resamples the runs' \
+             medians. {rule}"
         ),
     };
-    match &cmp.relative_to {
-        Some(s) => format!(
-            "{base} Times are relative to `{s}` on the same puzzle in the same run, so machine \
+    if let (Some(s), Mode::PerPuzzle) = (&cmp.relative_to, cmp.mode) {
+        text.push_str(&format!(
+            " Times are relative to `{s}` on the same puzzle in the same run, so machine \
              speed cancels; `{s}`'s own time is not judged."
-        ),
-        None => base,
+        ));
     }
+    if !cmp.conclusive() {
+        text.push(' ');
+        text.push_str(HOW_TO_DECIDE);
+    }
+    text
 }
 
 /// One unpaired entry in words; the CLI's error message uses it too.
@@ -122,9 +151,12 @@ pub fn unpaired_line(u: &Unpaired) -> String {
     let side = match u.why {
         Why::OnlyInBaseline => "baseline",
         Why::OnlyInCurrent => "current",
-        Why::DifferentPuzzle => "",
+        Why::DifferentPuzzle | Why::NotInEveryRun => "",
     };
     if u.whole_strategy {
+        if u.why == Why::NotInEveryRun {
+            return format!("{} / {}: missing from some run", u.corpus, u.strategy);
+        }
         return format!("{} / {}: only in the {side} run", u.corpus, u.strategy);
     }
     let mut shown: Vec<String> = u
@@ -138,6 +170,7 @@ pub fn unpaired_line(u: &Unpaired) -> String {
     }
     let what = match u.why {
         Why::DifferentPuzzle => "lines hold a different puzzle in each run".to_string(),
+        Why::NotInEveryRun => "puzzles missing from some run of a side".to_string(),
         _ => format!("puzzles only in the {side} run"),
     };
     format!(
@@ -177,7 +210,7 @@ impl CompareExporter for TableExporter {
             out.push_str(l.trim_end());
             out.push('\n');
         };
-        line(&head.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+        line(&head);
         for r in &rows {
             line(r);
         }
@@ -191,13 +224,18 @@ impl CompareExporter for TableExporter {
 
 impl CompareExporter for MarkdownExporter {
     fn export(&self, cmp: &Comparison) -> String {
-        let mut out = String::from("### sudoku-bench compare\n\n");
+        let mut out = String::from(match cmp.mode {
+            Mode::InRun => "### sudoku-bench compare (in-run)\n\n",
+            _ => "### sudoku-bench compare\n\n",
+        });
         let regressed = cmp.regressed(false);
         let _ = writeln!(
             out,
             "{}\n",
             if regressed {
                 "**Regression**: a strategy is slower or its search changed."
+            } else if !cmp.conclusive() {
+                "**No verdict on time** (one run per side): see the note below."
             } else {
                 "No regression."
             }

@@ -32,8 +32,21 @@ pub enum LoadError {
 pub struct Sample {
     /// Empty when the puzzle was not searched.
     pub nodes: Option<u64>,
+    /// Empty when the strategy counts no guesses, or the CSV has no `guesses` column.
+    pub guesses: Option<u64>,
     pub time_ns: Option<u64>,
     pub status: String,
+}
+
+impl Sample {
+    /// Whether two rows show the same search: the same status, and the same nodes and
+    /// guesses wherever both rows count them (an empty cell is "not counted", not zero).
+    pub fn same_search(&self, other: &Sample) -> bool {
+        let same = |a: Option<u64>, b: Option<u64>| a.zip(b).is_none_or(|(a, b)| a == b);
+        self.status == other.status
+            && same(self.nodes, other.nodes)
+            && same(self.guesses, other.guesses)
+    }
 }
 
 /// One corpus of a per-puzzle CSV: what each line held, and each strategy's rows.
@@ -168,7 +181,8 @@ fn summary_aggregates(report: &SummaryReport) -> BTreeMap<(String, String), Aggr
         .collect()
 }
 
-/// The columns `compare` needs; any others (a later `guesses`, say) are ignored.
+/// The columns `compare` needs; `status` and `guesses` are read when present, any others
+/// ignored.
 const NEEDED: [&str; 6] = ["corpus", "line", "strategy", "nodes", "time_ns", "puzzle"];
 
 fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
@@ -193,6 +207,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
         })?;
     }
     let status = find("status");
+    let guesses = find("guesses");
     let mut samples = Samples::new();
     let mut record = csv::StringRecord::new();
     loop {
@@ -217,8 +232,16 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
         };
         let puzzle_line = number(1)?.ok_or_else(|| bad(line, "`line` is empty".to_string()))?;
         let status = status.map_or("", |i| field(i));
+        let guesses = match guesses.map(&field).filter(|v| !v.is_empty()) {
+            None => None,
+            Some(v) => Some(
+                v.parse()
+                    .map_err(|_| bad(line, format!("`guesses` is {v:?}, not a number")))?,
+            ),
+        };
         let sample = Sample {
             nodes: number(3)?,
+            guesses,
             time_ns: number(4)?,
             status: status.to_string(),
         };
@@ -289,6 +312,8 @@ mod tests {
         let c = &s["c.txt"];
         let rows = &c.strategies["fast"];
         assert_eq!(rows[&7].nodes, Some(12));
+        assert_eq!(rows[&7].guesses, Some(3));
+        assert_eq!(rows[&8].guesses, None);
         assert_eq!(rows[&7].time_ns, Some(900));
         assert_eq!(rows[&8].time_ns, None);
         assert_eq!(c.puzzles[&7], "1.3");

@@ -1,19 +1,25 @@
-//! `compare`: pairs two runs puzzle by puzzle and decides, per corpus and strategy,
-//! whether the search changed (exact node counts) and whether time got slower or faster
-//! (geometric mean of per-puzzle time ratios with a bootstrap confidence interval).
+//! `compare`: pairs runs puzzle by puzzle and decides, per corpus and strategy, whether the
+//! search changed (exact node counts) and whether time got slower or faster (geometric mean
+//! of per-puzzle time ratios with a bootstrap confidence interval).
 //!
-//! The exporters for the result (table, markdown, JSON) live in [`export`].
+//! Three kinds of evidence, strongest first: two strategies of one run ([`between`]: their
+//! phases alternate within every chunk, so both saw the same machine), several runs per side
+//! ([`runs`]: the interval holds run-to-run variation), and one run per side, which cannot
+//! tell a slower build from a busier machine and so gives no time verdict
+//! ([`Verdict::Inconclusive`]) unless times are taken relative to a reference strategy.
+//! Summary JSONs ([`summary`]) compare medians. The exporters live in [`export`].
 
+pub mod between;
 pub mod export;
 pub mod load;
 pub mod pair;
+pub mod runs;
 pub mod stats;
-
-use std::collections::{BTreeMap, BTreeSet};
+pub mod summary;
 
 use serde::Serialize;
 
-use load::{CorpusRows, Sample, Samples};
+pub use between::between;
 pub use load::{LoadError, Run};
 use stats::Bootstrap;
 
@@ -47,6 +53,14 @@ pub enum CompareError {
     NoReference { strategy: String, side: Side },
     #[error("--relative-to needs per-puzzle CSVs on both sides, not a summary JSON")]
     ReferenceNeedsPerPuzzle,
+    #[error("no {0} run given")]
+    NoRuns(Side),
+    #[error("--between needs a per-puzzle CSV, not a summary JSON")]
+    BetweenNeedsPerPuzzle,
+    #[error("--between {old},{new}: the same strategy on both sides compares nothing")]
+    BetweenItself { old: String, new: String },
+    #[error("--between: no strategy {name} in the run; it has {}", known.join(", "))]
+    UnknownStrategy { name: String, known: Vec<String> },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -72,6 +86,9 @@ pub enum Verdict {
     Slower,
     NoChange,
     SearchChanged,
+    /// One run per side with nothing to cancel the machine's speed: the ratio is shown but
+    /// cannot be told from run-to-run noise.
+    Inconclusive,
 }
 
 impl Verdict {
@@ -81,6 +98,7 @@ impl Verdict {
             Verdict::Slower => "slower",
             Verdict::NoChange => "no change",
             Verdict::SearchChanged => "search changed",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 }
@@ -91,15 +109,21 @@ impl Verdict {
 pub enum Mode {
     /// Per-puzzle CSVs on both sides: paired ratios with a confidence interval.
     PerPuzzle,
-    /// A summary JSON on at least one side: per-core throughput and median only, no interval.
+    /// A summary JSON in at least one run: medians only, no pairing of puzzles.
     Summary,
+    /// Two strategies of one run (`--between OLD,NEW`), paired puzzle by puzzle.
+    InRun,
 }
 
 /// One corpus and strategy.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
     pub corpus: String,
+    /// The strategy judged; in an in-run comparison, the new one.
     pub strategy: String,
+    /// In an in-run comparison, the strategy it is compared with (the old one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_strategy: Option<String>,
     /// Puzzles on both sides (per-puzzle mode), or searched puzzles in the current run.
     pub paired: u64,
     /// Paired puzzles with a time on both sides (and on the reference, with `relative_to`).
@@ -111,13 +135,11 @@ pub struct Row {
     pub nodes_counted: bool,
     /// Paired puzzles whose node count or status differs.
     pub search_changed: u64,
-    /// Current / baseline time: geometric mean of per-puzzle ratios, or (summary mode) the
-    /// ratio of total solve times per searched puzzle.
+    /// Current / baseline time: geometric mean of per-puzzle ratios over all runs, or
+    /// (summary mode) the geometric mean of the runs' medians, current over baseline.
     pub time_ratio: Option<f64>,
-    /// 95% bootstrap interval of `time_ratio` (per-puzzle mode only).
+    /// Bootstrap interval of `time_ratio`; `None` when the verdict is inconclusive.
     pub ci: Option<(f64, f64)>,
-    /// Summary mode: current / baseline median time.
-    pub median_ratio: Option<f64>,
     /// This is the `relative_to` strategy: its ratio is 1 by construction.
     pub reference: bool,
     pub verdict: Verdict,
@@ -132,6 +154,8 @@ pub enum Why {
     OnlyInCurrent,
     /// Both runs have the line, but it holds a different puzzle in each.
     DifferentPuzzle,
+    /// The first runs of both sides pair it, but another run lacks it.
+    NotInEveryRun,
 }
 
 /// Rows left out of the comparison.
@@ -167,10 +191,13 @@ impl Coverage {
     }
 }
 
-/// The result of comparing two runs.
+/// The result of a comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     pub mode: Mode,
+    /// Runs on each side (1 and 1 in an in-run comparison, which has one run).
+    pub baseline_runs: usize,
+    pub current_runs: usize,
     pub threshold: f64,
     pub relative_to: Option<String>,
     pub confidence: f64,
@@ -189,289 +216,95 @@ impl Comparison {
     }
 }
 
-/// Compare `current` against `baseline`.
-pub fn compare(
-    baseline: &Run,
-    current: &Run,
-    options: &Options,
-) -> Result<Comparison, CompareError> {
-    let mut cmp = Comparison {
-        mode: Mode::PerPuzzle,
-        threshold: options.threshold,
-        relative_to: options.relative_to.clone(),
-        confidence: options.bootstrap.confidence,
-        resamples: options.bootstrap.resamples,
-        rows: Vec::new(),
-        unpaired: Vec::new(),
-        coverage: Coverage::default(),
-    };
-    match (baseline, current) {
-        (Run::PerPuzzle(b), Run::PerPuzzle(c)) => per_puzzle(b, c, options, &mut cmp)?,
-        _ => {
-            if options.relative_to.is_some() {
-                return Err(CompareError::ReferenceNeedsPerPuzzle);
-            }
-            cmp.mode = Mode::Summary;
-            summary(baseline, current, options, &mut cmp);
+impl Comparison {
+    fn new(mode: Mode, options: &Options, runs: (usize, usize)) -> Comparison {
+        Comparison {
+            mode,
+            baseline_runs: runs.0,
+            current_runs: runs.1,
+            threshold: options.threshold,
+            relative_to: options.relative_to.clone(),
+            confidence: options.bootstrap.confidence,
+            resamples: options.bootstrap.resamples,
+            rows: Vec::new(),
+            unpaired: Vec::new(),
+            coverage: Coverage::default(),
         }
     }
-    Ok(cmp)
+
+    /// Whether a time verdict can be given: an in-run comparison, times relative to a
+    /// reference strategy, or at least two runs per side.
+    pub fn conclusive(&self) -> bool {
+        self.mode == Mode::InRun
+            || (self.relative_to.is_some() && self.mode == Mode::PerPuzzle)
+            || (self.baseline_runs >= 2 && self.current_runs >= 2)
+    }
 }
 
-fn verdict(threshold: f64, search_changed: bool, lo: Option<f64>, hi: Option<f64>) -> Verdict {
+/// Compare the `current` runs against the `baseline` runs (at least one each). Per-puzzle
+/// CSVs throughout give a per-puzzle comparison; a summary JSON anywhere, a summary one.
+pub fn compare(
+    baseline: &[Run],
+    current: &[Run],
+    options: &Options,
+) -> Result<Comparison, CompareError> {
+    if baseline.is_empty() {
+        return Err(CompareError::NoRuns(Side::Baseline));
+    }
+    if current.is_empty() {
+        return Err(CompareError::NoRuns(Side::Current));
+    }
+    let runs = (baseline.len(), current.len());
+    match (per_puzzle(baseline), per_puzzle(current)) {
+        (Some(b), Some(c)) => {
+            let mut cmp = Comparison::new(Mode::PerPuzzle, options, runs);
+            runs::per_puzzle(&b, &c, options, &mut cmp)?;
+            Ok(cmp)
+        }
+        _ if options.relative_to.is_some() => Err(CompareError::ReferenceNeedsPerPuzzle),
+        _ => {
+            let mut cmp = Comparison::new(Mode::Summary, options, runs);
+            summary::summary(baseline, current, options, &mut cmp);
+            Ok(cmp)
+        }
+    }
+}
+
+/// Every run's per-puzzle rows, or `None` when a run is a summary JSON.
+fn per_puzzle(side: &[Run]) -> Option<Vec<&load::Samples>> {
+    side.iter()
+        .map(|r| match r {
+            Run::PerPuzzle(s) => Some(s),
+            Run::Summary(_) => None,
+        })
+        .collect()
+}
+
+/// The verdict of one row: a changed search first; then, when a time verdict can be given,
+/// the interval against the threshold.
+fn verdict(
+    threshold: f64,
+    search_changed: bool,
+    conclusive: bool,
+    ratio: Option<f64>,
+    ci: Option<(f64, f64)>,
+) -> Verdict {
     if search_changed {
         return Verdict::SearchChanged;
     }
-    match (lo, hi) {
-        (Some(lo), _) if lo > 1.0 + threshold => Verdict::Slower,
-        (_, Some(hi)) if hi < 1.0 / (1.0 + threshold) => Verdict::Faster,
+    if !conclusive && ratio.is_some() {
+        return Verdict::Inconclusive;
+    }
+    match ci {
+        Some((lo, _)) if lo > 1.0 + threshold => Verdict::Slower,
+        Some((_, hi)) if hi < 1.0 / (1.0 + threshold) => Verdict::Faster,
         _ => Verdict::NoChange,
-    }
-}
-
-/// Per-puzzle time for `strategy`, divided by the reference strategy's time on the same
-/// puzzle when there is one; `None` when either is missing. Times of 0 ns (a clock too
-/// coarse for the solve) count as 1 ns so that their logarithm exists.
-fn time_of(sample: &Sample, reference: Option<&BTreeMap<u64, Sample>>, line: u64) -> Option<f64> {
-    let t = sample.time_ns?.max(1) as f64;
-    match reference {
-        None => Some(t),
-        Some(r) => Some(t / r.get(&line)?.time_ns?.max(1) as f64),
-    }
-}
-
-/// Fails when the reference strategy is in no corpus of a side.
-fn check_reference(s: &Samples, side: Side, options: &Options) -> Result<(), CompareError> {
-    match &options.relative_to {
-        Some(name) if !s.values().any(|c| c.strategies.contains_key(name)) => {
-            Err(CompareError::NoReference {
-                strategy: name.clone(),
-                side,
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-fn per_puzzle(
-    b: &Samples,
-    c: &Samples,
-    options: &Options,
-    cmp: &mut Comparison,
-) -> Result<(), CompareError> {
-    check_reference(b, Side::Baseline, options)?;
-    check_reference(c, Side::Current, options)?;
-    cmp.coverage.baseline_rows = b.values().map(CorpusRows::rows).sum();
-    cmp.coverage.current_rows = c.values().map(CorpusRows::rows).sum();
-    for (bn, cn) in pair::corpora(b, c) {
-        match (bn, cn) {
-            (Some(bn), Some(cn)) => corpus_pair(&pair::label(bn, cn), &b[bn], &c[cn], options, cmp),
-            (Some(name), None) => only_in(Side::Baseline, name, &b[name], cmp),
-            (None, Some(name)) => only_in(Side::Current, name, &c[name], cmp),
-            (None, None) => {}
-        }
-    }
-    Ok(())
-}
-
-fn only_in(side: Side, name: &str, rows: &CorpusRows, cmp: &mut Comparison) {
-    for (strategy, lines) in &rows.strategies {
-        cmp.unpaired.push(Unpaired {
-            why: match side {
-                Side::Baseline => Why::OnlyInBaseline,
-                Side::Current => Why::OnlyInCurrent,
-            },
-            corpus: load::normal_name(name),
-            strategy: strategy.clone(),
-            whole_strategy: true,
-            lines: lines.keys().copied().collect(),
-        });
-    }
-}
-
-fn corpus_pair(
-    corpus: &str,
-    b: &CorpusRows,
-    c: &CorpusRows,
-    options: &Options,
-    cmp: &mut Comparison,
-) {
-    let strategies: BTreeSet<&String> = b.strategies.keys().chain(c.strategies.keys()).collect();
-    let name = options.relative_to.as_ref();
-    let b_ref = name.and_then(|n| b.strategies.get(n));
-    let c_ref = name.and_then(|n| c.strategies.get(n));
-    let same_puzzle = |line: &u64| b.puzzles.get(line) == c.puzzles.get(line);
-    for strategy in strategies {
-        let unpaired = |why, whole_strategy, lines: Vec<u64>| Unpaired {
-            why,
-            corpus: corpus.to_string(),
-            strategy: strategy.clone(),
-            whole_strategy,
-            lines,
-        };
-        let (b_rows, c_rows) = match (b.strategies.get(strategy), c.strategies.get(strategy)) {
-            (Some(b_rows), Some(c_rows)) => (b_rows, c_rows),
-            (Some(rows), None) | (None, Some(rows)) => {
-                let why = if b.strategies.contains_key(strategy) {
-                    Why::OnlyInBaseline
-                } else {
-                    Why::OnlyInCurrent
-                };
-                cmp.unpaired
-                    .push(unpaired(why, true, rows.keys().copied().collect()));
-                continue;
-            }
-            (None, None) => continue,
-        };
-        for (why, lines) in [
-            (
-                Why::OnlyInBaseline,
-                b_rows
-                    .keys()
-                    .filter(|l| !c_rows.contains_key(l))
-                    .copied()
-                    .collect(),
-            ),
-            (
-                Why::OnlyInCurrent,
-                c_rows
-                    .keys()
-                    .filter(|l| !b_rows.contains_key(l))
-                    .copied()
-                    .collect(),
-            ),
-            (
-                Why::DifferentPuzzle,
-                b_rows
-                    .keys()
-                    .filter(|l| c_rows.contains_key(l) && !same_puzzle(l))
-                    .copied()
-                    .collect::<Vec<u64>>(),
-            ),
-        ] {
-            if !lines.is_empty() {
-                cmp.unpaired.push(unpaired(why, false, lines));
-            }
-        }
-        let is_reference = options.relative_to.as_deref() == Some(strategy.as_str());
-        let (br, cr) = if options.relative_to.is_some() && !is_reference {
-            (b_ref, c_ref)
-        } else {
-            (None, None)
-        };
-        let mut row = Row {
-            corpus: corpus.to_string(),
-            strategy: strategy.clone(),
-            paired: 0,
-            timed: 0,
-            baseline_nodes: 0,
-            current_nodes: 0,
-            nodes_counted: false,
-            search_changed: 0,
-            time_ratio: None,
-            ci: None,
-            median_ratio: None,
-            reference: is_reference,
-            verdict: Verdict::NoChange,
-        };
-        let mut logs = Vec::new();
-        let reference_missing =
-            options.relative_to.is_some() && !is_reference && (br.is_none() || cr.is_none());
-        for (line, bs) in b_rows {
-            let Some(cs) = c_rows.get(line).filter(|_| same_puzzle(line)) else {
-                continue;
-            };
-            row.paired += 1;
-            row.baseline_nodes += bs.nodes.unwrap_or(0);
-            row.current_nodes += cs.nodes.unwrap_or(0);
-            row.nodes_counted |= bs.nodes.is_some() || cs.nodes.is_some();
-            if bs.nodes != cs.nodes || bs.status != cs.status {
-                row.search_changed += 1;
-            }
-            if is_reference || reference_missing {
-                continue;
-            }
-            if let (Some(tb), Some(tc)) = (time_of(bs, br, *line), time_of(cs, cr, *line)) {
-                logs.push((tc / tb).ln());
-            }
-        }
-        if row.paired == 0 {
-            // All listed as unpaired; a row would read "no change" about nothing.
-            continue;
-        }
-        cmp.coverage.paired += row.paired;
-        row.timed = logs.len() as u64;
-        if is_reference {
-            row.time_ratio = Some(1.0);
-        } else {
-            row.time_ratio = stats::geometric_mean_of_logs(&logs);
-            row.ci = options.bootstrap.geometric_mean_ci(&logs);
-        }
-        row.verdict = verdict(
-            options.threshold,
-            row.search_changed > 0,
-            row.ci.map(|c| c.0),
-            row.ci.map(|c| c.1),
-        );
-        cmp.rows.push(row);
-    }
-}
-
-fn summary(baseline: &Run, current: &Run, options: &Options, cmp: &mut Comparison) {
-    let b = baseline.aggregates();
-    let c = current.aggregates();
-    cmp.coverage.baseline_rows = b.len() as u64;
-    cmp.coverage.current_rows = c.len() as u64;
-    let keys: BTreeSet<&(String, String)> = b.keys().chain(c.keys()).collect();
-    for key in keys {
-        let (Some(ba), Some(ca)) = (b.get(key), c.get(key)) else {
-            cmp.unpaired.push(Unpaired {
-                why: if b.contains_key(key) {
-                    Why::OnlyInBaseline
-                } else {
-                    Why::OnlyInCurrent
-                },
-                corpus: key.0.clone(),
-                strategy: key.1.clone(),
-                whole_strategy: true,
-                lines: Vec::new(),
-            });
-            continue;
-        };
-        let per_puzzle = |a: &load::Aggregate| {
-            (a.searched > 0 && a.total_time_ns > 0)
-                .then(|| a.total_time_ns as f64 / a.searched as f64)
-        };
-        let time_ratio = match (per_puzzle(ba), per_puzzle(ca)) {
-            (Some(tb), Some(tc)) => Some(tc / tb),
-            _ => None,
-        };
-        cmp.coverage.paired += 1;
-        let median_ratio = (ba.median_ns > 0 && ca.median_ns > 0)
-            .then(|| ca.median_ns as f64 / ba.median_ns as f64);
-        // Without per-puzzle data a different puzzle count is also a different search.
-        let changed = ba.total_nodes != ca.total_nodes || ba.searched != ca.searched;
-        cmp.rows.push(Row {
-            corpus: key.0.clone(),
-            strategy: key.1.clone(),
-            paired: ca.searched,
-            timed: ca.searched.min(ba.searched),
-            baseline_nodes: ba.total_nodes.unwrap_or(0),
-            current_nodes: ca.total_nodes.unwrap_or(0),
-            nodes_counted: ba.total_nodes.is_some() || ca.total_nodes.is_some(),
-            search_changed: changed as u64,
-            time_ratio,
-            ci: None,
-            median_ratio,
-            reference: false,
-            // No interval: the point estimate alone decides, so it is a weaker test.
-            verdict: verdict(options.threshold, changed, time_ratio, time_ratio),
-        });
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::load::{Sample, Samples};
     use super::*;
 
     fn run(rows: &[(&str, &str, u64, u64, u64)]) -> Run {
@@ -491,6 +324,7 @@ mod tests {
                     *line,
                     Sample {
                         nodes: counted.then_some(*nodes),
+                        guesses: None,
                         time_ns: Some(*time),
                         status: "unique".into(),
                     },
@@ -502,18 +336,19 @@ mod tests {
     #[test]
     fn faster_is_symmetric_to_slower_in_log_space() {
         // 1/1.1 = 0.909...: an interval ending at 0.92 is not faster, one ending at 0.90 is.
+        let v = |changed, lo, hi| verdict(0.1, changed, true, Some(1.0), Some((lo, hi)));
+        assert_eq!(v(false, 0.85, 0.92), Verdict::NoChange);
+        assert_eq!(v(false, 0.85, 0.90), Verdict::Faster);
+        assert_eq!(v(false, 1.11, 1.3), Verdict::Slower);
+        assert_eq!(v(false, 1.09, 1.3), Verdict::NoChange);
+        assert_eq!(v(true, 0.5, 0.6), Verdict::SearchChanged);
+        // No evidence about the machine: whatever the ratio, no time verdict.
         assert_eq!(
-            verdict(0.1, false, Some(0.85), Some(0.92)),
-            Verdict::NoChange
+            verdict(0.1, false, false, Some(2.0), None),
+            Verdict::Inconclusive
         );
-        assert_eq!(verdict(0.1, false, Some(0.85), Some(0.90)), Verdict::Faster);
-        assert_eq!(verdict(0.1, false, Some(1.11), Some(1.3)), Verdict::Slower);
         assert_eq!(
-            verdict(0.1, false, Some(1.09), Some(1.3)),
-            Verdict::NoChange
-        );
-        assert_eq!(
-            verdict(0.1, true, Some(0.5), Some(0.6)),
+            verdict(0.1, true, false, Some(2.0), None),
             Verdict::SearchChanged
         );
     }
@@ -522,11 +357,11 @@ mod tests {
     fn a_strategy_that_counts_no_nodes_is_not_said_to_have_zero() {
         let b = run_with_nodes(&[("c", "lib", 1, 0, 10)], false);
         let c = run_with_nodes(&[("c", "lib", 1, 0, 10)], false);
-        let cmp = compare(&b, &c, &Options::default()).unwrap();
+        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
         assert!(!cmp.rows[0].nodes_counted);
         let counted = compare(
-            &run(&[("c", "a", 1, 0, 10)]),
-            &run(&[("c", "a", 1, 0, 10)]),
+            &[run(&[("c", "a", 1, 0, 10)])],
+            &[run(&[("c", "a", 1, 0, 10)])],
             &Options::default(),
         )
         .unwrap();
@@ -537,9 +372,109 @@ mod tests {
     fn zero_times_do_not_break_the_logarithm() {
         let b = run(&[("c", "a", 1, 5, 0), ("c", "a", 2, 5, 100)]);
         let c = run(&[("c", "a", 1, 5, 0), ("c", "a", 2, 5, 100)]);
-        let cmp = compare(&b, &c, &Options::default()).unwrap();
+        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
         assert_eq!(cmp.rows[0].time_ratio, Some(1.0));
-        assert_eq!(cmp.rows[0].verdict, Verdict::NoChange);
+        assert_eq!(cmp.rows[0].verdict, Verdict::Inconclusive);
+    }
+
+    /// `rows` with every time scaled by `factor` (and bumped per line by `jitter`).
+    fn scaled(
+        rows: &[(&'static str, &'static str, u64, u64, u64)],
+        factor: f64,
+        jitter: u64,
+    ) -> Run {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|&(c, s, l, n, t)| (c, s, l, n, (t as f64 * factor) as u64 + (l * jitter) % 7))
+            .collect();
+        run(&rows)
+    }
+
+    fn puzzles() -> Vec<(&'static str, &'static str, u64, u64, u64)> {
+        (1..=60)
+            .map(|l| ("c", "a", l, 5, 1000 + (l * 37 % 11) * 500))
+            .collect()
+    }
+
+    #[test]
+    fn one_run_per_side_is_inconclusive_several_decide() {
+        let slow = compare(
+            &[scaled(&puzzles(), 1.0, 0)],
+            &[scaled(&puzzles(), 1.5, 0)],
+            &Options::default(),
+        )
+        .unwrap();
+        let row = &slow.rows[0];
+        assert_eq!(row.verdict, Verdict::Inconclusive);
+        assert!((row.time_ratio.unwrap() - 1.5).abs() < 0.01, "{row:?}");
+        assert_eq!(row.ci, None);
+        assert!(!slow.conclusive() && !slow.regressed(false));
+        let base = [scaled(&puzzles(), 1.0, 1), scaled(&puzzles(), 1.02, 2)];
+        let cur = [scaled(&puzzles(), 1.5, 3), scaled(&puzzles(), 1.48, 4)];
+        let cmp = compare(&base, &cur, &Options::default()).unwrap();
+        assert_eq!((cmp.baseline_runs, cmp.current_runs), (2, 2));
+        assert_eq!(cmp.rows[0].verdict, Verdict::Slower, "{:?}", cmp.rows[0]);
+        assert!(cmp.regressed(false));
+        let same = compare(&base, &base, &Options::default()).unwrap();
+        assert_eq!(same.rows[0].verdict, Verdict::NoChange);
+    }
+
+    #[test]
+    fn a_search_change_in_any_run_counts() {
+        let mut other = puzzles();
+        other[3].3 += 1;
+        let cmp = compare(
+            &[run(&puzzles()), run(&other)],
+            &[run(&puzzles()), run(&puzzles())],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(cmp.rows[0].search_changed, 1);
+        assert_eq!(cmp.rows[0].verdict, Verdict::SearchChanged);
+    }
+
+    #[test]
+    fn a_puzzle_missing_from_one_run_is_unpaired() {
+        let fewer: Vec<_> = puzzles().into_iter().filter(|r| r.2 != 9).collect();
+        let cmp = compare(
+            &[run(&puzzles()), run(&fewer)],
+            &[run(&puzzles()), run(&puzzles())],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(cmp.rows[0].paired, 59);
+        assert_eq!(cmp.unpaired[0].why, Why::NotInEveryRun);
+        assert_eq!(cmp.unpaired[0].lines, [9]);
+        assert!(cmp.coverage.share() < 1.0);
+    }
+
+    #[test]
+    fn between_pairs_two_strategies_of_one_run() {
+        let mut rows = puzzles();
+        rows.extend(
+            puzzles()
+                .into_iter()
+                .map(|(c, _, l, n, t)| (c, "b", l, n, t * 2)),
+        );
+        let r = run(&rows);
+        let pairs = [("a".to_string(), "b".to_string())];
+        let cmp = between(&r, &pairs, &Options::default()).unwrap();
+        assert_eq!(cmp.mode, Mode::InRun);
+        let row = &cmp.rows[0];
+        assert_eq!(
+            (row.strategy.as_str(), row.baseline_strategy.as_deref()),
+            ("b", Some("a"))
+        );
+        assert!((row.time_ratio.unwrap() - 2.0).abs() < 1e-9);
+        assert_eq!(row.verdict, Verdict::Slower);
+        let unknown = [("a".to_string(), "zz".to_string())];
+        assert_eq!(
+            between(&r, &unknown, &Options::default()),
+            Err(CompareError::UnknownStrategy {
+                name: "zz".into(),
+                known: vec!["a".into(), "b".into()]
+            })
+        );
     }
 
     #[test]
@@ -558,7 +493,7 @@ mod tests {
             relative_to: Some("ref".into()),
             ..Options::default()
         };
-        let cmp = compare(&b, &c, &options).unwrap();
+        let cmp = compare(&[b], &[c], &options).unwrap();
         let d = cmp.rows.iter().find(|r| r.corpus == "d").unwrap();
         assert_eq!((d.time_ratio, d.verdict), (None, Verdict::SearchChanged));
         let ca = cmp

@@ -75,11 +75,25 @@ static size_t solve(const char *puzzle, size_t limit, char *solution, size_t *gu
     return s.found;
 }
 
-/* The default symbol: fills the solution whatever the limit. */
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The default symbol: fills the solution whatever the limit. `configuration` = K makes each
+ * call about K% slower than the solve itself (it spins for K% of the solve's own time), a
+ * known slowdown for testing `compare`. The clock is read whatever K, so that K = 0 costs
+ * the same as any other K apart from the spin. */
 size_t sudoku_solve(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
                     size_t *guesses) {
-    (void)configuration;
-    return solve(puzzle, limit, solution, guesses);
+    uint64_t start = now_ns();
+    size_t found = solve(puzzle, limit, solution, guesses);
+    uint64_t took = now_ns() - start;
+    uint64_t until = start + took + took * configuration / 100;
+    while (now_ns() < until) {
+    }
+    return found;
 }
 
 /* Like tdoku: fills the solution only when limit == 1. */

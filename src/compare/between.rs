@@ -1,0 +1,149 @@
+//! In-run A/B: two strategies of one run, compared puzzle by puzzle (`compare RUN.csv
+//! --between OLD,NEW`). The runner times the strategies of a chunk one after the other,
+//! alternating their order chunk by chunk, so both saw the same machine and most drift
+//! cancels in the per-puzzle ratio. What does not cancel is a burst that lands on one
+//! strategy's phase of a chunk: it touches a run of consecutive puzzles alike. So the
+//! interval comes from a moving-block bootstrap over consecutive puzzles (blocks of about
+//! n^(1/3), [`stats::block_length`]) rather than from independent puzzles.
+
+use std::collections::BTreeSet;
+
+use super::load::Samples;
+use super::{
+    load, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run, Unpaired, Verdict, Why,
+};
+
+/// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
+/// rows. Fails when a name is not a strategy of the run, when a pair names one strategy
+/// twice, or when the run is a summary JSON.
+pub fn between(
+    run: &Run,
+    pairs: &[(String, String)],
+    options: &Options,
+) -> Result<Comparison, CompareError> {
+    let Run::PerPuzzle(samples) = run else {
+        return Err(CompareError::BetweenNeedsPerPuzzle);
+    };
+    let known: BTreeSet<&String> = samples.values().flat_map(|c| c.strategies.keys()).collect();
+    for (old, new) in pairs {
+        if old == new {
+            return Err(CompareError::BetweenItself {
+                old: old.clone(),
+                new: new.clone(),
+            });
+        }
+        for name in [old, new] {
+            if !known.contains(name) {
+                return Err(CompareError::UnknownStrategy {
+                    name: name.clone(),
+                    known: known.iter().map(|s| s.to_string()).collect(),
+                });
+            }
+        }
+    }
+    let options = Options {
+        relative_to: None,
+        ..options.clone()
+    };
+    let mut cmp = Comparison::new(Mode::InRun, &options, (1, 1));
+    for (old, new) in pairs {
+        pair_of(samples, old, new, &options, &mut cmp);
+    }
+    Ok(cmp)
+}
+
+fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut Comparison) {
+    for (name, corpus) in samples {
+        let corpus_name = load::normal_name(name);
+        let unpaired = |why, whole_strategy, lines: Vec<u64>| Unpaired {
+            why,
+            corpus: corpus_name.clone(),
+            strategy: format!("{old} -> {new}"),
+            whole_strategy,
+            lines,
+        };
+        let (o, n) = (corpus.strategies.get(old), corpus.strategies.get(new));
+        cmp.coverage.baseline_rows += o.map_or(0, |r| r.len() as u64);
+        cmp.coverage.current_rows += n.map_or(0, |r| r.len() as u64);
+        let (o, n) = match (o, n) {
+            (Some(o), Some(n)) => (o, n),
+            (Some(rows), None) | (None, Some(rows)) => {
+                let why = if o.is_some() {
+                    Why::OnlyInBaseline
+                } else {
+                    Why::OnlyInCurrent
+                };
+                cmp.unpaired
+                    .push(unpaired(why, true, rows.keys().copied().collect()));
+                continue;
+            }
+            (None, None) => continue,
+        };
+        for (why, lines) in [
+            (
+                Why::OnlyInBaseline,
+                o.keys().filter(|l| !n.contains_key(l)).copied().collect(),
+            ),
+            (
+                Why::OnlyInCurrent,
+                n.keys()
+                    .filter(|l| !o.contains_key(l))
+                    .copied()
+                    .collect::<Vec<u64>>(),
+            ),
+        ] {
+            if !lines.is_empty() {
+                cmp.unpaired.push(unpaired(why, false, lines));
+            }
+        }
+        let mut row = Row {
+            corpus: corpus_name.clone(),
+            strategy: new.to_string(),
+            baseline_strategy: Some(old.to_string()),
+            paired: 0,
+            timed: 0,
+            baseline_nodes: 0,
+            current_nodes: 0,
+            nodes_counted: false,
+            search_changed: 0,
+            time_ratio: None,
+            ci: None,
+            reference: false,
+            verdict: Verdict::NoChange,
+        };
+        // Line order is solve order: neighbours in this list shared a chunk.
+        let (mut xo, mut xn) = (Vec::new(), Vec::new());
+        for (line, os) in o {
+            let Some(ns) = n.get(line) else { continue };
+            row.paired += 1;
+            row.baseline_nodes += os.nodes.unwrap_or(0);
+            row.current_nodes += ns.nodes.unwrap_or(0);
+            row.nodes_counted |= os.nodes.is_some() && ns.nodes.is_some();
+            if !os.same_search(ns) {
+                row.search_changed += 1;
+            }
+            if let (Some(to), Some(tn)) = (os.time_ns, ns.time_ns) {
+                xo.push((to.max(1) as f64).ln());
+                xn.push((tn.max(1) as f64).ln());
+            }
+        }
+        if row.paired == 0 {
+            continue;
+        }
+        cmp.coverage.paired += row.paired;
+        row.timed = xo.len() as u64;
+        let (xo, xn) = (vec![xo], vec![xn]);
+        row.time_ratio = stats::ratio_of_sides(&xo, &xn);
+        row.ci = options
+            .bootstrap
+            .interval(&xo, &xn, stats::block_length(row.timed as usize));
+        row.verdict = verdict(
+            options.threshold,
+            row.search_changed > 0,
+            true,
+            row.time_ratio,
+            row.ci,
+        );
+        cmp.rows.push(row);
+    }
+}
