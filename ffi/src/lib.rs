@@ -72,7 +72,8 @@ macro_rules! exports {
                 use std::ffi::c_char;
 
                 std::thread_local! {
-                    static SLOT: crate::call::Slot = crate::call::Slot::new(stringify!($name));
+                    static SLOT: crate::call::Slot =
+                        const { crate::call::Slot::new(stringify!($name)) };
                 }
 
                 #[doc = concat!(

@@ -219,7 +219,7 @@ fn a_panic_becomes_failed_and_does_not_unwind_into_the_caller() {
 #[test]
 fn a_name_that_is_no_strategy_fails_every_call() {
     std::thread_local! {
-        static BOGUS: Slot = Slot::new("no-such-strategy");
+        static BOGUS: Slot = const { Slot::new("no-such-strategy") };
     }
     let puzzle = CString::new(HARDEST).unwrap();
     let mut guesses = UNSET;
