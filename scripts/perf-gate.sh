@@ -1,87 +1,216 @@
 #!/usr/bin/env bash
-# Performance gate: a short benchmark over a fixed small corpus, compared with the committed
-# baseline results/baseline.csv. Node counts must match exactly (they are deterministic);
-# time may not be slower than the threshold, measured relative to a reference strategy so
-# that the speed of the machine cancels.
+# Performance gate: the current tree against a recorded commit, timed in ONE run.
 #
-#   scripts/perf-gate.sh            run the gate (exit 0 pass, 1 regression, 2 error)
-#   scripts/perf-gate.sh --refresh  rewrite results/baseline.csv (after adding a strategy,
-#                                   or after an intended change of search or speed)
+#   scripts/perf-gate.sh                 run the gate (exit 0 pass, 1 regression, 2 error)
+#   scripts/perf-gate.sh --set-base REV  record REV in results/perf-gate-base (then commit it)
 #
-# Timing on shared runners is noisy, so: each solve is timed REPEAT times and the fastest
-# kept; the threshold is generous; and a time regression must show in every one of up to
-# ATTEMPTS fresh runs before the gate fails. A change of node counts fails at once: no
-# amount of re-running changes a deterministic count.
+#   PERF_GATE_BASE=REV          gate against REV instead of the recorded commit (CI passes
+#                               a pull request's base)
+#   PERF_GATE_THRESHOLD=5%      smallest slowdown that fails
+#   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated
+#   PERF_GATE_ATTEMPTS=2        timed runs a slowdown must show in, one after the other
+#
+# Both the base commit (checked out from git history into a temporary worktree under
+# target/) and the current tree are built: the CLI and libsudoku_bench_ffi.so, which exports
+# every strategy through tdoku's C ABI. Then:
+#
+# 1. Time: one run of the current CLI loads each gated strategy X from both libraries, as
+#    X-base and X-head, and `compare --between X-base,X-head` judges them puzzle by puzzle.
+#    Their phases alternate within every chunk of the run, so a busy neighbour or a clock
+#    change hits both alike: the machine's drift cancels, which two separate runs cannot
+#    promise. Only strategies that finish the corpus without a node budget are timed (a
+#    library call cannot be interrupted); the node gate covers the others' search.
+# 2. Nodes: the base CLI and the current one each run every strategy both have, and
+#    `compare` must report no search change. Node counts are deterministic, so this part
+#    is exact whatever the machine. (Its time verdict, one run per side, is inconclusive
+#    by design and does not fail.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-THRESHOLD=${PERF_GATE_THRESHOLD:-50%}
-REFERENCE=${PERF_GATE_REFERENCE:-dlx}
-ATTEMPTS=${PERF_GATE_ATTEMPTS:-3}
-REPEAT=3
-# The slow strategies give up after this many nodes; the count stays deterministic.
+BASE_FILE=results/perf-gate-base
+THRESHOLD=${PERF_GATE_THRESHOLD:-5%}
+GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
+# Each solve is timed this many times and the fastest kept: a solve hit by a preemption
+# is retimed rather than believed.
+REPEAT=5
+# Records per chunk of the timed run. The phases alternate chunk by chunk, so small chunks
+# alternate often and a burst of a neighbour's load falls on both builds; with the default
+# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build.
+CHUNK=32
+# A slowdown must show in this many runs in a row: a real one shows in every run, a burst of
+# noise that got through one run's interval rarely strikes twice. Nodes need no second look.
+ATTEMPTS=${PERF_GATE_ATTEMPTS:-2}
+# The node gate's budget: the slow strategies stop there, still deterministically.
 MAX_NODES=20000
 TOP1465=../shared/datasets/puzzles3_magictour_top1465
-# The first 100 puzzles of top1465 (plus its two comment lines), cut to a fixed path so the
-# corpus column of the CSV is the same on every machine. target/ is ignored by git.
-SLICE=target/perf-gate/top1465-head100.txt
-BASELINE=results/baseline.csv
+LIB=libsudoku_bench_ffi.so
 
-refresh=0
-case "${1:-}" in
-    --refresh) refresh=1 ;;
-    "") ;;
-    *) echo "usage: $0 [--refresh]" >&2; exit 2 ;;
-esac
-
-cargo build --release --locked --quiet
-bin="${CARGO_TARGET_DIR:-target}/release/sudoku-bench"
-
-corpora=(datasets/classic.txt)
-mkdir -p target/perf-gate
-if [ -f "$TOP1465" ]; then
-    head -n 102 "$TOP1465" >"$SLICE"
-    corpora+=("$SLICE")
-else
-    echo "perf-gate: $TOP1465 not found; classic.txt only (the rest is reported as unpaired)" >&2
-fi
-
-bench() {
-    "$bin" run "${corpora[@]}" --strategies all --max-nodes "$MAX_NODES" --timeout 0 \
-        --repeat "$REPEAT" --threads 2 --quiet --strict --out "$1"
+usage() {
+    echo "usage: $0 [--set-base REV]" >&2
+    exit 2
 }
 
-if [ "$refresh" = 1 ]; then
-    bench "$BASELINE"
-    echo "perf-gate: wrote $BASELINE; review and commit it" >&2
-    exit 0
-fi
+case "${1:-}" in
+    --set-base)
+        [ $# -eq 2 ] || usage
+        commit=$(git rev-parse --verify --quiet "$2^{commit}") || {
+            echo "perf-gate: $2 is not a commit" >&2
+            exit 2
+        }
+        if ! git cat-file -e "$commit:ffi/Cargo.toml" 2>/dev/null; then
+            echo "perf-gate: $2 has no ffi/ crate to build the strategies' library from" >&2
+            exit 2
+        fi
+        echo "$commit" >"$BASE_FILE"
+        echo "perf-gate: $BASE_FILE now records $commit; commit it" >&2
+        exit 0
+        ;;
+    "") [ $# -eq 0 ] || usage ;;
+    *) usage ;;
+esac
 
-if [ ! -f "$BASELINE" ]; then
-    echo "perf-gate: no $BASELINE; make one with $0 --refresh" >&2
+if [ -n "${PERF_GATE_BASE:-}" ]; then
+    base_rev=$PERF_GATE_BASE
+elif [ -f "$BASE_FILE" ]; then
+    base_rev=$(head -n 1 "$BASE_FILE")
+else
+    echo "perf-gate: no $BASE_FILE; record a commit with $0 --set-base REV" >&2
+    exit 2
+fi
+base=$(git rev-parse --verify --quiet "$base_rev^{commit}") || {
+    echo "perf-gate: the base $base_rev is not a commit here (a shallow clone? fetch it)" >&2
+    exit 2
+}
+if ! git cat-file -e "$base:ffi/Cargo.toml" 2>/dev/null; then
+    echo "perf-gate: the base $base_rev has no ffi/ crate; gate against a later commit" >&2
     exit 2
 fi
 
-current=target/perf-gate/current.csv
-for attempt in $(seq 1 "$ATTEMPTS"); do
-    bench "$current"
-    status=0
-    "$bin" compare "$BASELINE" "$current" --threshold "$THRESHOLD" \
-        --relative-to "$REFERENCE" || status=$?
-    case $status in
-        0) echo "perf-gate: pass (attempt $attempt)"; exit 0 ;;
-        1) ;;
-        *) exit "$status" ;;
-    esac
-    # Exit 1 is a time regression or a search change. Only the first is worth re-running.
-    if ! "$bin" compare "$BASELINE" "$current" --threshold "$THRESHOLD" \
-        --relative-to "$REFERENCE" --allow-search-changes >/dev/null; then
-        echo "perf-gate: slower than the baseline in attempt $attempt of $ATTEMPTS" >&2
-    else
-        echo "perf-gate: node counts differ from $BASELINE: the search changed." >&2
-        echo "perf-gate: if that is intended, run $0 --refresh and commit the baseline." >&2
-        exit 1
+# The base builds in a target directory of its own, kept between runs for its dependencies.
+# Sharing the current tree's would save compiling them once, but both builds write the
+# library to the same file name (a cdylib's name carries no hash), so each run would relink
+# both libraries from scratch. The base's CLI and library are then kept per commit and
+# toolchain: a fresh checkout's files are all newer than any earlier build, so cargo would
+# rebuild them every time.
+target=$(realpath -m "${CARGO_TARGET_DIR:-target}")
+work=$target/perf-gate
+tree=$work/base-tree
+base_out=$work/base-$base-$(rustc -V | cksum | cut -d ' ' -f 1)
+head_out=$target/release
+
+remove_tree() {
+    if [ -e "$tree" ]; then
+        git worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
     fi
+    git worktree prune
+}
+mkdir -p "$work"
+remove_tree # left over by a run that was killed
+trap remove_tree EXIT
+
+# `timed NAME COMMAND...`: run it and say how long it took. Never call it in a condition:
+# the command (a function, for the base's build) must stop at its first failure (set -e).
+timed() {
+    local name=$1 start
+    shift
+    start=$(date +%s%N)
+    "$@"
+    echo "perf-gate: $name: $((($(date +%s%N) - start) / 1000000)) ms" >&2
+}
+
+echo "perf-gate: base $base ($base_rev)" >&2
+build_base() {
+    git worktree add --quiet --detach "$tree" "$base"
+    CARGO_TARGET_DIR="$work/base-target" \
+        cargo build --release --locked --quiet --manifest-path "$tree/Cargo.toml"
+    remove_tree
+    mkdir -p "$base_out.partial"
+    cp "$work/base-target/release/sudoku-bench" "$work/base-target/release/$LIB" \
+        "$base_out.partial/"
+    mv "$base_out.partial" "$base_out"
+}
+if [ -d "$base_out" ]; then
+    echo "perf-gate: the base's build is kept in $base_out" >&2
+else
+    rm -rf "$base_out.partial"
+    timed "build base" build_base
+fi
+timed "build head" env CARGO_TARGET_DIR="$target" cargo build --release --locked --quiet
+
+# Nodes are checked on both corpora. Time is judged on the slice of top1465 alone: hard
+# puzzles, each a search long enough to time well, and enough of them for a tight interval.
+# classic.txt's 14 puzzles swing by up to 15% in one run with no code change: they are the
+# time corpus only when ../shared/ is absent, and then the verdict is weaker.
+corpora=(datasets/classic.txt)
+timed_corpora=(datasets/classic.txt)
+if [ -f "$TOP1465" ]; then
+    # The first 300 puzzles, cut to a fixed path so that the corpus column is the same in
+    # every run. target/ is ignored by git.
+    slice=$work/top1465-head300.txt
+    awk '!/^#/ { print; if (++n == 300) exit }' "$TOP1465" >"$slice"
+    corpora+=("${slice#"$PWD"/}")
+    timed_corpora=("${slice#"$PWD"/}")
+else
+    echo "perf-gate: $TOP1465 not found: time is judged on classic.txt's 14 puzzles, a" \
+        "noisy verdict" >&2
+fi
+
+strategies() { "$1" strategies | awk '/^[^ ]/ {print $1}' | sort; }
+common=$(comm -12 <(strategies "$base_out/sudoku-bench") <(strategies "$head_out/sudoku-bench"))
+new=$(comm -13 <(strategies "$base_out/sudoku-bench") <(strategies "$head_out/sudoku-bench"))
+if [ -n "$new" ]; then
+    echo "perf-gate: not in the base, so not gated: $(paste -sd ' ' <<<"$new")" >&2
+fi
+
+# 1. Time, in one run.
+solvers=()
+between=()
+for s in ${GATED//,/ }; do
+    if ! grep -qx "$s" <<<"$common"; then
+        echo "perf-gate: $s is not a strategy of both builds; not timed" >&2
+        continue
+    fi
+    solvers+=(--solver "$s-base=lib:$base_out/$LIB:sudoku_bench_$s")
+    solvers+=(--solver "$s-head=lib:$head_out/$LIB:sudoku_bench_$s")
+    between+=(--between "$s-base,$s-head")
 done
-echo "perf-gate: slower in all $ATTEMPTS attempts" >&2
-exit 1
+time_status=0
+if [ ${#between[@]} -gt 0 ]; then
+    for attempt in $(seq 1 "$ATTEMPTS"); do
+        # -s fast: the reference every count is checked against (--strict fails on any).
+        timed "timed run $attempt" "$head_out/sudoku-bench" run "${timed_corpora[@]}" \
+            -s fast "${solvers[@]}" --chunk-size "$CHUNK" --timeout 0 --repeat "$REPEAT" \
+            --threads 2 --quiet --strict --out "$work/time-$attempt.csv"
+        time_status=0
+        "$head_out/sudoku-bench" compare "$work/time-$attempt.csv" "${between[@]}" \
+            --threshold "$THRESHOLD" || time_status=$?
+        [ "$time_status" = 1 ] || break
+        echo "perf-gate: slower than the base in attempt $attempt of $ATTEMPTS" >&2
+    done
+fi
+
+# 2. Nodes, exact.
+for side in base head; do
+    out=${side}_out
+    timed "node run ($side)" "${!out}/sudoku-bench" run "${corpora[@]}" \
+        -s "$(paste -sd , <<<"$common")" --max-nodes "$MAX_NODES" --timeout 0 --threads 2 \
+        --quiet --strict --out "$work/nodes-$side.csv"
+done
+node_status=0
+"$head_out/sudoku-bench" compare "$work/nodes-base.csv" "$work/nodes-head.csv" ||
+    node_status=$?
+
+if [ "$time_status" -ge 2 ] || [ "$node_status" -ge 2 ]; then
+    exit 2
+fi
+if [ "$node_status" = 1 ]; then
+    echo "perf-gate: node counts differ from the base's: the search changed. If that is" \
+        "intended, move the base past this change ($0 --set-base REV)." >&2
+fi
+if [ "$time_status" = 1 ]; then
+    echo "perf-gate: slower than the base in all $ATTEMPTS timed runs" >&2
+fi
+if [ "$time_status" = 1 ] || [ "$node_status" = 1 ]; then
+    exit 1
+fi
+echo "perf-gate: pass" >&2

@@ -8,6 +8,7 @@ use assert_cmd::Command;
 
 mod compare;
 mod corpus;
+mod ffi;
 #[cfg(unix)]
 mod foreign_cmd;
 mod foreign_lib;
