@@ -25,6 +25,11 @@
 #    is exact whatever the machine. (Its time verdict, one run per side, is inconclusive
 #    by design and does not fail.)
 set -euo pipefail
+# Exit status 1 means a regression and nothing else: any other failure exits 2. `timed` and
+# the calls of compare say which step failed; this trap catches whatever else fails under
+# set -e (-E: in functions too).
+set -E
+trap 'echo "perf-gate: failed (line $LINENO): $BASH_COMMAND" >&2; exit 2' ERR
 cd "$(dirname "$0")/.."
 
 BASE_FILE=results/perf-gate-base
@@ -109,26 +114,32 @@ mkdir -p "$work"
 remove_tree # left over by a run that was killed
 trap remove_tree EXIT
 
-# `timed NAME COMMAND...`: run it and say how long it took. Never call it in a condition:
-# the command (a function, for the base's build) must stop at its first failure (set -e).
+# `timed NAME COMMAND...`: run it and say how long it took; if it fails (a build, or a run
+# whose --strict found a wrong answer or a failed solver), say so and exit 2. A function
+# given as COMMAND runs here in a condition, where set -e does not stop it: chain its steps
+# with &&.
 timed() {
-    local name=$1 start
+    local name=$1 start status=0
     shift
     start=$(date +%s%N)
-    "$@"
+    "$@" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "perf-gate: $name failed (exit $status); no verdict" >&2
+        exit 2
+    fi
     echo "perf-gate: $name: $((($(date +%s%N) - start) / 1000000)) ms" >&2
 }
 
 echo "perf-gate: base $base ($base_rev)" >&2
 build_base() {
-    git worktree add --quiet --detach "$tree" "$base"
-    CARGO_TARGET_DIR="$work/base-target" \
-        cargo build --release --locked --quiet --manifest-path "$tree/Cargo.toml"
-    remove_tree
-    mkdir -p "$base_out.partial"
-    cp "$work/base-target/release/sudoku-bench" "$work/base-target/release/$LIB" \
-        "$base_out.partial/"
-    mv "$base_out.partial" "$base_out"
+    git worktree add --quiet --detach "$tree" "$base" &&
+        CARGO_TARGET_DIR="$work/base-target" \
+            cargo build --release --locked --quiet --manifest-path "$tree/Cargo.toml" &&
+        remove_tree &&
+        mkdir -p "$base_out.partial" &&
+        cp "$work/base-target/release/sudoku-bench" "$work/base-target/release/$LIB" \
+            "$base_out.partial/" &&
+        mv "$base_out.partial" "$base_out"
 }
 if [ -d "$base_out" ]; then
     echo "perf-gate: the base's build is kept in $base_out" >&2
