@@ -6,8 +6,10 @@
 #
 #   PERF_GATE_BASE=REV          gate against REV instead of the recorded commit (CI passes
 #                               a pull request's base)
-#   PERF_GATE_THRESHOLD=5%      smallest slowdown that fails
-#   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated
+#   PERF_GATE_THRESHOLD=5%      smallest slowdown that fails (write the %: a bare number is
+#                               a fraction, 0.05)
+#   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated (each must be one of
+#                               `sudoku-bench strategies`; one the base lacks is skipped)
 #   PERF_GATE_ATTEMPTS=2        timed runs a slowdown must show in, one after the other
 #
 # Both the base commit (checked out from git history into a temporary worktree under
@@ -173,18 +175,26 @@ else
 fi
 
 strategies() { "$1" strategies | awk '/^[^ ]/ {print $1}' | sort; }
-common=$(comm -12 <(strategies "$base_out/sudoku-bench") <(strategies "$head_out/sudoku-bench"))
-new=$(comm -13 <(strategies "$base_out/sudoku-bench") <(strategies "$head_out/sudoku-bench"))
+base_strategies=$(strategies "$base_out/sudoku-bench")
+head_strategies=$(strategies "$head_out/sudoku-bench")
+common=$(comm -12 <(cat <<<"$base_strategies") <(cat <<<"$head_strategies"))
+new=$(comm -13 <(cat <<<"$base_strategies") <(cat <<<"$head_strategies"))
 if [ -n "$new" ]; then
     echo "perf-gate: not in the base, so not gated: $(paste -sd ' ' <<<"$new")" >&2
 fi
 
-# 1. Time, in one run.
+# 1. Time, in one run. A gated name must be a strategy of the current tree (a typo must not
+# pass the gate untimed); only one the base does not have yet is skipped.
 solvers=()
 between=()
 for s in ${GATED//,/ }; do
-    if ! grep -qx "$s" <<<"$common"; then
-        echo "perf-gate: $s is not a strategy of both builds; not timed" >&2
+    if ! grep -qxF "$s" <<<"$head_strategies"; then
+        echo "perf-gate: PERF_GATE_STRATEGIES names $s, not a strategy of the current tree" \
+            "(sudoku-bench strategies: $(paste -sd ' ' <<<"$head_strategies"))" >&2
+        exit 2
+    fi
+    if ! grep -qxF "$s" <<<"$base_strategies"; then
+        echo "perf-gate: $s is not a strategy of the base; not timed" >&2
         continue
     fi
     solvers+=(--solver "$s-base=lib:$base_out/$LIB:sudoku_bench_$s")
