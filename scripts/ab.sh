@@ -4,6 +4,9 @@
 # starting, the CPU warming - falls on both alike, then `compare --baseline ... --current ...`
 # judges them with an interval that holds the run-to-run variation.
 set -euo pipefail
+# Exit status 1 is compare's regression and nothing else: any other failure exits 2.
+set -E
+trap 'echo "ab.sh: failed (line $LINENO): $BASH_COMMAND" >&2; exit 2' ERR
 
 usage() {
     cat <<'USAGE'
@@ -12,6 +15,7 @@ usage: scripts/ab.sh [options] OLD_BIN NEW_BIN -- RUN_ARGS...
 Runs `BIN run RUN_ARGS... --out FILE` for each build in interleaved rounds (round 1: old
 then new; round 2: new then old; ...), then `NEW_BIN compare --baseline OLD... --current
 NEW...` and exits with its status (0 no regression, 1 slower or search changed, 2 error).
+A run that fails (e.g. --strict found a wrong answer) stops the rounds with exit 2.
 OLD_BIN and NEW_BIN may be the same binary told apart by --old-args/--new-args.
 
 options:
@@ -70,7 +74,7 @@ base=() cur=()
 run_side() { # side round RUN_ARGS...
     local side=$1 round=$2
     shift 2
-    local file="$out/$side-$round.csv" bin extra
+    local file="$out/$side-$round.csv" bin extra status=0
     rm -f "$file"
     if [ "$side" = old ]; then
         bin=$old_bin extra=("${old_extra[@]}")
@@ -80,7 +84,11 @@ run_side() { # side round RUN_ARGS...
         cur+=("$file")
     fi
     echo "ab.sh: round $round: $side" >&2
-    "$bin" run "$@" "${extra[@]}" --out "$file"
+    "$bin" run "$@" "${extra[@]}" --out "$file" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "ab.sh: round $round: the $side run ($bin run) failed (exit $status); no verdict" >&2
+        exit 2
+    fi
 }
 for ((r = 1; r <= rounds; r++)); do
     if ((r % 2)); then

@@ -6,8 +6,10 @@
 #
 #   PERF_GATE_BASE=REV          gate against REV instead of the recorded commit (CI passes
 #                               a pull request's base)
-#   PERF_GATE_THRESHOLD=5%      smallest slowdown that fails
-#   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated
+#   PERF_GATE_THRESHOLD=5%      smallest slowdown that fails (write the %: a bare number is
+#                               a fraction, 0.05)
+#   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated (each must be one of
+#                               `sudoku-bench strategies`; one the base lacks is skipped)
 #   PERF_GATE_ATTEMPTS=2        timed runs a slowdown must show in, one after the other
 #
 # Both the base commit (checked out from git history into a temporary worktree under
@@ -25,6 +27,11 @@
 #    is exact whatever the machine. (Its time verdict, one run per side, is inconclusive
 #    by design and does not fail.)
 set -euo pipefail
+# Exit status 1 means a regression and nothing else: any other failure exits 2. `timed` and
+# the calls of compare say which step failed; this trap catches whatever else fails under
+# set -e (-E: in functions too).
+set -E
+trap 'echo "perf-gate: failed (line $LINENO): $BASH_COMMAND" >&2; exit 2' ERR
 cd "$(dirname "$0")/.."
 
 BASE_FILE=results/perf-gate-base
@@ -35,7 +42,8 @@ GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
 REPEAT=5
 # Records per chunk of the timed run. The phases alternate chunk by chunk, so small chunks
 # alternate often and a burst of a neighbour's load falls on both builds; with the default
-# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build.
+# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build. 32 is for
+# the 300 puzzles of top1465 (about 10 chunks); the fallback corpus sets its own below.
 CHUNK=32
 # A slowdown must show in this many runs in a row: a real one shows in every run, a burst of
 # noise that got through one run's interval rarely strikes twice. Nodes need no second look.
@@ -108,26 +116,32 @@ mkdir -p "$work"
 remove_tree # left over by a run that was killed
 trap remove_tree EXIT
 
-# `timed NAME COMMAND...`: run it and say how long it took. Never call it in a condition:
-# the command (a function, for the base's build) must stop at its first failure (set -e).
+# `timed NAME COMMAND...`: run it and say how long it took; if it fails (a build, or a run
+# whose --strict found a wrong answer or a failed solver), say so and exit 2. A function
+# given as COMMAND runs here in a condition, where set -e does not stop it: chain its steps
+# with &&.
 timed() {
-    local name=$1 start
+    local name=$1 start status=0
     shift
     start=$(date +%s%N)
-    "$@"
+    "$@" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "perf-gate: $name failed (exit $status); no verdict" >&2
+        exit 2
+    fi
     echo "perf-gate: $name: $((($(date +%s%N) - start) / 1000000)) ms" >&2
 }
 
 echo "perf-gate: base $base ($base_rev)" >&2
 build_base() {
-    git worktree add --quiet --detach "$tree" "$base"
-    CARGO_TARGET_DIR="$work/base-target" \
-        cargo build --release --locked --quiet --manifest-path "$tree/Cargo.toml"
-    remove_tree
-    mkdir -p "$base_out.partial"
-    cp "$work/base-target/release/sudoku-bench" "$work/base-target/release/$LIB" \
-        "$base_out.partial/"
-    mv "$base_out.partial" "$base_out"
+    git worktree add --quiet --detach "$tree" "$base" &&
+        CARGO_TARGET_DIR="$work/base-target" \
+            cargo build --release --locked --quiet --manifest-path "$tree/Cargo.toml" &&
+        remove_tree &&
+        mkdir -p "$base_out.partial" &&
+        cp "$work/base-target/release/sudoku-bench" "$work/base-target/release/$LIB" \
+            "$base_out.partial/" &&
+        mv "$base_out.partial" "$base_out"
 }
 if [ -d "$base_out" ]; then
     echo "perf-gate: the base's build is kept in $base_out" >&2
@@ -153,28 +167,43 @@ if [ -f "$TOP1465" ]; then
 else
     echo "perf-gate: $TOP1465 not found: time is judged on classic.txt's 14 puzzles, a" \
         "noisy verdict" >&2
+    # With 32 records a chunk, these 14 puzzles are one chunk: the phase order never
+    # alternates, base always runs before head, and A/A runs (the same library on both
+    # sides) gave intervals that excluded 1.0 in 7 of 12. Chunks of 2 make 7 chunks whose
+    # order alternates (ABBA), so neither side always runs first.
+    CHUNK=2
 fi
 
 strategies() { "$1" strategies | awk '/^[^ ]/ {print $1}' | sort; }
-common=$(comm -12 <(strategies "$base_out/sudoku-bench") <(strategies "$head_out/sudoku-bench"))
-new=$(comm -13 <(strategies "$base_out/sudoku-bench") <(strategies "$head_out/sudoku-bench"))
+base_strategies=$(strategies "$base_out/sudoku-bench")
+head_strategies=$(strategies "$head_out/sudoku-bench")
+common=$(comm -12 <(cat <<<"$base_strategies") <(cat <<<"$head_strategies"))
+new=$(comm -13 <(cat <<<"$base_strategies") <(cat <<<"$head_strategies"))
 if [ -n "$new" ]; then
     echo "perf-gate: not in the base, so not gated: $(paste -sd ' ' <<<"$new")" >&2
 fi
 
-# 1. Time, in one run.
+# 1. Time, in one run. A gated name must be a strategy of the current tree (a typo must not
+# pass the gate untimed); only one the base does not have yet is skipped.
 solvers=()
 between=()
 for s in ${GATED//,/ }; do
-    if ! grep -qx "$s" <<<"$common"; then
-        echo "perf-gate: $s is not a strategy of both builds; not timed" >&2
+    if ! grep -qxF "$s" <<<"$head_strategies"; then
+        echo "perf-gate: PERF_GATE_STRATEGIES names $s, not a strategy of the current tree" \
+            "(sudoku-bench strategies: $(paste -sd ' ' <<<"$head_strategies"))" >&2
+        exit 2
+    fi
+    if ! grep -qxF "$s" <<<"$base_strategies"; then
+        echo "perf-gate: $s is not a strategy of the base; not timed" >&2
         continue
     fi
     solvers+=(--solver "$s-base=lib:$base_out/$LIB:sudoku_bench_$s")
     solvers+=(--solver "$s-head=lib:$head_out/$LIB:sudoku_bench_$s")
     between+=(--between "$s-base,$s-head")
 done
+# time_status: 0 pass, 1 slower, 2 error; search_moved: the libraries' guesses differ.
 time_status=0
+search_moved=0
 if [ ${#between[@]} -gt 0 ]; then
     for attempt in $(seq 1 "$ATTEMPTS"); do
         # -s fast: the reference every count is checked against (--strict fails on any).
@@ -185,6 +214,21 @@ if [ ${#between[@]} -gt 0 ]; then
         "$head_out/sudoku-bench" compare "$work/time-$attempt.csv" "${between[@]}" \
             --threshold "$THRESHOLD" || time_status=$?
         [ "$time_status" = 1 ] || break
+        # compare's 1 is a slower row or a changed search (a pair's guesses differ, after an
+        # intended change of search). The JSON tells them apart: a row whose search changed
+        # has the verdict search_changed, not a time verdict. Only a slowdown is retimed.
+        # (compare's JSON is pretty-printed, one field a line: grep needs no jq.)
+        json=$("$head_out/sudoku-bench" compare "$work/time-$attempt.csv" "${between[@]}" \
+            --threshold "$THRESHOLD" --format json || true)
+        slower=$(grep -c '"verdict": "slower"' <<<"$json" || true)
+        changed=$(grep -Ec '"search_changed": [1-9]' <<<"$json" || true)
+        if [ "$changed" -gt 0 ]; then
+            search_moved=1
+        fi
+        if [ "$slower" -eq 0 ]; then
+            time_status=0
+            break
+        fi
         echo "perf-gate: slower than the base in attempt $attempt of $ATTEMPTS" >&2
     done
 fi
@@ -203,14 +247,15 @@ node_status=0
 if [ "$time_status" -ge 2 ] || [ "$node_status" -ge 2 ]; then
     exit 2
 fi
-if [ "$node_status" = 1 ]; then
-    echo "perf-gate: node counts differ from the base's: the search changed. If that is" \
-        "intended, move the base past this change ($0 --set-base REV)." >&2
+if [ "$node_status" = 1 ] || [ "$search_moved" = 1 ]; then
+    echo "perf-gate: search changed: node counts (or the timed libraries' guesses) differ" \
+        "from the base's. If that is intended, move the base past this change" \
+        "($0 --set-base REV)." >&2
 fi
 if [ "$time_status" = 1 ]; then
     echo "perf-gate: slower than the base in all $ATTEMPTS timed runs" >&2
 fi
-if [ "$time_status" = 1 ] || [ "$node_status" = 1 ]; then
+if [ "$time_status" = 1 ] || [ "$node_status" = 1 ] || [ "$search_moved" = 1 ]; then
     exit 1
 fi
 echo "perf-gate: pass" >&2

@@ -34,6 +34,10 @@ pub(crate) fn line_order(outer: [usize; 3], inner: [[usize; 3]; 3]) -> [usize; 9
     order
 }
 
+/// Mixed into the seed so that `--permute 7` does not draw the very streams `generate
+/// --seed 7` draws for its puzzles (the same `Rng::for_index` of one seed and index).
+const STREAM: u64 = 0x7065_726d_7574_6521; // "permute!"
+
 impl Transform {
     /// The identity: every grid maps to itself.
     pub const IDENTITY: Transform = {
@@ -77,7 +81,7 @@ impl Transform {
     /// The transform `run --permute seed` applies to the record of line `line`: the same
     /// for every strategy, whatever the order the records are solved in.
     pub fn for_line(seed: u64, line: u64) -> Transform {
-        Transform::random(&mut Rng::for_index(seed, line))
+        Transform::random(&mut Rng::for_index(seed ^ STREAM, line))
     }
 
     /// The image of `grid`.

@@ -83,6 +83,13 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
     if !(value.is_finite() && value >= 0.0) {
         return Err(format!("{s:?}: the threshold must be 0 or more"));
     }
+    // A bare 5 is 500%, a gate that never fails: surely 5% was meant.
+    if value >= 1.0 && !s.trim().ends_with('%') {
+        return Err(format!(
+            "{s:?}: a bare number is a fraction (0.05 is 5%); write {s}% or {}",
+            value / 100.0
+        ));
+    }
     Ok(value)
 }
 
@@ -92,7 +99,7 @@ fn parse_pair(s: &str) -> Result<(String, String), String> {
             Ok((old.trim().to_string(), new.trim().to_string()))
         }
         _ => Err(format!(
-            "{s:?} is not two strategies OLD,NEW (try fast@base,fast@head)"
+            "{s:?} is not two strategies OLD,NEW (try fast-base,fast-head)"
         )),
     }
 }
@@ -161,6 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = Options {
         threshold: args.threshold,
         relative_to: args.relative_to.clone(),
+        allow_search_changes: args.allow_search_changes,
         ..Options::default()
     };
     let cmp = comparison(&args, &options)?;
@@ -200,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             named.concat()
         );
     }
-    Ok(if cmp.regressed(args.allow_search_changes) {
+    Ok(if cmp.regressed() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -46,7 +46,9 @@ pub fn between(
         ..options.clone()
     };
     let mut cmp = Comparison::new(Mode::InRun, &options, (1, 1));
-    for (old, new) in pairs {
+    // A pair named twice is judged once: its rows would count twice in the coverage.
+    let mut seen = BTreeSet::new();
+    for (old, new) in pairs.iter().filter(|pair| seen.insert(*pair)) {
         pair_of(samples, old, new, &options, &mut cmp);
     }
     Ok(cmp)

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{stats, Comparison, Mode, Row, Unpaired, Why};
+use super::{Comparison, Mode, Row, Unpaired, Why};
 use crate::report::table::thousands;
 
 /// Turns a comparison into one output format.
@@ -73,7 +73,7 @@ fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
 
 fn headings(cmp: &Comparison) -> Vec<String> {
     let time = match cmp.mode {
-        Mode::PerPuzzle | Mode::InRun => "time ratio (trimmed geo. mean)",
+        Mode::PerPuzzle | Mode::InRun => "time ratio (geo. mean)",
         Mode::Summary => "median ratio",
     };
     vec![
@@ -102,10 +102,6 @@ fn method(cmp: &Comparison) -> String {
         "Slower: the whole interval is above +{t:.1}%; faster: the whole interval is below \
          1/(1+{t:.1}%)."
     );
-    let trim = format!(
-        "the {:.0}% most extreme at each end left out",
-        stats::TRIM * 100.0
-    );
     let runs = format!(
         "{} baseline run(s), {} current run(s)",
         cmp.baseline_runs, cmp.current_runs
@@ -113,7 +109,7 @@ fn method(cmp: &Comparison) -> String {
     let mut text = match cmp.mode {
         Mode::InRun => format!(
             "In-run comparison: NEW / OLD, two strategies of one run, geometric mean of \
-             per-puzzle ratios ({trim}) with a {level:.0}% moving-block bootstrap interval over \
+             per-puzzle ratios with a {level:.0}% moving-block bootstrap interval over \
              consecutive puzzles ({} seeded resamples). Their phases alternate within every \
              chunk, so both saw the same machine. {rule} Search changed: a status differs, or \
              nodes or guesses differ where both count them (two different solvers need \
@@ -122,7 +118,7 @@ fn method(cmp: &Comparison) -> String {
         ),
         Mode::PerPuzzle => format!(
             "Time ratio: current / baseline, geometric mean over puzzles timed in every run \
-             ({runs}; {trim}), with a {level:.0}% hierarchical bootstrap interval (runs, then puzzles; \
+             ({runs}), with a {level:.0}% hierarchical bootstrap interval (runs, then puzzles; \
              {} seeded resamples). {rule} Nodes are deterministic: any difference means the \
              search changed.",
             cmp.resamples
@@ -228,7 +224,7 @@ impl CompareExporter for MarkdownExporter {
             Mode::InRun => "### sudoku-bench compare (in-run)\n\n",
             _ => "### sudoku-bench compare\n\n",
         });
-        let regressed = cmp.regressed(false);
+        let regressed = cmp.regressed();
         let _ = writeln!(
             out,
             "{}\n",

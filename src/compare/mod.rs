@@ -33,6 +33,8 @@ pub struct Options {
     /// Divide each strategy's per-puzzle time by this strategy's time on the same puzzle in
     /// the same run, so a uniform machine-speed factor cancels.
     pub relative_to: Option<String>,
+    /// A changed search is reported but is not a regression (a slowdown still is).
+    pub allow_search_changes: bool,
     pub bootstrap: Bootstrap,
 }
 
@@ -41,6 +43,7 @@ impl Default for Options {
         Options {
             threshold: 0.05,
             relative_to: None,
+            allow_search_changes: false,
             bootstrap: Bootstrap::default(),
         }
     }
@@ -200,6 +203,8 @@ pub struct Comparison {
     pub current_runs: usize,
     pub threshold: f64,
     pub relative_to: Option<String>,
+    /// Whether a changed search counts as a regression (see [`Options`]).
+    pub allow_search_changes: bool,
     pub confidence: f64,
     pub resamples: usize,
     pub rows: Vec<Row>,
@@ -209,9 +214,9 @@ pub struct Comparison {
 
 impl Comparison {
     /// True when a row is slower, or changed its search and that is not allowed.
-    pub fn regressed(&self, allow_search_changes: bool) -> bool {
+    pub fn regressed(&self) -> bool {
         self.rows.iter().any(|r| {
-            r.verdict == Verdict::Slower || (r.search_changed > 0 && !allow_search_changes)
+            r.verdict == Verdict::Slower || (r.search_changed > 0 && !self.allow_search_changes)
         })
     }
 }
@@ -224,6 +229,7 @@ impl Comparison {
             current_runs: runs.1,
             threshold: options.threshold,
             relative_to: options.relative_to.clone(),
+            allow_search_changes: options.allow_search_changes,
             confidence: options.bootstrap.confidence,
             resamples: options.bootstrap.resamples,
             rows: Vec::new(),
@@ -280,8 +286,10 @@ fn per_puzzle(side: &[Run]) -> Option<Vec<&load::Samples>> {
         .collect()
 }
 
-/// The verdict of one row: a changed search first; then, when a time verdict can be given,
-/// the interval against the threshold.
+/// The verdict of one row. Time first: a slowdown is a regression whatever the search did
+/// (`--allow-search-changes` must not hide one). Then a changed search; then, when a time
+/// verdict can be given, the interval against the threshold. A row with nothing timed (no
+/// reference time in its corpus, say) has no time verdict.
 fn verdict(
     threshold: f64,
     search_changed: bool,
@@ -289,16 +297,16 @@ fn verdict(
     ratio: Option<f64>,
     ci: Option<(f64, f64)>,
 ) -> Verdict {
-    if search_changed {
-        return Verdict::SearchChanged;
-    }
-    if !conclusive && ratio.is_some() {
-        return Verdict::Inconclusive;
-    }
-    match ci {
+    let time = match ci {
+        _ if ratio.is_none() || !conclusive => Verdict::Inconclusive,
         Some((lo, _)) if lo > 1.0 + threshold => Verdict::Slower,
         Some((_, hi)) if hi < 1.0 / (1.0 + threshold) => Verdict::Faster,
         _ => Verdict::NoChange,
+    };
+    if search_changed && time != Verdict::Slower {
+        Verdict::SearchChanged
+    } else {
+        time
     }
 }
 
@@ -351,6 +359,29 @@ mod tests {
             verdict(0.1, true, false, Some(2.0), None),
             Verdict::SearchChanged
         );
+        // A slowdown stays a slowdown when the search changed too, so that
+        // --allow-search-changes cannot hide it; nothing timed is no time verdict.
+        assert_eq!(v(true, 1.2, 1.3), Verdict::Slower);
+        assert_eq!(verdict(0.1, false, true, None, None), Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn allowing_search_changes_does_not_allow_a_slowdown() {
+        let b = run(&[("c", "a", 1, 5, 100), ("c", "a", 2, 5, 100)]);
+        let c = run(&[("c", "a", 1, 6, 300), ("c", "a", 2, 6, 300)]);
+        let options = Options {
+            allow_search_changes: true,
+            ..Options::default()
+        };
+        let cmp = compare(&[b.clone(), b.clone()], &[c.clone(), c.clone()], &options).unwrap();
+        assert_eq!(cmp.rows[0].search_changed, 2);
+        assert_eq!(cmp.rows[0].verdict, Verdict::Slower);
+        assert!(cmp.regressed());
+        // The same search change without the slowdown passes when allowed.
+        let same_time = run(&[("c", "a", 1, 6, 100), ("c", "a", 2, 6, 100)]);
+        let cmp = compare(&[b.clone(), b], &[same_time.clone(), same_time], &options).unwrap();
+        assert_eq!(cmp.rows[0].verdict, Verdict::SearchChanged);
+        assert!(!cmp.regressed());
     }
 
     #[test]
@@ -408,13 +439,13 @@ mod tests {
         assert_eq!(row.verdict, Verdict::Inconclusive);
         assert!((row.time_ratio.unwrap() - 1.5).abs() < 0.01, "{row:?}");
         assert_eq!(row.ci, None);
-        assert!(!slow.conclusive() && !slow.regressed(false));
+        assert!(!slow.conclusive() && !slow.regressed());
         let base = [scaled(&puzzles(), 1.0, 1), scaled(&puzzles(), 1.02, 2)];
         let cur = [scaled(&puzzles(), 1.5, 3), scaled(&puzzles(), 1.48, 4)];
         let cmp = compare(&base, &cur, &Options::default()).unwrap();
         assert_eq!((cmp.baseline_runs, cmp.current_runs), (2, 2));
         assert_eq!(cmp.rows[0].verdict, Verdict::Slower, "{:?}", cmp.rows[0]);
-        assert!(cmp.regressed(false));
+        assert!(cmp.regressed());
         let same = compare(&base, &base, &Options::default()).unwrap();
         assert_eq!(same.rows[0].verdict, Verdict::NoChange);
     }
@@ -495,6 +526,7 @@ mod tests {
         };
         let cmp = compare(&[b], &[c], &options).unwrap();
         let d = cmp.rows.iter().find(|r| r.corpus == "d").unwrap();
+        // Nothing timed (no reference in d), yet the search change shows.
         assert_eq!((d.time_ratio, d.verdict), (None, Verdict::SearchChanged));
         let ca = cmp
             .rows
@@ -502,6 +534,13 @@ mod tests {
             .find(|r| r.corpus == "c" && r.strategy == "a")
             .unwrap();
         assert_eq!(ca.time_ratio, Some(1.0));
-        assert!(cmp.regressed(false) && !cmp.regressed(true));
+        assert!(
+            cmp.regressed()
+                && !Comparison {
+                    allow_search_changes: true,
+                    ..cmp.clone()
+                }
+                .regressed()
+        );
     }
 }

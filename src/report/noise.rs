@@ -18,10 +18,11 @@ pub const TAIL_SHARE: f64 = 0.25;
 /// (a test's fixture, a quick try) whose numbers nobody reads as a benchmark.
 pub const MIN_PUZZLES: u64 = 200;
 
-/// Involuntary context switches per second of summed solve time above which the
-/// workers count as preempted. Each switch puts a time slice (milliseconds) into some
-/// puzzle's time, so at this rate the summed time carries a few percent of it.
-pub const PREEMPTIONS_PER_S: f64 = 10.0;
+/// The share of a strategy's puzzles whose kept time may hold a preemption, above which
+/// the workers count as preempted. A switch puts a time slice (milliseconds) into a solve
+/// of microseconds, so each one affected is an outlier; a few are the tail warning's
+/// business, a percent of them moves the quantiles too.
+pub const PREEMPTED_SHARE: f64 = 0.01;
 
 /// The share of `row`'s summed time its slowest 1% carries, when worth a warning.
 pub fn heavy_tail(row: &SummaryRow) -> Option<f64> {
@@ -29,14 +30,19 @@ pub fn heavy_tail(row: &SummaryRow) -> Option<f64> {
         .then_some(row.slowest_1pct_share)
 }
 
-/// `row`'s preemptions per second of summed solve time, when worth a warning.
-pub fn preempted(row: &SummaryRow) -> Option<f64> {
+/// The share of `row`'s puzzles whose kept time may carry a preemption, when worth a
+/// warning. With `--repeat K` a puzzle keeps its fastest of K timings, so a preemption
+/// stays only when every round of it was preempted: with p switches per solve, about p^K
+/// of the puzzles. Switches are counted per task, not per solve, so this errs high.
+pub fn preempted(row: &SummaryRow, repeat: u32) -> Option<f64> {
     let switches = row.preemptions?;
-    if row.searched < MIN_PUZZLES || row.total_time_ns == 0 {
+    if row.searched < MIN_PUZZLES {
         return None;
     }
-    let rate = switches as f64 / (row.total_time_ns as f64 / 1e9);
-    (rate > PREEMPTIONS_PER_S).then_some(rate)
+    let rounds = repeat.max(1);
+    let per_solve = (switches as f64 / (row.searched as f64 * rounds as f64)).min(1.0);
+    let share = per_solve.powi(rounds as i32);
+    (share > PREEMPTED_SHARE).then_some(share)
 }
 
 /// One line per (row, reason) whose numbers need care, without the `warning:` prefix.
@@ -53,13 +59,18 @@ pub fn warnings(report: &SummaryReport) -> Vec<String> {
                 share * 100.0
             ));
         }
-        if let Some(rate) = preempted(row) {
+        if let Some(share) = preempted(row, report.repeat) {
+            let more = if report.repeat > 1 {
+                format!("a --repeat above {}", report.repeat)
+            } else {
+                "--repeat 3".to_string()
+            };
             lines.push(format!(
-                "{who}: the workers were preempted {} times during its solves ({rate:.0} per \
-                 second of solve time), each adding a time slice to some puzzle's time, so \
-                 the times are inflated by other work on this machine; use --repeat 3, a \
-                 quieter machine, or fewer threads than cores (-j)",
-                row.preemptions.unwrap_or(0)
+                "{who}: the workers were preempted {} times during its solves, so about \
+                 {:.1}% of its puzzles' times may each hold a time slice of other work on \
+                 this machine; use {more}, a quieter machine, or fewer threads than cores (-j)",
+                row.preemptions.unwrap_or(0),
+                share * 100.0
             ));
         }
     }
@@ -123,7 +134,7 @@ mod tests {
         times.push(100_000_000);
         let small = row(&times, Some(100));
         assert!(small.slowest_1pct_share > 0.9);
-        assert!(small.preemptions.unwrap() as f64 / 0.1 > PREEMPTIONS_PER_S);
+        assert!(small.preemptions.unwrap() as f64 / 199.0 > PREEMPTED_SHARE);
         assert_eq!(warnings(&report(vec![small])).len(), 0);
         // One more puzzle and both warnings come.
         times.push(10_000);
@@ -132,14 +143,27 @@ mod tests {
 
     #[test]
     fn frequent_preemptions_warn_and_rare_or_uncounted_ones_do_not() {
-        // 1000 puzzles of 1 ms: one second of solve time.
         let often = row(&[1_000_000; 1000], Some(250));
         let rarely = row(&[1_000_000; 1000], Some(3));
         let unknown = row(&[1_000_000; 1000], None);
         let lines = warnings(&report(vec![often, rarely, unknown]));
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].starts_with("c x: the workers were preempted 250 times"));
-        assert!(lines[0].contains("(250 per second of solve time)"));
+        assert!(lines[0].contains("about 25.0% of its puzzles"), "{lines:?}");
         assert!(lines[0].contains("--repeat 3") && lines[0].contains("fewer threads"));
+    }
+
+    #[test]
+    fn with_repeat_only_preemptions_in_every_round_count() {
+        // 1000 puzzles, 3 rounds, 250 switches: 1 in 12 solves, 1 in 1728 puzzles in all
+        // three rounds: no warning. 2400 switches (4 in 5 solves): about half are.
+        let mut r = report(vec![row(&[1_000_000; 1000], Some(250))]);
+        r.repeat = 3;
+        assert_eq!(warnings(&r), Vec::<String>::new());
+        r.rows = vec![row(&[1_000_000; 1000], Some(2400))];
+        let lines = warnings(&r);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("about 51.2% of its puzzles"), "{lines:?}");
+        assert!(lines[0].contains("a --repeat above 3"), "{lines:?}");
     }
 }

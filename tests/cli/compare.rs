@@ -661,6 +661,36 @@ fn between_checks_the_search_and_the_names() {
         .stderr(predicate::str::contains("OLD,NEW"));
     between(&run, &["--between", "old,old"]).code(2);
     between(&run, &["--between", "old,new", "--relative-to", "old"]).code(2);
+    // A search change does not hide a slowdown, allowed or not.
+    let slower = in_run(&dir, 1.5, Some(17));
+    let a = between(
+        &slower,
+        &[
+            "--between",
+            "old,new",
+            "--allow-search-changes",
+            "--format",
+            "json",
+        ],
+    )
+    .code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["rows"][0]["verdict"], "slower");
+    assert_eq!(v["rows"][0]["search_changed"].as_u64(), Some(1));
+    // A pair named twice is judged once.
+    let a = between(&run, &["--between", "old,new", "--between", "old,new"]);
+    assert_eq!(stdout(&a.code(1)).matches("old -> new").count(), 1);
+}
+
+#[test]
+fn a_bare_threshold_of_one_or_more_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let run = in_run(&dir, 1.0, None);
+    between(&run, &["--between", "old,new", "--threshold", "5"])
+        .code(2)
+        .stderr(predicate::str::contains("write 5% or 0.05"));
+    between(&run, &["--between", "old,new", "--threshold", "0.05"]).code(0);
+    between(&run, &["--between", "old,new", "--threshold", "150%"]).code(0);
 }
 
 /// Guesses count as search where both strategies count them; an empty cell is "not
