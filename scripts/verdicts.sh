@@ -23,7 +23,7 @@
 # one worker leaves the other core to the neighbour, as a CI runner's does; with -j 2 every
 # trial would be a fight with the spinning neighbour for both cores, which measures the
 # scheduler rather than the verdicts. Each solve is timed 3 times (--repeat 3: a preempted
-# solve does not stand), and chunks are small (--chunk-size 16) so that the phases of the
+# solve does not stand), and chunks are tiny (--chunk-size 2) so that the phases of the
 # two strategies alternate often and see the same machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 TRIALS=${TRIALS:-20}
 OUT=target/verdicts
 TOP1465=../shared/datasets/puzzles3_magictour_top1465
-RUN_OPTS=(-j 1 -q --timeout 0 --repeat 3 --chunk-size 16)
+RUN_OPTS=(-j 1 -q --timeout 0 --repeat 3 --chunk-size 2)
 
 case "$TRIALS" in ''|*[!0-9]*|0) echo "verdicts.sh: TRIALS must be a whole number from 1" >&2; exit 2 ;; esac
 command -v jq >/dev/null || { echo "verdicts.sh: needs jq" >&2; exit 2; }
