@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 
 use super::load::Samples;
 use super::{
-    load, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run, Unpaired, Verdict, Why,
+    load, pair, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run, Unpaired,
+    Verdict,
 };
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
@@ -67,33 +68,10 @@ fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut
         let (o, n) = (corpus.strategies.get(old), corpus.strategies.get(new));
         cmp.coverage.baseline_rows += o.map_or(0, |r| r.len() as u64);
         cmp.coverage.current_rows += n.map_or(0, |r| r.len() as u64);
-        let (o, n) = match (o, n) {
-            (Some(o), Some(n)) => (o, n),
-            (Some(rows), None) | (None, Some(rows)) => {
-                let why = if o.is_some() {
-                    Why::OnlyInBaseline
-                } else {
-                    Why::OnlyInCurrent
-                };
-                cmp.unpaired
-                    .push(unpaired(why, true, rows.keys().copied().collect()));
-                continue;
-            }
-            (None, None) => continue,
+        let Some((o, n)) = pair::both_sides(o, n, unpaired, &mut cmp.unpaired) else {
+            continue;
         };
-        for (why, lines) in [
-            (
-                Why::OnlyInBaseline,
-                o.keys().filter(|l| !n.contains_key(l)).copied().collect(),
-            ),
-            (
-                Why::OnlyInCurrent,
-                n.keys()
-                    .filter(|l| !o.contains_key(l))
-                    .copied()
-                    .collect::<Vec<u64>>(),
-            ),
-        ] {
+        for (why, lines) in pair::one_sided(o, n) {
             if !lines.is_empty() {
                 cmp.unpaired.push(unpaired(why, false, lines));
             }

@@ -5,9 +5,10 @@
 //! content cannot, such as a corpus that lost or changed some lines; the lines that then
 //! hold different puzzles are reported, not compared.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::load::{normal_name, Samples};
+use super::load::{normal_name, Sample, Samples};
+use super::{Unpaired, Why};
 
 /// A baseline corpus and the current corpus matched with it, by their names in the CSVs;
 /// `None` on the side with no match. Every corpus of either side appears exactly once.
@@ -61,6 +62,37 @@ pub fn label(b: &str, c: &str) -> String {
     } else {
         format!("{nb} (current: {nc})")
     }
+}
+
+/// One strategy's rows (line -> sample) in one corpus of one side.
+pub type Rows = BTreeMap<u64, Sample>;
+
+/// A strategy's rows on both sides. When one side has none, the other side's rows go to
+/// `out` as unpaired, the whole strategy (made by `unpaired(why, true, lines)`), and the
+/// answer is `None`.
+pub fn both_sides<'a>(
+    baseline: Option<&'a Rows>,
+    current: Option<&'a Rows>,
+    unpaired: impl Fn(Why, bool, Vec<u64>) -> Unpaired,
+    out: &mut Vec<Unpaired>,
+) -> Option<(&'a Rows, &'a Rows)> {
+    let (why, rows) = match (baseline, current) {
+        (Some(b), Some(c)) => return Some((b, c)),
+        (Some(rows), None) => (Why::OnlyInBaseline, rows),
+        (None, Some(rows)) => (Why::OnlyInCurrent, rows),
+        (None, None) => return None,
+    };
+    out.push(unpaired(why, true, rows.keys().copied().collect()));
+    None
+}
+
+/// The lines of a strategy that one side has and the other lacks.
+pub fn one_sided(baseline: &Rows, current: &Rows) -> [(Why, Vec<u64>); 2] {
+    let only = |x: &Rows, y: &Rows| x.keys().filter(|l| !y.contains_key(l)).copied().collect();
+    [
+        (Why::OnlyInBaseline, only(baseline, current)),
+        (Why::OnlyInCurrent, only(current, baseline)),
+    ]
 }
 
 #[cfg(test)]

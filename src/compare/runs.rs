@@ -167,19 +167,13 @@ fn corpus_pair(
             whole_strategy,
             lines,
         };
-        let (b_rows, c_rows) = match (b.strategies.get(strategy), c.strategies.get(strategy)) {
-            (Some(b_rows), Some(c_rows)) => (b_rows, c_rows),
-            (Some(rows), None) | (None, Some(rows)) => {
-                let why = if b.strategies.contains_key(strategy) {
-                    Why::OnlyInBaseline
-                } else {
-                    Why::OnlyInCurrent
-                };
-                cmp.unpaired
-                    .push(unpaired(why, true, rows.keys().copied().collect()));
-                continue;
-            }
-            (None, None) => continue,
+        let Some((b_rows, c_rows)) = pair::both_sides(
+            b.strategies.get(strategy),
+            c.strategies.get(strategy),
+            unpaired,
+            &mut cmp.unpaired,
+        ) else {
+            continue;
         };
         let lines = |rows: &BTreeMap<u64, Sample>, keep: &dyn Fn(&u64) -> bool| -> Vec<u64> {
             rows.keys().filter(|l| keep(l)).copied().collect()
@@ -190,15 +184,10 @@ fn corpus_pair(
                 && (samples_at(b_runs, strategy, *l, b.puzzles.get(l)).is_none()
                     || samples_at(c_runs, strategy, *l, b.puzzles.get(l)).is_none())
         });
+        let [only_b, only_c] = pair::one_sided(b_rows, c_rows);
         for (why, lines) in [
-            (
-                Why::OnlyInBaseline,
-                lines(b_rows, &|l| !c_rows.contains_key(l)),
-            ),
-            (
-                Why::OnlyInCurrent,
-                lines(c_rows, &|l| !b_rows.contains_key(l)),
-            ),
+            only_b,
+            only_c,
             (
                 Why::DifferentPuzzle,
                 lines(b_rows, &|l| c_rows.contains_key(l) && !same_puzzle(l)),
