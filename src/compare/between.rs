@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 use super::load::Samples;
 use super::{
     load, pair, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run, Unpaired,
-    Verdict,
 };
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
@@ -77,19 +76,8 @@ fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut
             }
         }
         let mut row = Row {
-            corpus: corpus_name.clone(),
-            strategy: new.to_string(),
             baseline_strategy: Some(old.to_string()),
-            paired: 0,
-            timed: 0,
-            baseline_nodes: 0,
-            current_nodes: 0,
-            nodes_counted: false,
-            search_changed: 0,
-            time_ratio: None,
-            ci: None,
-            reference: false,
-            verdict: Verdict::NoChange,
+            ..Row::new(corpus_name.clone(), new.to_string())
         };
         // Line order is solve order: neighbours in this list shared a chunk.
         let (mut xo, mut xn) = (Vec::new(), Vec::new());

@@ -148,6 +148,28 @@ pub struct Row {
     pub verdict: Verdict,
 }
 
+impl Row {
+    /// A row of `strategy` in `corpus` before anything is counted: nothing paired, no time,
+    /// no change.
+    fn new(corpus: String, strategy: String) -> Row {
+        Row {
+            corpus,
+            strategy,
+            baseline_strategy: None,
+            paired: 0,
+            timed: 0,
+            baseline_nodes: 0,
+            current_nodes: 0,
+            nodes_counted: false,
+            search_changed: 0,
+            time_ratio: None,
+            ci: None,
+            reference: false,
+            verdict: Verdict::NoChange,
+        }
+    }
+}
+
 /// Why rows were left out of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

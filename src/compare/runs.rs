@@ -200,19 +200,8 @@ fn corpus_pair(
         }
         let is_reference = reference.map(String::as_str) == Some(strategy.as_str());
         let mut row = Row {
-            corpus: corpus.to_string(),
-            strategy: strategy.clone(),
-            baseline_strategy: None,
-            paired: 0,
-            timed: 0,
-            baseline_nodes: 0,
-            current_nodes: 0,
-            nodes_counted: false,
-            search_changed: 0,
-            time_ratio: None,
-            ci: None,
             reference: is_reference,
-            verdict: super::Verdict::NoChange,
+            ..Row::new(corpus.to_string(), strategy.clone())
         };
         // Log times per run, puzzles in the same order in every run.
         let mut xb: Vec<Vec<f64>> = vec![Vec::new(); b_runs.len()];
