@@ -58,17 +58,25 @@ usage() {
     exit 2
 }
 
+# The commit REV names, on stdout; exit status 2 (and why, on stderr) unless it is a commit here with the ffi/ crate the
+# strategies' library is built from.
+commit_with_ffi() {
+    local commit
+    commit=$(git rev-parse --verify --quiet "$1^{commit}") || {
+        echo "perf-gate: $1 is not a commit here (a shallow clone? fetch it)" >&2
+        exit 2
+    }
+    if ! git cat-file -e "$commit:ffi/Cargo.toml" 2>/dev/null; then
+        echo "perf-gate: $1 has no ffi/ crate to build the strategies' library from; use a later commit" >&2
+        exit 2
+    fi
+    echo "$commit"
+}
+
 case "${1:-}" in
     --set-base)
         [ $# -eq 2 ] || usage
-        commit=$(git rev-parse --verify --quiet "$2^{commit}") || {
-            echo "perf-gate: $2 is not a commit" >&2
-            exit 2
-        }
-        if ! git cat-file -e "$commit:ffi/Cargo.toml" 2>/dev/null; then
-            echo "perf-gate: $2 has no ffi/ crate to build the strategies' library from" >&2
-            exit 2
-        fi
+        commit=$(commit_with_ffi "$2") || exit 2
         echo "$commit" >"$BASE_FILE"
         echo "perf-gate: $BASE_FILE now records $commit; commit it" >&2
         exit 0
@@ -85,14 +93,7 @@ else
     echo "perf-gate: no $BASE_FILE; record a commit with $0 --set-base REV" >&2
     exit 2
 fi
-base=$(git rev-parse --verify --quiet "$base_rev^{commit}") || {
-    echo "perf-gate: the base $base_rev is not a commit here (a shallow clone? fetch it)" >&2
-    exit 2
-}
-if ! git cat-file -e "$base:ffi/Cargo.toml" 2>/dev/null; then
-    echo "perf-gate: the base $base_rev has no ffi/ crate; gate against a later commit" >&2
-    exit 2
-fi
+base=$(commit_with_ffi "$base_rev") || exit 2
 
 # The base builds in a target directory of its own, kept between runs for its dependencies.
 # Sharing the current tree's would save compiling them once, but both builds write the
