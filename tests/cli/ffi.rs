@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::{bench, rows, say_skipped, Row};
+use crate::{of, run_ok, say_skipped, Row};
 
 /// The library, built beside this test binary because the crate's tests depend on
 /// `sudoku-bench-ffi` (Cargo.toml): cargo builds every crate type of a dependency.
@@ -20,27 +20,12 @@ fn library() -> PathBuf {
     path
 }
 
-/// Line -> row of `strategy`.
-fn of(rows: &[Row], strategy: &str) -> BTreeMap<u64, Row> {
-    rows.iter()
-        .filter(|r| r["strategy"] == strategy)
-        .map(|r| (r["line"].parse().unwrap(), r.clone()))
-        .collect()
-}
-
 /// Run `corpus` with the built-in `fast` and the library's, `--strict`: every count is
 /// checked against the reference, and any disagreement or failure fails the run. Returns
 /// the rows.
 fn fast_and_its_export(corpus: &str) -> (BTreeMap<u64, Row>, BTreeMap<u64, Row>) {
     let spec = format!("lib-fast=lib:{}:sudoku_bench_fast", library().display());
-    let out = bench()
-        .args(["run", corpus, "-s", "fast", "--solver", &spec, "--strict"])
-        .args(["--out", "-", "--quiet"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let rows = rows(&out.stdout);
+    let rows = run_ok(&[corpus, "-s", "fast", "--solver", &spec, "--strict"]);
     (of(&rows, "fast"), of(&rows, "lib-fast"))
 }
 
@@ -94,7 +79,7 @@ fn the_exported_fast_answers_as_the_built_in_one_on_a_shared_corpus() {
 fn every_export_answers_as_its_built_in_strategy_and_a_budget_fails_alike() {
     let library = library();
     let names = ["naive", "hashset", "bitmask", "stack", "dlx", "fast"];
-    let mut args: Vec<String> = ["run", "datasets/classic.txt", "-s", &names.join(",")]
+    let mut args: Vec<String> = ["datasets/classic.txt", "-s", &names.join(",")]
         .map(String::from)
         .to_vec();
     // The same budget on both sides: 50 thousand nodes, 50 units of `configuration`.
@@ -104,14 +89,7 @@ fn every_export_answers_as_its_built_in_strategy_and_a_budget_fails_alike() {
         let config = format!("lib-{name}=50");
         args.extend(["--solver".into(), spec, "--solver-config".into(), config]);
     }
-    let out = bench()
-        .args(&args)
-        .args(["--out", "-", "--quiet"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let rows = rows(&out.stdout);
+    let rows = run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let mut stopped = 0;
     for name in names {
         let (ours, theirs) = (of(&rows, name), of(&rows, &format!("lib-{name}")));

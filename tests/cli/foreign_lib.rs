@@ -1,12 +1,11 @@
 //! `run --solver NAME=lib:...`: the project's own C solvers (tests/solvers/), built with the
 //! system C compiler as shared libraries, run beside the built-in strategies.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::{bench, fixture, rows, say_skipped, Row};
+use crate::{bench, fixture, of, rows, say_skipped, Row};
 
 /// The built libraries `(backtrack, wrong)`, or `None` (and a visible skip) without a C
 /// compiler.
@@ -64,14 +63,6 @@ fn run(args: &[&str]) -> (i32, Vec<Row>, String) {
         rows(&out.stdout),
         String::from_utf8(out.stderr).unwrap(),
     )
-}
-
-/// Line -> row, for one strategy.
-fn of(rows: &[Row], strategy: &str) -> BTreeMap<u64, Row> {
-    rows.iter()
-        .filter(|r| r["strategy"] == strategy)
-        .map(|r| (r["line"].parse().unwrap(), r.clone()))
-        .collect()
 }
 
 /// The summary JSON's row for `strategy`.

@@ -51,6 +51,28 @@ pub fn rows(csv_text: &[u8]) -> Vec<Row> {
         .collect()
 }
 
+/// Run with `args` plus `--out - --quiet`, expecting success; the CSV rows.
+pub fn run_ok(args: &[&str]) -> Vec<Row> {
+    let out = bench()
+        .arg("run")
+        .args(args)
+        .args(["--out", "-", "--quiet"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    rows(&out)
+}
+
+/// Line -> row, for one strategy.
+pub fn of(rows: &[Row], strategy: &str) -> std::collections::BTreeMap<u64, Row> {
+    rows.iter()
+        .filter(|r| r["strategy"] == strategy)
+        .map(|r| (r["line"].parse().unwrap(), r.clone()))
+        .collect()
+}
+
 /// A file of `tests/fixtures/`.
 pub fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))

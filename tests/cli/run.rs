@@ -3,27 +3,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::{bench, fixture, rows, Row};
+use crate::{bench, fixture, rows, run_ok, Row};
 use predicates::prelude::*;
 
 const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 const HARD_SOLUTION: &str =
     "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
-
-/// Run with `args` plus `--out - --quiet`, expecting success; the CSV rows.
-fn run_ok(args: &[&str]) -> Vec<Row> {
-    let out = bench()
-        .arg("run")
-        .args(args)
-        .args(["--out", "-", "--quiet"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    rows(&out)
-}
 
 /// (line, strategy) -> status
 fn statuses(rows: &[Row]) -> BTreeMap<(u64, String), String> {
@@ -389,25 +375,28 @@ fn output_does_not_depend_on_thread_count() {
     assert_eq!(one, two);
 }
 
-#[test]
-fn summary_json_has_machine_settings_and_ns_fields() {
+/// Run with `args` plus `--out - --quiet --summary S.json`, expecting success: the CSV rows
+/// and the summary JSON.
+fn run_with_summary(args: &[&str]) -> (Vec<Row>, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("s.json");
-    bench()
-        .args([
-            "run",
-            &fixture("mixed.txt"),
-            "-q",
-            "--out",
-            "-",
-            "--threads",
-            "2",
-            "--summary",
-        ])
+    let out = bench()
+        .arg("run")
+        .args(args)
+        .args(["--out", "-", "--quiet", "--summary"])
         .arg(&json)
         .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let summary = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    (rows(&out), summary)
+}
+
+#[test]
+fn summary_json_has_machine_settings_and_ns_fields() {
+    let (_, v) = run_with_summary(&[&fixture("mixed.txt"), "--threads", "2"]);
     assert_eq!(v["tool"], "sudoku-bench");
     assert_eq!(v["threads"], 2);
     assert_eq!(v["max_solutions"], 2);
@@ -570,29 +559,9 @@ fn a_closed_stdout_is_not_an_error() {
 fn the_reference_is_checked_against_but_never_reported() {
     // `fast` solves untimed for the reference counts: neither its rows nor its summary
     // row appear, and right answers are no mismatch.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("s.json");
-    let out = bench()
-        .args([
-            "run",
-            &fixture("mixed.txt"),
-            "-q",
-            "-s",
-            "bitmask",
-            "--out",
-            "-",
-        ])
-        .arg("--summary")
-        .arg(&json)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let rows = rows(&out);
+    let (rows, v) = run_with_summary(&[&fixture("mixed.txt"), "-s", "bitmask"]);
     assert_eq!(rows.len(), 7);
     assert!(rows.iter().all(|r| r["strategy"] == "bitmask"));
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let summary = v["rows"].as_array().unwrap();
     assert_eq!(summary.len(), 1);
     assert_eq!(summary[0]["strategy"], "bitmask");
@@ -698,26 +667,11 @@ fn permute_keeps_every_status_of_the_mixed_fixture() {
 
 #[test]
 fn the_summary_records_the_permute_seed() {
-    let dir = tempfile::tempdir().unwrap();
+    let mixed = fixture("mixed.txt");
     let summary = |extra: &[&str]| {
-        let json = dir.path().join("s.json");
-        bench()
-            .args([
-                "run",
-                &fixture("mixed.txt"),
-                "-q",
-                "-s",
-                "fast",
-                "--out",
-                "-",
-            ])
-            .args(extra)
-            .arg("--summary")
-            .arg(&json)
-            .assert()
-            .success();
-        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-        v
+        let mut args = vec![mixed.as_str(), "-s", "fast"];
+        args.extend(extra);
+        run_with_summary(&args).1
     };
     assert_eq!(summary(&["--permute", "42"])["permute"], 42);
     assert!(
@@ -761,23 +715,7 @@ fn permute_keeps_every_status_over_a_shared_corpus() {
 
 #[test]
 fn summary_json_has_the_robust_figure_the_tail_share_and_preemptions() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("s.json");
-    bench()
-        .args([
-            "run",
-            &fixture("mixed.txt"),
-            "-q",
-            "--out",
-            "-",
-            "-s",
-            "fast",
-        ])
-        .arg("--summary")
-        .arg(&json)
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let (_, v) = run_with_summary(&[&fixture("mixed.txt"), "-s", "fast"]);
     let r = &v["rows"][0];
     let median_ns = r["median_ns"].as_f64().unwrap();
     let robust = r["median_puzzles_per_s_per_core"].as_f64().unwrap();
