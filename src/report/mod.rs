@@ -1,10 +1,13 @@
 //! What a run reports: each (puzzle, strategy) as a `PuzzleResult` with its `Status`, the
-//! per-puzzle CSV, and the per-corpus, per-strategy `Summary` with its exporters.
+//! per-puzzle CSV, the per-corpus, per-strategy `Summary` with its exporters, and the pieces
+//! of the HTML reports (`html` pages, `plot` charts).
 
 pub mod csv;
 pub mod csv_sink;
+pub mod html;
 pub mod json;
 pub mod noise;
+pub mod plot;
 pub mod sink;
 pub mod summary;
 pub mod table;

@@ -1,0 +1,172 @@
+//! Charts as standalone SVG documents, for the HTML reports: line, step, point and bar
+//! series on linear or log axes.
+//!
+//! Hand-written SVG rather than plotters: every label is an SVG `<text>` that the browser
+//! sets in its own font, so nothing needs a font file at build time or in the repository,
+//! and the few chart kinds a report needs are short to draw.
+//!
+//! Callers hand over every data point; the chart thins them where they would overlap on
+//! screen (`svg`), so a two-million-row run makes a small file. Statistics are never
+//! computed from what is drawn.
+
+use std::fmt::Write;
+
+/// How an axis maps values to positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// Evenly spaced values.
+    Linear,
+    /// Evenly spaced powers of ten; values at or below 0 are not drawn.
+    Log,
+}
+
+/// One axis: its label and scale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    /// What the axis measures, with its unit.
+    pub label: String,
+    /// Linear or log.
+    pub scale: Scale,
+}
+
+impl Axis {
+    /// A linear axis.
+    pub fn linear(label: &str) -> Axis {
+        Axis {
+            label: label.to_string(),
+            scale: Scale::Linear,
+        }
+    }
+
+    /// A log axis.
+    pub fn log(label: &str) -> Axis {
+        Axis {
+            label: label.to_string(),
+            scale: Scale::Log,
+        }
+    }
+}
+
+/// How a point series marks its points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A small filled dot, for the bulk of the points.
+    Dot,
+    /// A cross, drawn over the dots: points that need attention (a disagreement).
+    Cross,
+    /// A ring: points of another kind (an aborted search).
+    Ring,
+}
+
+/// What a series draws.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Line,
+    Steps,
+    Points(Mark),
+    /// Each point is (left edge, height); bars are `width` wide in data units of x.
+    Bars {
+        width: f64,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Series {
+    name: String,
+    color: usize,
+    kind: Kind,
+    points: Vec<(f64, f64)>,
+}
+
+/// A chart being built; `svg` draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    title: String,
+    x: Axis,
+    y: Axis,
+    series: Vec<Series>,
+    diagonal: bool,
+    width: u32,
+    height: u32,
+}
+
+/// Colours told apart also by most colour-blind readers (Okabe and Ito), in the order
+/// series ask for them by index.
+pub const PALETTE: [&str; 8] = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442",
+];
+
+impl Chart {
+    /// An empty chart of the default size.
+    pub fn new(title: &str, x: Axis, y: Axis) -> Chart {
+        Chart {
+            title: title.to_string(),
+            x,
+            y,
+            series: Vec::new(),
+            diagonal: false,
+            width: 560,
+            height: 380,
+        }
+    }
+
+    /// Another size, in CSS pixels.
+    pub fn size(mut self, width: u32, height: u32) -> Chart {
+        self.width = width;
+        self.height = height;
+        self
+    }
+
+    /// Points joined in the order given. `color` indexes `PALETTE` (wrapping), so a
+    /// strategy keeps its colour from chart to chart.
+    pub fn line(&mut self, name: &str, color: usize, points: Vec<(f64, f64)>) {
+        self.push(name, color, Kind::Line, points);
+    }
+
+    /// A staircase through the points (each step level until the next point's x): an
+    /// ECDF.
+    pub fn steps(&mut self, name: &str, color: usize, points: Vec<(f64, f64)>) {
+        self.push(name, color, Kind::Steps, points);
+    }
+
+    /// Unjoined points.
+    pub fn points(&mut self, name: &str, color: usize, mark: Mark, points: Vec<(f64, f64)>) {
+        self.push(name, color, Kind::Points(mark), points);
+    }
+
+    /// Bars from (left edge x, height) pairs, each `width` wide in x's data units (on a
+    /// log x axis: the ratio from left edge to right edge).
+    pub fn bars(&mut self, name: &str, color: usize, width: f64, bars: Vec<(f64, f64)>) {
+        self.push(name, color, Kind::Bars { width }, bars);
+    }
+
+    /// Also draw y = x across the plot (for a scatter of two times).
+    pub fn diagonal(&mut self) {
+        self.diagonal = true;
+    }
+
+    fn push(&mut self, name: &str, color: usize, kind: Kind, points: Vec<(f64, f64)>) {
+        self.series.push(Series {
+            name: name.to_string(),
+            color,
+            kind,
+            points,
+        });
+    }
+
+    /// The chart as one `<svg>` element, to be placed inline in a page.
+    pub fn svg(&self) -> String {
+        // A first drawing, to be replaced by one with ticks, a legend and thinning.
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+             viewBox=\"0 0 {w} {h}\"><text x=\"8\" y=\"16\">{}</text>",
+            super::html::escape(&self.title),
+            w = self.width,
+            h = self.height
+        );
+        out.push_str("</svg>");
+        out
+    }
+}
