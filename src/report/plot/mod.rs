@@ -9,7 +9,11 @@
 //! screen (`svg`), so a two-million-row run makes a small file. Statistics are never
 //! computed from what is drawn.
 
-use std::fmt::Write;
+mod axis;
+mod svg;
+#[cfg(test)]
+mod tests;
+mod thin;
 
 /// How an axis maps values to positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,13 +24,28 @@ pub enum Scale {
     Log,
 }
 
-/// One axis: its label and scale.
+/// How tick labels write the values they mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Labels {
+    /// Plain numbers, shortened: 0.25, 500, 1.5k, 2M, 1e-7.
+    Number,
+    /// Values in nanoseconds, in the largest unit they reach: 250 ns, 10 µs, 1.5 s.
+    Duration,
+    /// Fractions as percentages: 0.25 is 25%.
+    Percent,
+    /// Factors: 0.5 is 0.5×, 2 is 2×.
+    Ratio,
+}
+
+/// One axis: its label, scale and how its ticks are labelled.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Axis {
     /// What the axis measures, with its unit.
     pub label: String,
     /// Linear or log.
     pub scale: Scale,
+    /// How tick labels write values.
+    pub labels: Labels,
 }
 
 impl Axis {
@@ -35,6 +54,7 @@ impl Axis {
         Axis {
             label: label.to_string(),
             scale: Scale::Linear,
+            labels: Labels::Number,
         }
     }
 
@@ -43,7 +63,28 @@ impl Axis {
         Axis {
             label: label.to_string(),
             scale: Scale::Log,
+            labels: Labels::Number,
         }
+    }
+
+    /// Values are nanoseconds: ticks read "10 µs", "1 ms".
+    pub fn durations(self) -> Axis {
+        self.labelled(Labels::Duration)
+    }
+
+    /// Values are fractions: ticks read "25%".
+    pub fn percent(self) -> Axis {
+        self.labelled(Labels::Percent)
+    }
+
+    /// Values are factors: ticks read "0.5×", "2×".
+    pub fn ratio(self) -> Axis {
+        self.labelled(Labels::Ratio)
+    }
+
+    fn labelled(mut self, labels: Labels) -> Axis {
+        self.labels = labels;
+        self
     }
 }
 
@@ -154,19 +195,11 @@ impl Chart {
         });
     }
 
-    /// The chart as one `<svg>` element, to be placed inline in a page.
+    /// The chart as one `<svg>` element, to be placed inline in a page: frame, title,
+    /// ticks, axis labels, the series thinned to what shows on screen, and a legend of
+    /// the named series under the plot. A chart with nothing drawable says "no data".
+    /// The same chart always gives the same bytes.
     pub fn svg(&self) -> String {
-        // A first drawing, to be replaced by one with ticks, a legend and thinning.
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-             viewBox=\"0 0 {w} {h}\"><text x=\"8\" y=\"16\">{}</text>",
-            super::html::escape(&self.title),
-            w = self.width,
-            h = self.height
-        );
-        out.push_str("</svg>");
-        out
+        svg::draw(self)
     }
 }
