@@ -339,6 +339,16 @@ fn demo_page_when_asked() {
             .collect(),
     );
     let empty = Chart::new("Nothing", Axis::linear("x"), Axis::linear("y"));
+    let mut one = Chart::new("One point", Axis::log("x"), Axis::linear("y"));
+    one.points("only", 3, Mark::Dot, vec![(42.0, 7.0)]);
+    let mut wide = Chart::new(
+        "1 ns to 1e12 ns",
+        Axis::log("time").durations(),
+        Axis::log("time").durations(),
+    );
+    wide.line("wide", 5, vec![(1.0, 1.0), (1e6, 3e3), (1e12, 1e12)]);
+    let mut narrow = Chart::new("Narrow", Axis::log("x"), Axis::log("y"));
+    narrow.line("narrow", 6, vec![(300.0, 3.1), (400.0, 3.3)]);
     let mut page = crate::report::html::Page::new("plot demo");
     let svgs = [
         cactus_chart.svg(),
@@ -346,6 +356,9 @@ fn demo_page_when_asked() {
         scatter.svg(),
         hist.svg(),
         empty.svg(),
+        one.svg(),
+        wide.svg(),
+        narrow.svg(),
     ];
     page.plots(svgs.iter().map(String::as_str));
     let path = std::env::temp_dir().join("plot-demo.html");
