@@ -8,6 +8,9 @@
 //! Callers hand over every data point; the chart thins them where they would overlap on
 //! screen (`svg`), so a two-million-row run makes a small file. Statistics are never
 //! computed from what is drawn.
+//!
+//! `axis` places values and picks ticks, `thin` drops what would not show, `svg` lays
+//! the chart out and writes it.
 
 mod axis;
 mod svg;
@@ -159,7 +162,10 @@ impl Chart {
     }
 
     /// Points joined in the order given. `color` indexes `PALETTE` (wrapping), so a
-    /// strategy keeps its colour from chart to chart.
+    /// strategy keeps its colour from chart to chart. Thinning merges consecutive points
+    /// in one pixel column, so give them sorted by x (as a cactus plot's are). A point
+    /// the axes cannot show (NaN, log of <= 0) breaks the line. An empty `name` leaves
+    /// the series out of the legend.
     pub fn line(&mut self, name: &str, color: usize, points: Vec<(f64, f64)>) {
         self.push(name, color, Kind::Line, points);
     }
@@ -170,7 +176,8 @@ impl Chart {
         self.push(name, color, Kind::Steps, points);
     }
 
-    /// Unjoined points.
+    /// Unjoined points. Crosses and rings are drawn over dots, and each series is thinned
+    /// on its own, so marked points stay visible in a cloud of dots.
     pub fn points(&mut self, name: &str, color: usize, mark: Mark, points: Vec<(f64, f64)>) {
         self.push(name, color, Kind::Points(mark), points);
     }
