@@ -226,8 +226,10 @@ fn x_ticks(plot: &Plot, labels: super::Labels) -> Vec<(Tick, String)> {
 
 /// The chart as one SVG document.
 pub(super) fn draw(chart: &Chart) -> String {
-    let width = f64::from(chart.width.max(200));
-    let mut height = f64::from(chart.height.max(150));
+    // Bounded both ways: too small leaves no plot, too large would ask for millions of
+    // ticks.
+    let width = f64::from(chart.width.clamp(200, 10_000));
+    let mut height = f64::from(chart.height.clamp(150, 10_000));
     let data = ranges(chart);
     let (legend, rows) = match data {
         Some(_) => legend_rows(chart, width),

@@ -193,6 +193,16 @@ fn nothing_drawable_says_no_data_and_degenerate_data_still_draws() {
 }
 
 #[test]
+fn an_enormous_size_is_bounded() {
+    let mut chart =
+        Chart::new("big", Axis::linear("x"), Axis::linear("y")).size(u32::MAX, u32::MAX);
+    chart.line("l", 0, vec![(0.0, 0.0), (1.0, 1.0)]);
+    let svg = chart.svg();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10000\""));
+    assert!(svg.len() < 100_000, "{}", svg.len());
+}
+
+#[test]
 fn ticks_on_a_time_axis_are_labelled_in_units() {
     let mut chart = Chart::new("t", Axis::log("time").durations(), Axis::linear("n"));
     chart.line("a", 0, vec![(3e3, 1.0), (4e7, 2.0)]);
