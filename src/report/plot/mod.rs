@@ -8,8 +8,15 @@
 //! Callers hand over every data point; the chart thins them where they would overlap on
 //! screen (`svg`), so a two-million-row run makes a small file. Statistics are never
 //! computed from what is drawn.
+//!
+//! `axis` places values and picks ticks, `thin` drops what would not show, `svg` lays
+//! the chart out and writes it.
 
-use std::fmt::Write;
+mod axis;
+mod svg;
+#[cfg(test)]
+mod tests;
+mod thin;
 
 /// How an axis maps values to positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,13 +27,28 @@ pub enum Scale {
     Log,
 }
 
-/// One axis: its label and scale.
+/// How tick labels write the values they mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Labels {
+    /// Plain numbers, shortened: 0.25, 500, 1.5k, 2M, 1e-7.
+    Number,
+    /// Values in nanoseconds, in the largest unit they reach: 250 ns, 10 µs, 1.5 s.
+    Duration,
+    /// Fractions as percentages: 0.25 is 25%.
+    Percent,
+    /// Factors: 0.5 is 0.5×, 2 is 2×.
+    Ratio,
+}
+
+/// One axis: its label, scale and how its ticks are labelled.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Axis {
     /// What the axis measures, with its unit.
     pub label: String,
     /// Linear or log.
     pub scale: Scale,
+    /// How tick labels write values.
+    pub labels: Labels,
 }
 
 impl Axis {
@@ -35,6 +57,7 @@ impl Axis {
         Axis {
             label: label.to_string(),
             scale: Scale::Linear,
+            labels: Labels::Number,
         }
     }
 
@@ -43,7 +66,28 @@ impl Axis {
         Axis {
             label: label.to_string(),
             scale: Scale::Log,
+            labels: Labels::Number,
         }
+    }
+
+    /// Values are nanoseconds: ticks read "10 µs", "1 ms".
+    pub fn durations(self) -> Axis {
+        self.labelled(Labels::Duration)
+    }
+
+    /// Values are fractions: ticks read "25%".
+    pub fn percent(self) -> Axis {
+        self.labelled(Labels::Percent)
+    }
+
+    /// Values are factors: ticks read "0.5×", "2×".
+    pub fn ratio(self) -> Axis {
+        self.labelled(Labels::Ratio)
+    }
+
+    fn labelled(mut self, labels: Labels) -> Axis {
+        self.labels = labels;
+        self
     }
 }
 
@@ -118,7 +162,10 @@ impl Chart {
     }
 
     /// Points joined in the order given. `color` indexes `PALETTE` (wrapping), so a
-    /// strategy keeps its colour from chart to chart.
+    /// strategy keeps its colour from chart to chart. Thinning merges consecutive points
+    /// in one pixel column, so give them sorted by x (as a cactus plot's are). A point
+    /// the axes cannot show (NaN, log of <= 0) breaks the line. An empty `name` leaves
+    /// the series out of the legend.
     pub fn line(&mut self, name: &str, color: usize, points: Vec<(f64, f64)>) {
         self.push(name, color, Kind::Line, points);
     }
@@ -129,7 +176,8 @@ impl Chart {
         self.push(name, color, Kind::Steps, points);
     }
 
-    /// Unjoined points.
+    /// Unjoined points. Crosses and rings are drawn over dots, and each series is thinned
+    /// on its own, so marked points stay visible in a cloud of dots.
     pub fn points(&mut self, name: &str, color: usize, mark: Mark, points: Vec<(f64, f64)>) {
         self.push(name, color, Kind::Points(mark), points);
     }
@@ -154,19 +202,11 @@ impl Chart {
         });
     }
 
-    /// The chart as one `<svg>` element, to be placed inline in a page.
+    /// The chart as one `<svg>` element, to be placed inline in a page: frame, title,
+    /// ticks, axis labels, the series thinned to what shows on screen, and a legend of
+    /// the named series under the plot. A chart with nothing drawable says "no data".
+    /// The same chart always gives the same bytes.
     pub fn svg(&self) -> String {
-        // A first drawing, to be replaced by one with ticks, a legend and thinning.
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-             viewBox=\"0 0 {w} {h}\"><text x=\"8\" y=\"16\">{}</text>",
-            super::html::escape(&self.title),
-            w = self.width,
-            h = self.height
-        );
-        out.push_str("</svg>");
-        out
+        svg::draw(self)
     }
 }
