@@ -111,7 +111,7 @@ mod tests {
         let path = dir.path().join("c.csv");
         // CRLF and a lone CR each end one line; a comment and a blank line are numbered
         // but have no value.
-        let grid = "1".repeat(1) + &".".repeat(80);
+        let grid = format!("1{}", ".".repeat(80));
         let text = format!(
             "\u{feff}id,puzzle,difficulty\r\n# note\r\n1,{grid},2.5\r\n\r2,{grid},\"7\"\n3,xx,1\n"
         );

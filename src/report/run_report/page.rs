@@ -366,9 +366,15 @@ fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
         );
     }
     if !unknown.is_empty() {
+        let why = if inputs.summaries.is_empty() {
+            "give `run --summary run.json`'s file to `report` too"
+        } else {
+            "no summary JSON given holds these rows: the same corpus, strategy and number \
+             of puzzles"
+        };
         page.paragraph(&format!(
             "PAR-2 needs the run's limits, which only its summary JSON records: not known \
-             for {} (give `run --summary run.json`'s file to `report` too).",
+             for {} ({why}).",
             unknown.join(", ")
         ));
     }
@@ -438,7 +444,8 @@ fn scatter(a: &Group, b: &Group) -> Chart {
 
 fn class_table(page: &mut Page, classing: &Classing, groups: &[&Group]) {
     let table = classes::breakdown(classing, groups);
-    page.heading(4, &format!("by {} ({})", classing.title, classing.note));
+    page.heading(4, &format!("by {}", classing.title));
+    page.meta(&classing.note);
     if table.is_empty() {
         page.paragraph("No puzzle has a value here.");
         return;
