@@ -273,14 +273,14 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
     let mut headings = vec!["strategy", "puzzles"];
     headings.extend(statuses.iter().map(|s| s.as_str()));
     headings.extend([
-        "wrong answers",
+        "wrong",
         "searched",
         "puzzles/s/core",
         "median",
         "p99",
         "max",
         "mean nodes",
-        "guesses/puzzle",
+        "guesses",
     ]);
     let mut align = vec![Align::Left];
     align.resize(headings.len(), Align::Right);
@@ -305,6 +305,11 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
         })
         .collect();
     page.heading(3, "Summary");
+    page.meta(
+        "wrong: answers that are not solutions or contradict the corpus or the reference \
+         count; puzzles/s/core: searched puzzles per second of summed solve time; median, \
+         p99, max: solve time per puzzle; guesses: per finished puzzle",
+    );
     page.table(&headings, &align, &rows);
     if all.iter().any(|s| s.wrong > 0) {
         page.warning(
@@ -436,7 +441,8 @@ fn scatter(a: &Group, b: &Group) -> Chart {
             same.push(point);
         }
     }
-    chart.points("same answer", 0, Mark::Dot, same);
+    // Black, not a strategy's colour: each point is both strategies.
+    chart.points("same answer", 6, Mark::Dot, same);
     chart.points("one aborted", 4, Mark::Ring, aborted);
     chart.points("answers differ", 1, Mark::Cross, differ);
     chart
