@@ -412,15 +412,17 @@ fn scatter_pairs<'a>(
     }
 }
 
-/// One point per line both searched: x = `a`'s time, y = `b`'s.
-fn scatter(a: &Group, b: &Group) -> Chart {
-    let mut chart = Chart::new(
-        &format!("{} against {}", b.label, a.label),
-        Axis::log(&format!("{} {TIME_AXIS}", a.label)),
-        Axis::log(&format!("{} {TIME_AXIS}", b.label)),
-    );
-    chart.diagonal();
-    let (mut same, mut differ, mut aborted) = (Vec::new(), Vec::new(), Vec::new());
+/// Lines both strategies searched, as (`a`'s time, `b`'s time) in ns, sorted into those
+/// where they agree, where one aborted, and where both finished with different answers.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Pairs {
+    pub(super) same: Vec<(u64, u64)>,
+    pub(super) aborted: Vec<(u64, u64)>,
+    pub(super) differ: Vec<(u64, u64)>,
+}
+
+pub(super) fn pairs(a: &Group, b: &Group) -> Pairs {
+    let mut out = Pairs::default();
     let mut j = 0;
     for ra in &a.rows {
         while j < b.rows.len() && b.rows[j].line < ra.line {
@@ -432,19 +434,34 @@ fn scatter(a: &Group, b: &Group) -> Chart {
         let (Some(ta), Some(tb)) = (ra.time_ns(), rb.time_ns()) else {
             continue;
         };
-        let point = (micros(ta), micros(tb));
-        if ra.status == Status::Aborted || rb.status == Status::Aborted {
-            aborted.push(point);
+        let kind = if ra.status == Status::Aborted || rb.status == Status::Aborted {
+            &mut out.aborted
         } else if ra.status != rb.status || ra.solutions() != rb.solutions() {
-            differ.push(point);
+            &mut out.differ
         } else {
-            same.push(point);
-        }
+            &mut out.same
+        };
+        kind.push((ta, tb));
     }
+    out
+}
+
+/// One point per line both searched: x = `a`'s time, y = `b`'s.
+fn scatter(a: &Group, b: &Group) -> Chart {
+    let mut chart = Chart::new(
+        &format!("{} against {}", b.label, a.label),
+        Axis::log(&format!("{} {TIME_AXIS}", a.label)),
+        Axis::log(&format!("{} {TIME_AXIS}", b.label)),
+    );
+    chart.diagonal();
+    let p = pairs(a, b);
+    let points = |v: Vec<(u64, u64)>| -> Vec<(f64, f64)> {
+        v.into_iter().map(|(x, y)| (micros(x), micros(y))).collect()
+    };
     // Black, not a strategy's colour: each point is both strategies.
-    chart.points("same answer", 6, Mark::Dot, same);
-    chart.points("one aborted", 4, Mark::Ring, aborted);
-    chart.points("answers differ", 1, Mark::Cross, differ);
+    chart.points("same answer", 6, Mark::Dot, points(p.same));
+    chart.points("one aborted", 4, Mark::Ring, points(p.aborted));
+    chart.points("answers differ", 1, Mark::Cross, points(p.differ));
     chart
 }
 

@@ -226,3 +226,46 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
     .unwrap()
     .contains("a (run-b) against a (run-a)"));
 }
+
+#[test]
+fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
+    use super::read::{Group, Row};
+    let row = |line, status, solutions, time| {
+        Row::new(
+            line,
+            status,
+            Some(solutions),
+            None,
+            None,
+            Some(time),
+            Some(25),
+            false,
+        )
+    };
+    let mut a = Group::new("c.txt", "a", 0);
+    let mut b = Group::new("c.txt", "b", 0);
+    for r in [
+        row(1, Status::Unique, 1, 10),
+        row(2, Status::Unique, 1, 20),
+        row(3, Status::Aborted, 0, 30),
+        row(4, Status::Multiple, 2, 40),
+        // Only a has line 6: no point.
+        row(6, Status::Unique, 1, 60),
+    ] {
+        a.push(r, String::new);
+    }
+    for r in [
+        row(1, Status::Unique, 1, 11),
+        row(2, Status::Multiple, 2, 21),
+        row(3, Status::Unique, 1, 31),
+        row(4, Status::Multiple, 2, 41),
+        // Not searched by b: no point.
+        Row::new(5, Status::Malformed, None, None, None, None, None, false),
+    ] {
+        b.push(r, String::new);
+    }
+    let p = page::pairs(&a, &b);
+    assert_eq!(p.same, [(10, 11), (40, 41)]);
+    assert_eq!(p.differ, [(20, 21)]);
+    assert_eq!(p.aborted, [(30, 31)]);
+}
