@@ -7,6 +7,7 @@ mod filter;
 mod generate;
 mod outputs;
 mod progress;
+mod report;
 mod run;
 mod signals;
 mod solvers;
@@ -41,6 +42,8 @@ enum Command {
     Check(check::Args),
     /// Generate a reproducible corpus of random uniquely-solvable (minimal) puzzles.
     Generate(generate::Args),
+    /// Write one self-contained HTML report (tables and plots) of runs' per-puzzle CSVs.
+    Report(report::Args),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -52,6 +55,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Filter(args) => filter::run(args),
         Command::Check(args) => check::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Report(args) => report::run(args),
     }
 }
 

@@ -86,6 +86,11 @@ pub struct Args {
     #[arg(long)]
     summary: Option<PathBuf>,
 
+    /// Also write the HTML report of this run (as `sudoku-bench report` makes it) to PATH,
+    /// from the per-puzzle CSV once it is written: not with `-o -`.
+    #[arg(long, value_name = "PATH")]
+    report: Option<PathBuf>,
+
     /// Fail (exit 1) when any line is malformed or invalid, any answer is wrong, or a solver
     /// failed.
     #[arg(long)]
@@ -153,6 +158,12 @@ fn default_out_path() -> PathBuf {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    if args.report.is_some() && args.out.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+        bail!(
+            "--report is made from the per-puzzle CSV, and -o - sends it to stdout where it \
+             cannot be read again: write the CSV to a file (-o run.csv) for a report"
+        );
+    }
     let mut strategies = select_strategies(&args.strategies)?;
     let limits = Limits {
         max_solutions: args.max_solutions,
@@ -175,11 +186,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .summary
         .as_deref()
         .map(|p| Output::named("--summary", p));
+    let has_summary = summary_output.is_some();
+    let report_output = args.report.as_deref().map(|p| Output::named("--report", p));
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
     let files = outputs::check(
         &args.corpora,
-        std::iter::once(csv_output).chain(summary_output).collect(),
+        std::iter::once(csv_output)
+            .chain(summary_output)
+            .chain(report_output)
+            .collect(),
     )?;
     let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format)?;
     if args.corpora.is_empty() {
@@ -196,7 +212,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // summary's is written at the end.
     let mut opened = files.create()?.into_iter();
     let csv_file = opened.next().context("no CSV output was opened")?;
-    let mut summary_file = opened.next();
+    let mut summary_file = if has_summary { opened.next() } else { None };
+    let mut report_file = opened.next();
     let out_path = csv_file.path;
     let cannot_write = || format!("cannot write {}", out_path.display());
     let mut csv = CsvSink::new(csv_file.writer).with_context(cannot_write)?;
@@ -272,6 +289,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .write_all(text.as_bytes())
             .and_then(|()| file.writer.flush())
             .with_context(|| format!("cannot write {}", file.path.display()))?;
+    }
+    if let Some(file) = report_file.as_mut() {
+        super::report::of_run(&out_path, report.clone(), file)?;
     }
     if !args.quiet {
         eprint!("{}", TableExporter.export(&report));

@@ -27,6 +27,8 @@ pub enum Align {
     Left,
     /// Numbers.
     Right,
+    /// Monospace text that keeps its columns: a Sudoku grid.
+    Mono,
 }
 
 /// A page being written, section after section.
@@ -87,6 +89,7 @@ impl Page {
     pub fn table(&mut self, headings: &[&str], align: &[Align], rows: &[Vec<String>]) {
         let class = |i: usize| match align.get(i) {
             Some(Align::Right) => " class=\"r\"",
+            Some(Align::Mono) => " class=\"grid\"",
             _ => "",
         };
         self.body.push_str("<table><thead><tr>");

@@ -1,0 +1,79 @@
+//! `sudoku-bench report`: one self-contained HTML page of runs' per-puzzle CSVs (and
+//! their summary JSONs, for the settings): tables, plots, classes, slowest puzzles.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use sudoku_bench::report::run_report::{render, Inputs, Options};
+use sudoku_bench::report::summary::SummaryReport;
+
+use super::outputs::{self, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Per-puzzle CSVs written by `run`, and optionally the same runs' summary JSONs
+    /// (`run --summary X.json`; told apart by a first `{`), which give the machine,
+    /// threads, limits and date.
+    #[arg(value_name = "RUN", required = true)]
+    inputs: Vec<PathBuf>,
+
+    /// The HTML file to write (`-` for stdout).
+    #[arg(long, short = 'o', value_name = "PATH")]
+    out: PathBuf,
+
+    /// Draw B's time against A's, one point per puzzle (repeatable); default: the two
+    /// strategies of each corpus with the least summed time.
+    #[arg(long, value_name = "A,B", value_parser = parse_pair)]
+    scatter: Vec<(String, String)>,
+
+    /// Also break the times down by this column of the CSV corpora (e.g. difficulty): the
+    /// corpus files the CSV names are read again.
+    #[arg(long, value_name = "COLUMN")]
+    by: Option<String>,
+}
+
+fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+            Ok((a.trim().to_string(), b.trim().to_string()))
+        }
+        _ => Err(format!("{s:?} is not two strategies A,B (try fast,dlx)")),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let files = outputs::check(&args.inputs, vec![Output::named("--out", &args.out)])?;
+    let mut out = files
+        .create()?
+        .into_iter()
+        .next()
+        .context("no output was opened")?;
+    let inputs = Inputs::read(&args.inputs)?;
+    let options = Options {
+        scatter: args.scatter,
+        by: args.by,
+    };
+    let html = render(&inputs, &options)?;
+    out.writer
+        .write_all(html.as_bytes())
+        .and_then(|()| out.writer.flush())
+        .with_context(|| format!("cannot write {}", out.path.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report of the CSV a run just wrote at `csv`, with the run's own summary for its
+/// settings, written to `out` (for `run --report`).
+pub fn of_run(
+    csv: &std::path::Path,
+    summary: SummaryReport,
+    out: &mut outputs::Opened,
+) -> anyhow::Result<()> {
+    let inputs = Inputs::read(&[csv.to_path_buf()])?.with_summary("this run", summary);
+    let html = render(&inputs, &Options::default())?;
+    out.writer
+        .write_all(html.as_bytes())
+        .and_then(|()| out.writer.flush())
+        .with_context(|| format!("cannot write {}", out.path.display()))
+}

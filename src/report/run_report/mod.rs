@@ -1,0 +1,88 @@
+//! The HTML report of one or more runs (`sudoku-bench report`, `run --report`): per corpus,
+//! the summary table, PAR-2, a cactus plot, the distribution of times, pairwise scatters,
+//! the breakdown by puzzle class and the slowest puzzles, all computed from the per-puzzle
+//! CSVs (every row, never thinned), with the settings of the runs' summary JSONs.
+
+pub mod by_column;
+pub mod classes;
+pub mod page;
+pub mod read;
+pub mod stats;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+
+pub use page::{render, Options};
+pub use read::Inputs;
+
+/// Why a report could not be made. Every variant names the file (and line) or the
+/// option at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file could not be opened or read.
+    #[error("cannot read {path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A row or the header of a per-puzzle CSV is not what `run` writes.
+    #[error("{path}:{line}: {message}")]
+    Bad {
+        /// The CSV.
+        path: PathBuf,
+        /// Its line (1-based, the header is line 1).
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// A file starting with `{` is not a summary JSON.
+    #[error("{path}: not a summary JSON written by `sudoku-bench run --summary`")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// One CSV holds two rows of one puzzle for one strategy.
+    #[error(
+        "{path}: corpus {corpus}, strategy {strategy}: line {line} has two rows (one CSV \
+         holds one result per puzzle and strategy)"
+    )]
+    Duplicate {
+        /// The CSV.
+        path: PathBuf,
+        /// The corpus.
+        corpus: String,
+        /// The strategy.
+        strategy: String,
+        /// The corpus line.
+        line: u64,
+    },
+    /// Only summary JSONs were given.
+    #[error(
+        "no per-puzzle CSV given: the report is made from the CSV `run` writes (`report \
+         RUN.csv [RUN.json] -o report.html`)"
+    )]
+    NoCsv,
+    /// `--scatter` names a strategy that no CSV has.
+    #[error("--scatter {name}: no such strategy in the CSVs; they have: {known}")]
+    UnknownStrategy {
+        /// The name given.
+        name: String,
+        /// The names there are.
+        known: String,
+    },
+    /// `--by`'s column could not be read from a corpus.
+    #[error("--by {column}: corpus {corpus}: {message}")]
+    By {
+        /// The corpus file, as the CSV names it.
+        corpus: String,
+        /// The column asked for.
+        column: String,
+        /// What went wrong.
+        message: String,
+    },
+}

@@ -1,0 +1,504 @@
+//! The report's HTML: settings at the top, then one section per corpus, built with
+//! `html::Page` and drawn with `plot::Chart`.
+
+use std::path::Path;
+
+use super::classes::{self, Classing};
+use super::read::{Group, Inputs, Row};
+use super::stats::{self, par2, Limits, Stats};
+use super::{by_column, ReportError};
+use crate::report::html::{Align, Page};
+use crate::report::plot::{Axis, Chart, Mark};
+use crate::report::summary::SummaryReport;
+use crate::report::table::{duration, rate, thousands};
+use crate::report::{noise, Status};
+
+/// What the user asks of a report beyond its inputs.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Pairs of strategies (labels as the report shows them) to draw against each other;
+    /// none: the two fastest of each corpus by summed time.
+    pub scatter: Vec<(String, String)>,
+    /// A column of the CSV corpora to break the times down by.
+    pub by: Option<String>,
+}
+
+/// The report as one HTML document.
+pub fn render(inputs: &Inputs, options: &Options) -> Result<String, ReportError> {
+    let labels = distinct_labels(inputs);
+    for (a, b) in &options.scatter {
+        for name in [a, b] {
+            if !labels.contains(name) {
+                return Err(ReportError::UnknownStrategy {
+                    name: name.clone(),
+                    known: labels.join(", "),
+                });
+            }
+        }
+    }
+    let mut page = Page::new("sudoku-bench report");
+    let csvs: Vec<String> = inputs
+        .csvs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    page.meta(&format!("per-puzzle rows from {}", csvs.join(", ")));
+    settings(&mut page, inputs);
+    let mut corpora: Vec<&str> = Vec::new();
+    for g in &inputs.groups {
+        if !corpora.contains(&g.corpus.as_str()) {
+            corpora.push(&g.corpus);
+        }
+    }
+    for corpus in corpora {
+        let groups: Vec<&Group> = inputs
+            .groups
+            .iter()
+            .filter(|g| g.corpus == corpus)
+            .collect();
+        section(&mut page, inputs, corpus, &groups, &labels, options)?;
+    }
+    Ok(page.finish())
+}
+
+fn distinct_labels(inputs: &Inputs) -> Vec<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for g in &inputs.groups {
+        if !labels.contains(&g.label) {
+            labels.push(g.label.clone());
+        }
+    }
+    labels
+}
+
+fn settings(page: &mut Page, inputs: &Inputs) {
+    page.heading(2, "Settings");
+    if inputs.summaries.is_empty() {
+        page.paragraph(
+            "The runs' settings (machine, threads, limits, date) were not recorded here: \
+             give each run's summary JSON with its CSV (`sudoku-bench run --summary run.json \
+             -o run.csv`, then `sudoku-bench report run.csv run.json -o report.html`).",
+        );
+        return;
+    }
+    for (name, s) in &inputs.summaries {
+        let limits = format!(
+            "max solutions {}, node budget {}, timeout {}, repeat {}",
+            s.max_solutions,
+            s.max_nodes.map_or("none".into(), thousands),
+            s.timeout_ns.map_or("none".into(), |t| duration(t as f64)),
+            s.repeat
+        );
+        page.meta(&format!(
+            "{name}: {} {} on {} ({} cores, {} {}), {} threads; {limits}; {}{}",
+            s.tool,
+            s.version,
+            s.machine.cpu,
+            s.machine.cores,
+            s.machine.os,
+            s.machine.arch,
+            s.threads,
+            s.date,
+            s.permute
+                .map_or(String::new(), |seed| format!("; --permute {seed}"))
+        ));
+        for line in s.interrupted_note().into_iter().chain(noise::warnings(s)) {
+            page.warning(&format!("{name}: {line}"));
+        }
+    }
+}
+
+/// The summary whose rows hold `group` (same corpus, strategy and number of rows), a
+/// summary named like the group's CSV first.
+fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport> {
+    let stem = |p: &Path| p.file_stem().map(|s| s.to_os_string());
+    let csv_stem = stem(&inputs.csvs[group.file]);
+    let holds = |s: &SummaryReport| {
+        s.rows.iter().any(|r| {
+            r.corpus == group.corpus
+                && r.strategy == group.strategy
+                && r.puzzles == group.rows.len() as u64
+        })
+    };
+    let candidates = || inputs.summaries.iter().filter(|(_, s)| holds(s));
+    let named = candidates().find(|(name, _)| stem(Path::new(name)) == csv_stem);
+    // A strategy timed in several CSVs: only the summary named like its own CSV is
+    // known to be of its run.
+    let timed_twice = group.label != group.strategy;
+    named
+        .or_else(|| candidates().next().filter(|_| !timed_twice))
+        .map(|(_, s)| s)
+}
+
+fn limits_of(summary: &SummaryReport) -> Limits {
+    Limits {
+        timeout_ns: summary.timeout_ns.filter(|&t| t > 0),
+        max_nodes: summary.max_nodes.filter(|&n| n > 0 && n != u64::MAX),
+    }
+}
+
+fn micros(ns: u64) -> f64 {
+    ns as f64 / 1e3
+}
+
+const TIME_AXIS: &str = "time per puzzle (µs)";
+
+fn section(
+    page: &mut Page,
+    inputs: &Inputs,
+    corpus: &str,
+    groups: &[&Group],
+    labels: &[String],
+    options: &Options,
+) -> Result<(), ReportError> {
+    let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
+    page.heading(2, &format!("corpus {corpus}"));
+    page.meta(&format!(
+        "{} puzzle lines, {} strategies",
+        thousands(lines as u64),
+        groups.len()
+    ));
+    let color = |g: &Group| labels.iter().position(|l| *l == g.label).unwrap_or(0);
+    let times: Vec<Vec<u64>> = groups
+        .iter()
+        .map(|g| stats::sorted_times(&g.rows, |_| true))
+        .collect();
+    let all: Vec<Stats> = groups
+        .iter()
+        .zip(&times)
+        .map(|(g, t)| stats::stats(&g.rows, t))
+        .collect();
+
+    summary_table(page, groups, &all);
+    par2_table(page, inputs, groups);
+
+    page.heading(3, "Time per puzzle");
+    page.paragraph(
+        "Cactus plot: each strategy's finished puzzles (aborted, malformed and invalid ones \
+         left out) sorted by time; a line further right finished more, a lower one is \
+         faster. Distribution: the share of searched puzzles done within each time.",
+    );
+    let mut cactus = Chart::new(
+        "cactus plot",
+        Axis::linear("puzzles finished"),
+        Axis::log(TIME_AXIS),
+    );
+    let mut ecdf = Chart::new(
+        "distribution of time per puzzle",
+        Axis::log(TIME_AXIS),
+        Axis::linear("share of puzzles searched"),
+    );
+    for (g, t) in groups.iter().zip(&times) {
+        let finished = stats::sorted_times(&g.rows, Row::finished);
+        cactus.line(
+            &g.label,
+            color(g),
+            finished
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| ((i + 1) as f64, micros(t)))
+                .collect(),
+        );
+        let n = t.len() as f64;
+        ecdf.steps(
+            &g.label,
+            color(g),
+            t.iter()
+                .enumerate()
+                .map(|(i, &t)| (micros(t), (i + 1) as f64 / n))
+                .collect(),
+        );
+    }
+    let mut svgs = vec![cactus.svg(), ecdf.svg()];
+    for (a, b) in scatter_pairs(groups, &all, options) {
+        svgs.push(scatter(a, b).svg());
+    }
+    page.plots(svgs.iter().map(String::as_str));
+
+    page.heading(3, "By puzzle class");
+    page.paragraph(
+        "Median (and mean) time per puzzle of each strategy on the puzzles of each class; \
+         the fastest by median is named last. The winner often changes with the class.",
+    );
+    let mut classings = vec![classes::solution_count(groups), classes::clues(groups)];
+    classings.extend(classes::guesses(groups));
+    if let Some(column) = &options.by {
+        let values = by_column::read_column(corpus, column)?;
+        classings.push(classes::column(
+            column,
+            format!("column {column} of {corpus}"),
+            values,
+        ));
+    }
+    for classing in &classings {
+        class_table(page, classing, groups);
+    }
+
+    page.heading(3, "Slowest puzzles");
+    for g in groups {
+        page.heading(4, &format!("{}: the {} slowest", g.label, g.slowest.len()));
+        let rows: Vec<Vec<String>> = g
+            .slowest
+            .iter()
+            .map(|s| {
+                vec![
+                    s.line.to_string(),
+                    s.puzzle.clone(),
+                    s.status.to_string(),
+                    duration(s.time_ns as f64),
+                    s.nodes.map_or("-".into(), thousands),
+                ]
+            })
+            .collect();
+        page.table(
+            &["line", "puzzle", "status", "time", "nodes"],
+            &[
+                Align::Right,
+                Align::Mono,
+                Align::Left,
+                Align::Right,
+                Align::Right,
+            ],
+            &rows,
+        );
+    }
+    Ok(())
+}
+
+fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
+    let statuses: Vec<Status> = Status::ALL
+        .into_iter()
+        .filter(|&s| all.iter().any(|st| st.count(s) > 0))
+        .collect();
+    let mut headings = vec!["strategy", "puzzles"];
+    headings.extend(statuses.iter().map(|s| s.as_str()));
+    headings.extend([
+        "wrong",
+        "searched",
+        "puzzles/s/core",
+        "median",
+        "p99",
+        "max",
+        "mean nodes",
+        "guesses",
+    ]);
+    let mut align = vec![Align::Left];
+    align.resize(headings.len(), Align::Right);
+    let rows: Vec<Vec<String>> = groups
+        .iter()
+        .zip(all)
+        .map(|(g, s)| {
+            let mut row = vec![g.label.clone(), thousands(s.puzzles)];
+            row.extend(statuses.iter().map(|&st| thousands(s.count(st))));
+            row.extend([
+                thousands(s.wrong),
+                thousands(s.searched),
+                rate(s.per_s_per_core()),
+                duration(s.median_ns as f64),
+                duration(s.p99_ns as f64),
+                duration(s.max_ns as f64),
+                s.mean_nodes.map_or("-".into(), |n| format!("{n:.1}")),
+                s.guesses_per_puzzle
+                    .map_or("-".into(), |n| format!("{n:.2}")),
+            ]);
+            row
+        })
+        .collect();
+    page.heading(3, "Summary");
+    page.meta(
+        "wrong: answers that are not solutions or contradict the corpus or the reference \
+         count; puzzles/s/core: searched puzzles per second of summed solve time; median, \
+         p99, max: solve time per puzzle; guesses: per finished puzzle",
+    );
+    page.table(&headings, &align, &rows);
+    if all.iter().any(|s| s.wrong > 0) {
+        page.warning(
+            "Some answers are wrong: see the error column of the per-puzzle CSV for which and why.",
+        );
+    }
+}
+
+fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
+    page.heading(3, "PAR-2");
+    page.paragraph(
+        "The SAT competitions' score: the summed cost of the searched puzzles, each aborted \
+         one counted as twice the limit. In time with a timeout; in nodes with a node budget, \
+         for strategies that count nodes. Lower is better.",
+    );
+    let mut rows = Vec::new();
+    let mut unknown = Vec::new();
+    for g in groups {
+        let Some(summary) = summary_of(inputs, g) else {
+            unknown.push(g.label.as_str());
+            continue;
+        };
+        let limits = limits_of(summary);
+        let p = par2(&g.rows, limits);
+        rows.push(vec![
+            g.label.clone(),
+            limits
+                .timeout_ns
+                .map_or("none".into(), |t| duration(t as f64)),
+            limits.max_nodes.map_or("none".into(), thousands),
+            thousands(p.searched),
+            thousands(p.aborted),
+            p.time_ns.map_or("-".into(), |t| duration(t as f64)),
+            p.nodes
+                .map_or("-".into(), |n| thousands(n.min(u64::MAX as u128) as u64)),
+        ]);
+    }
+    if !rows.is_empty() {
+        page.table(
+            &[
+                "strategy",
+                "timeout",
+                "node budget",
+                "searched",
+                "aborted",
+                "PAR-2 time",
+                "PAR-2 nodes",
+            ],
+            &[
+                Align::Left,
+                Align::Right,
+                Align::Right,
+                Align::Right,
+                Align::Right,
+                Align::Right,
+                Align::Right,
+            ],
+            &rows,
+        );
+    }
+    if !unknown.is_empty() {
+        let why = if inputs.summaries.is_empty() {
+            "give `run --summary run.json`'s file to `report` too"
+        } else {
+            "no summary JSON given holds these rows: the same corpus, strategy and number \
+             of puzzles"
+        };
+        page.paragraph(&format!(
+            "PAR-2 needs the run's limits, which only its summary JSON records: not known \
+             for {} ({why}).",
+            unknown.join(", ")
+        ));
+    }
+}
+
+/// The pairs to draw: those asked for that this corpus has, or its two fastest.
+fn scatter_pairs<'a>(
+    groups: &[&'a Group],
+    all: &[Stats],
+    options: &Options,
+) -> Vec<(&'a Group, &'a Group)> {
+    let find = |label: &str| groups.iter().copied().find(|g| g.label == label);
+    if !options.scatter.is_empty() {
+        return options
+            .scatter
+            .iter()
+            .filter_map(|(a, b)| Some((find(a)?, find(b)?)))
+            .collect();
+    }
+    let mut by_total: Vec<(u128, usize)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.searched > 0)
+        .map(|(i, s)| (s.total_ns, i))
+        .collect();
+    by_total.sort_unstable();
+    match by_total.as_slice() {
+        [(_, a), (_, b), ..] => vec![(groups[*a], groups[*b])],
+        _ => Vec::new(),
+    }
+}
+
+/// Lines both strategies searched, as (`a`'s time, `b`'s time) in ns, sorted into those
+/// where they agree, where one aborted, and where both finished with different answers.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Pairs {
+    pub(super) same: Vec<(u64, u64)>,
+    pub(super) aborted: Vec<(u64, u64)>,
+    pub(super) differ: Vec<(u64, u64)>,
+}
+
+pub(super) fn pairs(a: &Group, b: &Group) -> Pairs {
+    let mut out = Pairs::default();
+    let mut j = 0;
+    for ra in &a.rows {
+        while j < b.rows.len() && b.rows[j].line < ra.line {
+            j += 1;
+        }
+        let Some(rb) = b.rows.get(j).filter(|rb| rb.line == ra.line) else {
+            continue;
+        };
+        let (Some(ta), Some(tb)) = (ra.time_ns(), rb.time_ns()) else {
+            continue;
+        };
+        let kind = if ra.status == Status::Aborted || rb.status == Status::Aborted {
+            &mut out.aborted
+        } else if ra.status != rb.status || ra.solutions() != rb.solutions() {
+            &mut out.differ
+        } else {
+            &mut out.same
+        };
+        kind.push((ta, tb));
+    }
+    out
+}
+
+/// One point per line both searched: x = `a`'s time, y = `b`'s.
+fn scatter(a: &Group, b: &Group) -> Chart {
+    let mut chart = Chart::new(
+        &format!("{} against {}", b.label, a.label),
+        Axis::log(&format!("{} {TIME_AXIS}", a.label)),
+        Axis::log(&format!("{} {TIME_AXIS}", b.label)),
+    );
+    chart.diagonal();
+    let p = pairs(a, b);
+    let points = |v: Vec<(u64, u64)>| -> Vec<(f64, f64)> {
+        v.into_iter().map(|(x, y)| (micros(x), micros(y))).collect()
+    };
+    // Black, not a strategy's colour: each point is both strategies.
+    chart.points("same answer", 6, Mark::Dot, points(p.same));
+    chart.points("one aborted", 4, Mark::Ring, points(p.aborted));
+    chart.points("answers differ", 1, Mark::Cross, points(p.differ));
+    chart
+}
+
+fn class_table(page: &mut Page, classing: &Classing, groups: &[&Group]) {
+    let table = classes::breakdown(classing, groups);
+    page.heading(4, &format!("by {}", classing.title));
+    page.meta(&classing.note);
+    if table.is_empty() {
+        page.paragraph("No puzzle has a value here.");
+        return;
+    }
+    let mut headings: Vec<String> = vec![classing.title.clone(), "puzzles".into()];
+    for g in groups {
+        headings.push(format!("{} median", g.label));
+        headings.push(format!("{} mean", g.label));
+    }
+    headings.push("fastest".into());
+    let heads: Vec<&str> = headings.iter().map(String::as_str).collect();
+    let mut align = vec![Align::Left];
+    align.resize(heads.len() - 1, Align::Right);
+    align.push(Align::Left);
+    let rows: Vec<Vec<String>> = table
+        .iter()
+        .map(|r| {
+            let mut row = vec![r.label.clone(), thousands(r.lines)];
+            for t in &r.times {
+                match t {
+                    Some((median, mean)) => {
+                        row.push(duration(*median as f64));
+                        row.push(duration(*mean));
+                    }
+                    None => row.extend(["-".to_string(), "-".to_string()]),
+                }
+            }
+            row.push(r.fastest.map_or("-".into(), |i| groups[i].label.clone()));
+            row
+        })
+        .collect();
+    page.table(&heads, &align, &rows);
+}
