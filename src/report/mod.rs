@@ -10,6 +10,7 @@ pub mod noise;
 pub mod plot;
 pub mod sink;
 pub mod summary;
+pub mod summary_csv;
 pub mod table;
 pub mod writer;
 
