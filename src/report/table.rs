@@ -256,6 +256,33 @@ const NARROW_HEADINGS: [&str; 8] = [
     "guesses",
 ];
 
+/// The width the default table keeps within, in characters.
+const TERMINAL: usize = 100;
+
+/// The column of the folded statuses, which wraps when the table would not fit.
+const STATUSES: usize = 1;
+
+/// `statuses` ("a, b, c") on lines of fewer than `room` characters where it can be (one
+/// count is never split), each line but the last ending with its comma.
+fn wrap(statuses: &str, room: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for part in statuses.split(", ") {
+        match lines.last_mut() {
+            // Strictly less: the line may yet need its comma.
+            Some(line) if line.chars().count() + 2 + part.chars().count() < room => {
+                line.push_str(", ");
+                line.push_str(part);
+            }
+            Some(line) => {
+                line.push(',');
+                lines.push(part.to_string());
+            }
+            None => lines.push(part.to_string()),
+        }
+    }
+    lines
+}
+
 /// One row of the default table, in `NARROW_HEADINGS`' order; the lines that were not
 /// searched (invalid, malformed) among its statuses only when `unsearched`.
 fn narrow_cells(r: &SummaryRow, unsearched: bool) -> Vec<String> {
@@ -347,8 +374,19 @@ impl Exporter for TableExporter {
                 cells[i] = narrow_cells(&rows[i], !shared);
             }
         }
-        // One set of widths for every corpus's block, so that their columns line up.
-        let widths = widths(&NARROW_HEADINGS, &cells);
+        // One set of widths for every corpus's block, so that their columns line up; the
+        // statuses take the room the others leave, on several lines if they need them.
+        let mut widths = widths(&NARROW_HEADINGS, &cells);
+        let others: usize = widths.iter().sum::<usize>() - widths[STATUSES];
+        let room = TERMINAL.saturating_sub(others + 2 * (widths.len() - 1));
+        let statuses: Vec<Vec<String>> = cells.iter().map(|c| wrap(&c[STATUSES], room)).collect();
+        widths[STATUSES] = statuses
+            .iter()
+            .flatten()
+            .map(|line| line.chars().count())
+            .chain([NARROW_HEADINGS[STATUSES].len()])
+            .max()
+            .unwrap_or(0);
         let mut out = String::new();
         for (k, ((_, block), title)) in blocks.iter().zip(titles).enumerate() {
             if k > 0 {
@@ -357,7 +395,14 @@ impl Exporter for TableExporter {
             let _ = writeln!(out, "{title}");
             aligned(&mut out, &NARROW_HEADINGS, &widths);
             for &i in block {
-                aligned(&mut out, &cells[i], &widths);
+                let mut row = std::mem::take(&mut cells[i]);
+                for (n, line) in statuses[i].iter().enumerate() {
+                    if n > 0 {
+                        row.iter_mut().for_each(String::clear);
+                    }
+                    row[STATUSES].clone_from(line);
+                    aligned(&mut out, &row, &widths);
+                }
             }
         }
         notes(&mut out, report);
@@ -572,6 +617,42 @@ mod tests {
         ] {
             assert!(wide.lines().next().unwrap().contains(heading), "{wide}");
         }
+    }
+
+    #[test]
+    fn statuses_wrap_rather_than_widen_the_table() {
+        let mut many = row("c", "a-solver-with-a-long-name", [1200, 3, 17, 0, 0, 0, 2]);
+        many.mismatches = 4;
+        many.failures = 1;
+        let rows = vec![many, row("c", "fast", [1222, 0, 0, 0, 0, 0, 0])];
+        let text = TableExporter.export(&report(rows));
+        assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[2].starts_with("a-solver-with-a-long-name  1200 unique, "),
+            "{text}"
+        );
+        // The rest of the row's statuses on lines of their own, in their column.
+        let rest: Vec<&str> = lines[3..lines.len() - 1].iter().map(|l| l.trim()).collect();
+        assert!(
+            lines[3].starts_with("                           "),
+            "{text}"
+        );
+        let all = format!(
+            "{} {}",
+            lines[2].split("  ").nth(1).unwrap(),
+            rest.join(" ")
+        );
+        assert_eq!(
+            all, "1200 unique, 3 multiple, 17 unsolvable, 2 aborted, 4 mismatch, 1 failed",
+            "{text}"
+        );
+        assert!(lines.last().unwrap().starts_with("fast "), "{text}");
+        assert_eq!(wrap("-", 3), ["-"]);
+        assert_eq!(wrap("1 a, 2 b, 3 c", 9), ["1 a, 2 b,", "3 c"]);
+        assert_eq!(wrap("1 a, 2 b, 3 c", 100), ["1 a, 2 b, 3 c"]);
+        // No room at all: one count a line, never split.
+        assert_eq!(wrap("10 a, 2 b", 0), ["10 a,", "2 b"]);
     }
 
     #[test]
