@@ -181,6 +181,11 @@ fn select_strategies(names: &[String]) -> anyhow::Result<Vec<StrategyInfo>> {
     Ok(chosen.into_iter().cloned().collect())
 }
 
+/// The strategies' names, for the progress bar.
+fn names(strategies: &[StrategyInfo]) -> Vec<String> {
+    strategies.iter().map(|s| s.name.to_string()).collect()
+}
+
 fn default_out_path() -> PathBuf {
     let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
         .to_string()
@@ -250,8 +255,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut summary = Summary::default();
-    let mut progress =
-        Progress::polled(total_bytes, runner.settings().strategies.len(), args.quiet);
+    let mut progress = Progress::polled(
+        total_bytes,
+        names(&runner.settings().strategies),
+        args.quiet,
+    );
     if let Some(done) = progress.work_done() {
         runner.report_progress(done);
     }
