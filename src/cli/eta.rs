@@ -117,7 +117,11 @@ mod tests {
         while t < length {
             let chunk = (t / per_chunk).floor() as u64;
             let into = t - chunk as f64 * per_chunk;
-            let order = if chunk % 2 == 0 { [0, 1] } else { [1, 0] };
+            let order = if chunk.is_multiple_of(2) {
+                [0, 1]
+            } else {
+                [1, 0]
+            };
             let mut done = vec![chunk * bytes; 2];
             let first = pace[order[0]];
             let phase = if into < first {
