@@ -29,7 +29,7 @@
 //! rows agree and two strategies' rows always pair. The rest is dropped, not reported.
 
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread::{Scope, ScopedJoinHandle};
@@ -102,14 +102,29 @@ pub struct Batch<'a> {
     pub preemptions: &'a [Option<u64>],
 }
 
-/// Work finished so far, updated by the workers as each solve ends, so a progress
-/// display can move within a batch (a slow strategy can spend minutes on one).
-#[derive(Debug, Default)]
+/// Work finished so far, updated by the workers as each task of solves ends, so a
+/// progress display can move within a batch (a slow strategy can spend minutes on one),
+/// say which strategy's phase runs, and tell each strategy's pace from the others'.
+#[derive(Debug)]
 pub struct WorkDone {
-    /// (record, strategy) results finished.
-    pub solves: AtomicU64,
-    /// Bytes of input behind them: a record's bytes count once per strategy.
-    pub bytes: AtomicU64,
+    /// Records reported: solved by every strategy.
+    pub puzzles: AtomicU64,
+    /// The index, among the run's strategies, of the one whose phase runs (or ran last);
+    /// their number while the untimed reference's runs.
+    pub phase: AtomicUsize,
+    /// Per strategy of the run, the bytes of input behind its finished solves.
+    pub bytes: Vec<AtomicU64>,
+}
+
+impl WorkDone {
+    /// Nothing done yet by any of `strategies`.
+    pub fn new(strategies: usize) -> WorkDone {
+        WorkDone {
+            puzzles: AtomicU64::new(0),
+            phase: AtomicUsize::new(0),
+            bytes: (0..strategies).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
 }
 
 /// How a run over a corpus ended, when it did not fail.
@@ -188,6 +203,7 @@ struct Reporter<'a, S> {
     empty: Sender<Chunk>,
     /// Records reported.
     records: u64,
+    progress: Option<Arc<WorkDone>>,
 }
 
 impl<S: Sink> Reporter<'_, S> {
@@ -195,6 +211,9 @@ impl<S: Sink> Reporter<'_, S> {
     fn report(&mut self, chunk: &Chunk, solved: &Solved) -> Result<(), RunError> {
         let records = &chunk.records()[..solved.reported];
         self.records += records.len() as u64;
+        if let Some(p) = &self.progress {
+            p.puzzles.fetch_add(records.len() as u64, Ordering::Relaxed);
+        }
         let batch = Batch {
             corpus: self.corpus,
             records,
@@ -331,6 +350,7 @@ impl<'c> Runner<'c> {
                 sink,
                 empty: empty_tx,
                 records: 0,
+                progress: self.progress.clone(),
             };
             let stopped = pool.install(|| self.solve_and_report(full_rx, &mut reporter));
             let reported = reporter.records;
@@ -436,8 +456,9 @@ impl<'c> Runner<'c> {
         }
         // Lines after the last entry (comments, blanks) are read too.
         if let (Some(Ok((chunk, _))), Some(p)) = (&end, &self.progress) {
-            let bytes = chunk.bytes() * self.settings.strategies.len() as u64;
-            p.bytes.fetch_add(bytes, Ordering::Relaxed);
+            for bytes in &p.bytes {
+                bytes.fetch_add(chunk.bytes(), Ordering::Relaxed);
+            }
         }
         match end {
             Some(Err(error)) => Err(error.into()),
@@ -555,6 +576,9 @@ impl<'c> Runner<'c> {
         let engine = &self.engine;
         let clock = self.clock;
         let info = &engine.strategies()[s];
+        if let Some(p) = &self.progress {
+            p.phase.store(s, Ordering::Relaxed);
+        }
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
         let tasks_done = &mut self.tasks_done;
@@ -579,8 +603,9 @@ impl<'c> Runner<'c> {
                 let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
                 let start = k * PUZZLES_PER_TASK;
                 let share = upto(start + records.len()) - upto(start);
-                p.solves.fetch_add(records.len() as u64, Ordering::Relaxed);
-                p.bytes.fetch_add(share, Ordering::Relaxed);
+                if let Some(done) = p.bytes.get(s) {
+                    done.fetch_add(share, Ordering::Relaxed);
+                }
             }
             true
         };
@@ -977,14 +1002,14 @@ mod tests {
     }
 
     #[test]
-    fn progress_counts_every_solve_and_every_byte() {
+    fn progress_counts_every_puzzle_and_every_byte_of_each_strategy() {
         let text = mixed(203);
         let entries = text.lines().filter(|l| !l.starts_with('#')).count() as u64;
         for (chunk_size, threads) in [(1, 1), (7, 2), (2048, 2)] {
             let clock = MockClock::new(5, 1, 1);
             let s = settings(&["bitmask", "dlx"], chunk_size, 1);
             let mut runner = Runner::new(s, threads, &clock).unwrap();
-            let done = Arc::new(WorkDone::default());
+            let done = Arc::new(WorkDone::new(2));
             runner.report_progress(Arc::clone(&done));
             let mut summary = Summary::default();
             run_with(
@@ -994,9 +1019,15 @@ mod tests {
                 |_| -> io::Result<()> { Ok(()) },
             )
             .unwrap();
-            // Each record once per strategy; the comment lines' bytes count too.
-            assert_eq!(done.solves.load(Ordering::Relaxed), 2 * entries);
-            assert_eq!(done.bytes.load(Ordering::Relaxed), 2 * text.len() as u64);
+            // Each record once, when every strategy is done with it; each strategy's
+            // bytes, the comment lines' included.
+            assert_eq!(done.puzzles.load(Ordering::Relaxed), entries);
+            for bytes in &done.bytes {
+                assert_eq!(bytes.load(Ordering::Relaxed), text.len() as u64);
+            }
+            // The untimed reference (`fast`, not in the run) ran last, named by the
+            // number of strategies.
+            assert_eq!(done.phase.load(Ordering::Relaxed), 2);
         }
     }
 

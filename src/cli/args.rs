@@ -1,5 +1,9 @@
 //! What several subcommands take the same way: the corpus format option, strategy names,
 //! the thread count, and opening the corpora.
+//!
+//! Option names agree across subcommands: `-s/--strategies` names the strategies (one, for
+//! the commands that solve with one), `--input-format` the corpus format, and `--format`
+//! is only ever an output format.
 
 use std::path::PathBuf;
 
@@ -9,19 +13,39 @@ use sudoku_bench::classify;
 use sudoku_bench::corpus::{Corpus, Format};
 use sudoku_bench::strategy::{self, StrategyInfo};
 
-/// `--format text|csv`.
+/// A corpus format.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
     Text,
     Csv,
 }
 
-/// The forced corpus format, if any.
-pub fn format_of(arg: Option<FormatArg>) -> Option<Format> {
-    arg.map(|f| match f {
-        FormatArg::Text => Format::Text,
-        FormatArg::Csv => Format::Csv,
-    })
+/// `--input-format text|csv`, for the commands that read corpora.
+#[derive(Debug, clap::Args)]
+pub struct InputFormat {
+    /// Force the corpus format instead of detecting it from the first line.
+    #[arg(long = "input-format", value_enum, value_name = "FORMAT")]
+    forced: Option<FormatArg>,
+
+    /// The option's old name, refused with its new one: `--format` is an output format.
+    #[arg(long = "format", hide = true, value_name = "FORMAT", value_parser = renamed_format)]
+    renamed: Option<String>,
+}
+
+impl InputFormat {
+    /// The forced corpus format, if any.
+    pub fn format(&self) -> Option<Format> {
+        self.forced.map(|f| match f {
+            FormatArg::Text => Format::Text,
+            FormatArg::Csv => Format::Csv,
+        })
+    }
+}
+
+fn renamed_format(s: &str) -> Result<String, String> {
+    Err(format!(
+        "the corpus format is `--input-format {s}` (`--format` names an output format)"
+    ))
 }
 
 /// The strategy registered as `name`, or an error listing the known ones.
@@ -39,9 +63,29 @@ pub fn strategy_named(name: &str) -> anyhow::Result<&'static StrategyInfo> {
     })
 }
 
-/// The strategy named by `--strategy`, or the fastest one.
+/// The strategy named by `--strategies`, or the fastest one.
 pub fn choose_strategy(name: Option<&str>) -> anyhow::Result<&'static StrategyInfo> {
     name.map_or_else(|| Ok(classify::fastest()), strategy_named)
+}
+
+/// `-s/--strategies NAME` of a command that solves with one strategy: the same option as
+/// `run`'s, refusing a list (or `all`) at once, with why, rather than as an unknown name.
+pub fn parse_one_strategy(s: &str) -> Result<String, String> {
+    let names: Vec<&str> = s
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    match names[..] {
+        [] => Err("no strategy named".into()),
+        ["all"] => Err("this command solves with one strategy: name one, not all".into()),
+        [one] => Ok(one.to_string()),
+        _ => Err(format!(
+            "this command solves with one strategy: name one, not {} ({})",
+            names.len(),
+            names.join(", ")
+        )),
+    }
 }
 
 /// Open every corpus before any work starts, so a typo fails at once rather than after an

@@ -13,7 +13,7 @@ use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
-use super::args::{choose_strategy, format_of, open_corpora, parse_threads, FormatArg};
+use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
 use super::outputs;
 use super::progress::Progress;
 use super::signals;
@@ -30,12 +30,11 @@ pub struct Args {
     solutions: bool,
 
     /// Strategy used by `--solutions`; default: the fastest registered.
-    #[arg(long, short = 's')]
+    #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
 
-    /// Force the corpus format instead of detecting it from the first line.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    #[command(flatten)]
+    input: super::args::InputFormat,
 
     /// Worker threads for `--solutions` (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
@@ -50,7 +49,7 @@ const CHUNK: usize = 4096;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let info = choose_strategy(args.strategy.as_deref())?;
-    let format = format_of(args.format);
+    let format = args.input.format();
     outputs::check(&args.corpora, Vec::new())?;
     let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
     let classifier = args

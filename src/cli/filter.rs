@@ -17,7 +17,7 @@ use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
-use super::args::{choose_strategy, format_of, open_corpora, parse_threads, FormatArg};
+use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
 use super::outputs::{self, Opened, Output};
 use super::progress::Progress;
 use super::signals;
@@ -73,12 +73,11 @@ pub struct Args {
     canonical: bool,
 
     /// Strategy used to count solutions; default: the fastest registered.
-    #[arg(long, short = 's')]
+    #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
 
-    /// Force the corpus format instead of detecting it from the first line.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    #[command(flatten)]
+    input: super::args::InputFormat,
 
     /// Node budget per search; a search that runs out is `aborted` (rejected). 0: none.
     #[arg(long, default_value_t = 0)]
@@ -148,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         timeout: None,
     };
     let keep: Vec<Status> = args.keep.iter().map(|k| k.status()).collect();
-    let format = format_of(args.format);
+    let format = args.input.format();
     let named = std::iter::once(Output::named("--out", &args.out)).chain(
         args.rejects
             .as_deref()

@@ -14,7 +14,7 @@ use sudoku_bench::engine::Engine;
 use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
 use sudoku_bench::strategy::Limits;
 
-use super::args::{choose_strategy, parse_threads};
+use super::args::{choose_strategy, parse_one_strategy, parse_threads};
 use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::signals;
@@ -55,6 +55,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "none")]
     symmetry: SymmetryArg,
 
+    /// The output's format.
     #[arg(long, value_enum, default_value = "text")]
     format: OutFormat,
 
@@ -64,7 +65,7 @@ pub struct Args {
 
     /// Strategy for the uniqueness checks (changes the speed, never the output); default:
     /// the fastest registered.
-    #[arg(long, short = 's')]
+    #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
 
     /// Worker threads (0: one per core; at most 16 per core).

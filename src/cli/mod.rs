@@ -3,6 +3,7 @@
 mod args;
 mod check;
 mod compare;
+mod eta;
 mod filter;
 mod generate;
 mod outputs;

@@ -3,8 +3,11 @@
 //!
 //! Two ways to feed it. Commands that see their work in batches call `advance`. `run`
 //! instead hands its runner a shared `WorkDone` (`Progress::polled`): the workers count
-//! each finished solve and a small thread polls the counter, so the bar moves within a
-//! batch too (one batch can take a slow strategy minutes).
+//! the bytes each strategy has done and the puzzles every strategy is done with, and
+//! publish whose phase runs; a small thread polls them, so the bar moves within a batch
+//! too (one batch can take a slow strategy minutes) and names the strategy it waits for.
+//! The ETA is the `eta` module's, not indicatif's (which follows the recent rate, and that
+//! jumps as fast and slow strategies take turns).
 
 use std::io::IsTerminal;
 use std::sync::atomic::Ordering;
@@ -18,6 +21,8 @@ use sudoku_bench::corpus::LoadError;
 use sudoku_bench::report::table::{rate, thousands};
 use sudoku_bench::runner::WorkDone;
 
+use super::eta::{self, Eta};
+
 pub struct Progress {
     bar: ProgressBar,
     visible: bool,
@@ -26,6 +31,8 @@ pub struct Progress {
     /// Position reached by finished corpora, for `advance`.
     done_before: u64,
     done: Arc<WorkDone>,
+    /// For `advance`: the bar's own estimate.
+    eta: Option<Eta>,
     /// Dropped to stop the poller: it wakes at once, rather than at its next poll (which
     /// would add up to `POLL` to the end of every run).
     stop: Option<Sender<()>>,
@@ -34,12 +41,25 @@ pub struct Progress {
 
 const POLL: Duration = Duration::from_millis(100);
 
-fn message(puzzles: u64, secs: f64) -> String {
-    format!(
+/// "1,234 puzzles, 56.0/s, ETA 3m 12s", after `phase` (the strategy at work) if any.
+fn message(phase: Option<&str>, puzzles: u64, secs: f64, left: Option<f64>) -> String {
+    let mut text = format!(
         "{} puzzles, {}/s",
         thousands(puzzles),
         rate(puzzles as f64 / secs.max(1e-9))
-    )
+    );
+    if let Some(left) = left {
+        text = format!("{text}, {}", eta::text(left));
+    }
+    match phase {
+        Some(name) => format!("{name}: {text}"),
+        None => text,
+    }
+}
+
+/// The strategy `phase` names among `names`; past them, the untimed reference's phase.
+fn phase_name(names: &[String], phase: usize) -> &str {
+    names.get(phase).map_or("reference counts", String::as_str)
 }
 
 impl Progress {
@@ -47,7 +67,7 @@ impl Progress {
     pub fn new(total: Option<u64>, quiet: bool) -> Progress {
         let visible = !quiet && std::io::stderr().is_terminal();
         let template = if total.is_some() {
-            "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}%  {msg}  ETA {eta}"
+            "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}%  {msg}"
         } else {
             "{spinner} [{elapsed_precise}] {msg}"
         };
@@ -62,32 +82,45 @@ impl Progress {
             visible,
             puzzles: 0,
             done_before: 0,
-            done: Arc::new(WorkDone::default()),
+            done: Arc::new(WorkDone::new(0)),
+            eta: total.map(|t| Eta::new(t, 1)),
             stop: None,
             poller: None,
         }
     }
 
     /// A bar fed by a runner's workers through `work_done`: `total_bytes` of input, each
-    /// solved once per strategy.
-    pub fn polled(total_bytes: Option<u64>, strategies: usize, quiet: bool) -> Progress {
-        let strategies = strategies.max(1) as u64;
+    /// solved once by each of the strategies `names`.
+    pub fn polled(total_bytes: Option<u64>, names: Vec<String>, quiet: bool) -> Progress {
+        let strategies = names.len().max(1) as u64;
         let mut progress = Progress::new(total_bytes.map(|b| b * strategies), quiet);
+        progress.done = Arc::new(WorkDone::new(names.len()));
+        progress.eta = None;
         if progress.visible {
-            progress.start_poller(strategies, POLL);
+            let eta = total_bytes.map(|b| Eta::new(b, names.len()));
+            progress.start_poller(names, eta, POLL);
         }
         progress
     }
 
     /// Move the bar to the workers' count every `every`, until `finish`.
-    fn start_poller(&mut self, strategies: u64, every: Duration) {
+    fn start_poller(&mut self, names: Vec<String>, mut eta: Option<Eta>, every: Duration) {
         let (bar, done) = (self.bar.clone(), self.done.clone());
         let (stop, stopped) = channel::<()>();
         self.stop = Some(stop);
         self.poller = Some(std::thread::spawn(move || loop {
-            bar.set_position(done.bytes.load(Ordering::Relaxed));
-            let puzzles = done.solves.load(Ordering::Relaxed) / strategies;
-            bar.set_message(message(puzzles, bar.elapsed().as_secs_f64()));
+            let bytes: Vec<u64> = done
+                .bytes
+                .iter()
+                .map(|b| b.load(Ordering::Relaxed))
+                .collect();
+            let phase = done.phase.load(Ordering::Relaxed);
+            let puzzles = done.puzzles.load(Ordering::Relaxed);
+            let secs = bar.elapsed().as_secs_f64();
+            let left = eta.as_mut().and_then(|e| e.observe(secs, phase, &bytes));
+            bar.set_position(bytes.iter().sum());
+            let name = phase_name(&names, phase);
+            bar.set_message(message(Some(name), puzzles, secs, left));
             match stopped.recv_timeout(every) {
                 Err(RecvTimeoutError::Timeout) => continue,
                 _ => break,
@@ -103,9 +136,12 @@ impl Progress {
     /// `puzzles` more are done; `position` units of the current corpus are consumed.
     pub fn advance(&mut self, puzzles: u64, position: u64) {
         self.puzzles += puzzles;
-        self.bar.set_position(self.done_before + position);
+        let done = self.done_before + position;
+        self.bar.set_position(done);
+        let secs = self.bar.elapsed().as_secs_f64();
+        let left = self.eta.as_mut().and_then(|e| e.observe(secs, 0, &[done]));
         self.bar
-            .set_message(message(self.puzzles, self.bar.elapsed().as_secs_f64()));
+            .set_message(message(None, self.puzzles, secs, left));
     }
 
     /// The current corpus is finished; its `size` counts as done.
@@ -152,7 +188,7 @@ mod tests {
         // A poll an hour away: `finish` must stop the poller at once (it used to sleep
         // out its poll, adding up to 100 ms to every run shown on a terminal).
         let mut progress = Progress::new(Some(100), true);
-        progress.start_poller(1, Duration::from_secs(3600));
+        progress.start_poller(vec!["fast".into()], None, Duration::from_secs(3600));
         assert!(progress.work_done().is_some());
         let (done, finished) = channel();
         std::thread::spawn(move || {
@@ -163,5 +199,17 @@ mod tests {
             finished.recv_timeout(Duration::from_secs(60)).is_ok(),
             "finish waited for the poll"
         );
+    }
+
+    #[test]
+    fn the_message_names_the_phase_and_says_the_eta_once_known() {
+        let names = vec!["naive".to_string(), "fast".to_string()];
+        assert_eq!(phase_name(&names, 1), "fast");
+        assert_eq!(phase_name(&names, 2), "reference counts");
+        assert_eq!(
+            message(Some("naive"), 1234, 10.0, Some(192.0)),
+            "naive: 1,234 puzzles, 123/s, ETA 3m 12s"
+        );
+        assert_eq!(message(None, 5, 10.0, None), "5 puzzles, 0.5/s");
     }
 }

@@ -2,7 +2,7 @@
 //! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -12,12 +12,13 @@ use sudoku_bench::corpus::Corpus;
 use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter};
+use sudoku_bench::report::summary_csv::CsvExporter;
+use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter, WideTableExporter};
 use sudoku_bench::report::{CsvSink, Status, Summary};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
-use super::args::{format_of, open_corpora, parse_threads, strategy_named, FormatArg};
+use super::args::{open_corpora, parse_threads, strategy_named};
 use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::signals;
@@ -38,9 +39,8 @@ pub struct Args {
     #[arg(value_name = "CORPUS")]
     corpora: Vec<PathBuf>,
 
-    /// Force the corpus format instead of detecting it from the first line.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    #[command(flatten)]
+    input: super::args::InputFormat,
 
     /// Strategies to run, comma-separated (see `sudoku-bench strategies`). Every count is
     /// checked against `fast`'s (solved untimed when it is not selected).
@@ -81,10 +81,18 @@ pub struct Args {
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
 
-    /// Also write the summary to this path (`-` for stdout): Markdown when it ends in `.md`,
-    /// else JSON.
+    /// Also write the summary to this path (`-` for stdout), in --summary-format.
     #[arg(long)]
     summary: Option<PathBuf>,
+
+    /// The --summary's format; default: from its extension (.json, .md, .csv), else JSON.
+    #[arg(long, value_enum, requires = "summary")]
+    summary_format: Option<SummaryFormat>,
+
+    /// Show every column of the summary table (by default it fits 100 columns; the
+    /// Markdown, JSON and CSV summaries always have every field).
+    #[arg(long)]
+    wide: bool,
 
     /// Also write the HTML report of this run (as `sudoku-bench report` makes it) to PATH,
     /// from the per-puzzle CSV once it is written: not with `-o -`.
@@ -114,6 +122,35 @@ pub struct Args {
     /// puzzles and solutions as read.
     #[arg(long, value_name = "SEED")]
     permute: Option<u64>,
+}
+
+/// `--summary-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SummaryFormat {
+    Json,
+    Md,
+    Csv,
+}
+
+impl SummaryFormat {
+    /// The format `--summary-format` names, else the one `path`'s extension names, else JSON.
+    fn of(flag: Option<SummaryFormat>, path: &Path) -> SummaryFormat {
+        let by_extension = || match path.extension()?.to_str()? {
+            "json" => Some(SummaryFormat::Json),
+            "md" => Some(SummaryFormat::Md),
+            "csv" => Some(SummaryFormat::Csv),
+            _ => None,
+        };
+        flag.or_else(by_extension).unwrap_or(SummaryFormat::Json)
+    }
+
+    fn exporter(self) -> &'static dyn Exporter {
+        match self {
+            SummaryFormat::Json => &JsonExporter,
+            SummaryFormat::Md => &MarkdownExporter,
+            SummaryFormat::Csv => &CsvExporter,
+        }
+    }
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -149,6 +186,11 @@ fn select_strategies(names: &[String]) -> anyhow::Result<Vec<StrategyInfo>> {
     Ok(chosen.into_iter().cloned().collect())
 }
 
+/// The strategies' names, for the progress bar.
+fn names(strategies: &[StrategyInfo]) -> Vec<String> {
+    strategies.iter().map(|s| s.name.to_string()).collect()
+}
+
 fn default_out_path() -> PathBuf {
     let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
         .to_string()
@@ -177,7 +219,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Before any output is made: a solver that does not work fails the run at once.
     let (foreign, pipes) = args.solvers.load(limits.timeout)?;
     strategies.extend(foreign);
-    let format = format_of(args.format);
+    let format = args.input.format();
     let csv_output = match &args.out {
         Some(path) => Output::named("--out", path),
         None => Output::default_name("--out", default_out_path()),
@@ -230,8 +272,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut summary = Summary::default();
-    let mut progress =
-        Progress::polled(total_bytes, runner.settings().strategies.len(), args.quiet);
+    let mut progress = Progress::polled(
+        total_bytes,
+        names(&runner.settings().strategies),
+        args.quiet,
+    );
     if let Some(done) = progress.work_done() {
         runner.report_progress(done);
     }
@@ -279,12 +324,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {
-        let markdown = file.path.extension().is_some_and(|e| e == "md");
-        let text = if markdown {
-            MarkdownExporter.export(&report)
-        } else {
-            JsonExporter.export(&report)
-        };
+        let text = SummaryFormat::of(args.summary_format, &file.path)
+            .exporter()
+            .export(&report);
         file.writer
             .write_all(text.as_bytes())
             .and_then(|()| file.writer.flush())
@@ -294,7 +336,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::report::of_run(&out_path, report.clone(), file)?;
     }
     if !args.quiet {
-        eprint!("{}", TableExporter.export(&report));
+        let table: &dyn Exporter = if args.wide {
+            &WideTableExporter
+        } else {
+            &TableExporter
+        };
+        eprint!("{}", table.export(&report));
     }
     super::warnings::numbers(&report);
     // A name the tool chose is said even with --quiet: nobody else knows it.

@@ -11,6 +11,7 @@ pub mod plot;
 pub mod run_report;
 pub mod sink;
 pub mod summary;
+pub mod summary_csv;
 pub mod table;
 pub mod writer;
 

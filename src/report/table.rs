@@ -1,9 +1,15 @@
-//! The summary as an aligned text table for the terminal, and the `Exporter` trait that
+//! The summary as aligned text tables for the terminal, and the `Exporter` trait that
 //! every summary format implements.
+//!
+//! Two layouts: `TableExporter`, the default, fits 100 columns for a run of every strategy
+//! on one corpus (each corpus named once, above its rows; the statuses folded into one
+//! column; the figures a solver's author reads first), and `WideTableExporter` with every
+//! field, as the Markdown summary has them.
 
 use std::fmt::Write;
 
 use super::summary::{SummaryReport, SummaryRow};
+use super::Status;
 
 /// Turns a finished run's summary into one output format.
 pub trait Exporter {
@@ -11,8 +17,11 @@ pub trait Exporter {
     fn export(&self, report: &SummaryReport) -> String;
 }
 
-/// Exports the summary as a table aligned for a terminal.
+/// Exports the summary as a table aligned for a terminal of 100 columns.
 pub struct TableExporter;
+
+/// Exports the summary as a table aligned for a terminal, with every field.
+pub struct WideTableExporter;
 
 /// A column: its heading and how a row shows in it.
 struct Column {
@@ -113,6 +122,41 @@ pub fn duration(ns: f64) -> String {
     }
 }
 
+/// `x` with 3 significant digits, scaled by k, M or G past 999: "9.75", "647", "12.4k".
+pub fn significant(x: f64) -> String {
+    scaled(x, &[(1.0, ""), (1e3, "k"), (1e6, "M"), (1e9, "G")])
+}
+
+/// Nanoseconds with 3 significant digits in the unit that keeps them under 1000 (seconds
+/// past that): "850 ns", "7.91 µs", "296 ms", "1.28 s".
+pub fn short_duration(ns: f64) -> String {
+    if ns < 999.5 {
+        // Whole nanoseconds: the clock has no finer grain.
+        return format!("{ns:.0} ns");
+    }
+    scaled(ns, &[(1.0, " ns"), (1e3, " µs"), (1e6, " ms"), (1e9, " s")])
+}
+
+/// `x` / the first scale that keeps it under 1000 once rounded to 3 significant digits,
+/// with that scale's suffix; the last scale takes any size.
+fn scaled(x: f64, scales: &[(f64, &str)]) -> String {
+    for (k, (scale, suffix)) in scales.iter().enumerate() {
+        let v = x / scale;
+        // The bounds are where rounding would carry into one more digit.
+        let digits = if v.abs() < 9.995 {
+            2
+        } else if v.abs() < 99.95 {
+            1
+        } else if v.abs() < 999.5 || k + 1 == scales.len() {
+            0
+        } else {
+            continue;
+        };
+        return format!("{v:.digits$}{suffix}");
+    }
+    format!("{x}")
+}
+
 /// The columns shown for `report`, with every row's cells.
 fn grid(report: &SummaryReport) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let shown: Vec<Column> = columns()
@@ -141,45 +185,227 @@ fn grid(report: &SummaryReport) -> (Vec<&'static str>, Vec<Vec<String>>) {
 /// Names (the first two columns) read left-aligned, numbers right-aligned.
 const NAME_COLUMNS: usize = 2;
 
-impl Exporter for TableExporter {
+/// Each column's width in characters (not bytes: "µs"), over its heading and cells.
+fn widths(headings: &[&str], cells: &[Vec<String>]) -> Vec<usize> {
+    headings
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            cells
+                .iter()
+                .map(|row| row[i].chars().count())
+                .chain([h.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// One line of an aligned table, two spaces between columns, none at its end.
+fn aligned<S: AsRef<str>>(out: &mut String, values: &[S], widths: &[usize]) {
+    let start = out.len();
+    for (i, v) in values.iter().enumerate() {
+        let v = v.as_ref();
+        let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
+        if i < NAME_COLUMNS {
+            let _ = write!(out, "{v}{pad}  ");
+        } else {
+            let _ = write!(out, "{pad}{v}  ");
+        }
+    }
+    let trimmed = out[start..].trim_end().len();
+    out.truncate(start + trimmed);
+    out.push('\n');
+}
+
+/// The notes every text table ends with.
+fn notes(out: &mut String, report: &SummaryReport) {
+    for note in report.pipe_notes() {
+        let _ = writeln!(out, "{note}");
+    }
+    if let Some(note) = report.interrupted_note() {
+        let _ = writeln!(out, "{note}");
+    }
+}
+
+impl Exporter for WideTableExporter {
     fn export(&self, report: &SummaryReport) -> String {
         let (headings, cells) = grid(report);
-        let widths: Vec<usize> = headings
-            .iter()
-            .enumerate()
-            .map(|(i, h)| {
-                cells
-                    .iter()
-                    .map(|row| row[i].chars().count())
-                    .chain([h.len()])
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
+        let widths = widths(&headings, &cells);
         let mut out = String::new();
-        let mut line = |values: &mut dyn Iterator<Item = String>| {
-            for (i, v) in values.enumerate() {
-                let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
-                if i < NAME_COLUMNS {
-                    let _ = write!(out, "{v}{pad}  ");
-                } else {
-                    let _ = write!(out, "{pad}{v}  ");
+        aligned(&mut out, &headings, &widths);
+        for row in &cells {
+            aligned(&mut out, row, &widths);
+        }
+        notes(&mut out, report);
+        out
+    }
+}
+
+/// The default table's columns after the strategy: what a solver's author reads first.
+/// The rest (wall throughput, mean, p90, tail share, preemptions, share without a guess)
+/// is in `--wide`, Markdown and JSON.
+const NARROW_HEADINGS: [&str; 8] = [
+    "strategy",
+    "statuses",
+    "puzzles/s/core",
+    "p50",
+    "p99",
+    "max",
+    "nodes",
+    "guesses",
+];
+
+/// The width the default table keeps within, in characters.
+const TERMINAL: usize = 100;
+
+/// The column of the folded statuses, which wraps when the table would not fit.
+const STATUSES: usize = 1;
+
+/// `statuses` ("a, b, c") on lines of fewer than `room` characters where it can be (one
+/// count is never split), each line but the last ending with its comma.
+fn wrap(statuses: &str, room: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for part in statuses.split(", ") {
+        match lines.last_mut() {
+            // Strictly less: the line may yet need its comma.
+            Some(line) if line.chars().count() + 2 + part.chars().count() < room => {
+                line.push_str(", ");
+                line.push_str(part);
+            }
+            Some(line) => {
+                line.push(',');
+                lines.push(part.to_string());
+            }
+            None => lines.push(part.to_string()),
+        }
+    }
+    lines
+}
+
+/// One row of the default table, in `NARROW_HEADINGS`' order; the lines that were not
+/// searched (invalid, malformed) among its statuses only when `unsearched`.
+fn narrow_cells(r: &SummaryRow, unsearched: bool) -> Vec<String> {
+    // Nothing was timed (every line malformed, say): no figure, rather than zeros.
+    let timed = |cell: String| if r.searched == 0 { "-".into() } else { cell };
+    let mut statuses = statuses(r);
+    if !unsearched {
+        statuses.retain(|(_, name)| !UNSEARCHED.contains(name));
+    }
+    vec![
+        r.strategy.clone(),
+        counted(&statuses).unwrap_or_else(|| "-".into()),
+        timed(rate(r.puzzles_per_s_per_core)),
+        timed(short_duration(r.median_ns as f64)),
+        timed(short_duration(r.p99_ns as f64)),
+        timed(short_duration(r.max_ns as f64)),
+        r.mean_nodes.map_or("-".into(), significant),
+        r.mean_guesses.map_or("-".into(), significant),
+    ]
+}
+
+/// The statuses of lines that are never searched: the same for every strategy.
+const UNSEARCHED: [&str; 2] = [Status::Invalid.as_str(), Status::Malformed.as_str()];
+
+/// Every status count, then the wrong, failed and unreturned answers (which must stay in
+/// sight), each with its name.
+fn statuses(r: &SummaryRow) -> Vec<(u64, &'static str)> {
+    let counts = [
+        (r.unique, Status::Unique),
+        (r.multiple, Status::Multiple),
+        (r.unsolvable, Status::Unsolvable),
+        (r.solved, Status::Solved),
+        (r.invalid, Status::Invalid),
+        (r.malformed, Status::Malformed),
+        (r.aborted, Status::Aborted),
+    ]
+    .map(|(n, status)| (n, status.as_str()));
+    let faults = [
+        (r.mismatches, "mismatch"),
+        (r.failures, "failed"),
+        (r.unreturned, "unreturned"),
+    ];
+    counts.into_iter().chain(faults).collect()
+}
+
+/// The non-zero counts, folded: "1200 unique, 3 multiple, 2 aborted"; `None` if none.
+fn counted(counts: &[(u64, &str)]) -> Option<String> {
+    let parts: Vec<String> = counts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, name)| format!("{n} {name}"))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+impl Exporter for TableExporter {
+    fn export(&self, report: &SummaryReport) -> String {
+        let rows = &report.rows;
+        let mut blocks: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            match blocks.iter_mut().find(|(corpus, _)| *corpus == row.corpus) {
+                Some((_, block)) => block.push(i),
+                None => blocks.push((&row.corpus, vec![i])),
+            }
+        }
+        let mut cells = vec![Vec::new(); rows.len()];
+        let mut titles = Vec::new();
+        for (corpus, block) in &blocks {
+            let first = &rows[block[0]];
+            let alike = |f: fn(&SummaryRow) -> u64| block.iter().all(|&i| f(&rows[i]) == f(first));
+            // Every strategy sees every reported line, so one count is the corpus's, and
+            // the lines none searched are said once, above, rather than in every row.
+            let mut title = format!("{corpus}:");
+            if alike(|r| r.puzzles) {
+                let _ = write!(title, " {} puzzles", thousands(first.puzzles));
+            }
+            let shared = alike(|r| r.invalid) && alike(|r| r.malformed);
+            if shared {
+                let unsearched = [
+                    (first.invalid, UNSEARCHED[0]),
+                    (first.malformed, UNSEARCHED[1]),
+                ];
+                if let Some(unsearched) = counted(&unsearched) {
+                    let _ = write!(title, "\nnot searched: {unsearched}");
                 }
             }
-            let trimmed = out.trim_end().len();
-            out.truncate(trimmed);
-            out.push('\n');
-        };
-        line(&mut headings.iter().map(|h| h.to_string()));
-        for row in cells {
-            line(&mut row.into_iter());
+            titles.push(title);
+            for &i in block {
+                cells[i] = narrow_cells(&rows[i], !shared);
+            }
         }
-        for note in report.pipe_notes() {
-            let _ = writeln!(out, "{note}");
+        // One set of widths for every corpus's block, so that their columns line up; the
+        // statuses take the room the others leave, on several lines if they need them.
+        let mut widths = widths(&NARROW_HEADINGS, &cells);
+        let others: usize = widths.iter().sum::<usize>() - widths[STATUSES];
+        let room = TERMINAL.saturating_sub(others + 2 * (widths.len() - 1));
+        let statuses: Vec<Vec<String>> = cells.iter().map(|c| wrap(&c[STATUSES], room)).collect();
+        widths[STATUSES] = statuses
+            .iter()
+            .flatten()
+            .map(|line| line.chars().count())
+            .chain([NARROW_HEADINGS[STATUSES].len()])
+            .max()
+            .unwrap_or(0);
+        let mut out = String::new();
+        for (k, ((_, block), title)) in blocks.iter().zip(titles).enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{title}");
+            aligned(&mut out, &NARROW_HEADINGS, &widths);
+            for &i in block {
+                let mut row = std::mem::take(&mut cells[i]);
+                for (n, line) in statuses[i].iter().enumerate() {
+                    if n > 0 {
+                        row.iter_mut().for_each(String::clear);
+                    }
+                    row[STATUSES].clone_from(line);
+                    aligned(&mut out, &row, &widths);
+                }
+            }
         }
-        if let Some(note) = report.interrupted_note() {
-            let _ = writeln!(out, "{note}");
-        }
+        notes(&mut out, report);
         out
     }
 }
@@ -239,6 +465,220 @@ mod tests {
         assert_eq!(duration(12_345.0), "12.345 µs");
         assert_eq!(duration(2_500_000.0), "2.500 ms");
         assert_eq!(duration(3e9), "3.000 s");
+        assert_eq!(short_duration(850.0), "850 ns");
+        assert_eq!(short_duration(999.6), "1.00 µs");
+        assert_eq!(short_duration(7_907.0), "7.91 µs");
+        assert_eq!(short_duration(296_485_000.0), "296 ms");
+        assert_eq!(short_duration(999_600_000.0), "1.00 s");
+        assert_eq!(short_duration(1_283e6), "1.28 s");
+        assert_eq!(short_duration(4_000e9), "4000 s");
+        assert_eq!(significant(9.75), "9.75");
+        assert_eq!(significant(9.996), "10.0");
+        assert_eq!(significant(647.1), "647");
+        assert_eq!(significant(999.7), "1.00k");
+        assert_eq!(significant(12_388.5), "12.4k");
+        assert_eq!(significant(426_864.2), "427k");
+        assert_eq!(significant(2.5e12), "2500G");
+    }
+
+    /// A row of `strategy` on `corpus` with the given statuses (in `Status::ALL`'s order)
+    /// and figures.
+    fn row(corpus: &str, strategy: &str, counts: [u64; 7]) -> SummaryRow {
+        SummaryRow {
+            corpus: corpus.into(),
+            strategy: strategy.into(),
+            puzzles: counts.iter().sum(),
+            unique: counts[0],
+            multiple: counts[1],
+            unsolvable: counts[2],
+            solved: counts[3],
+            invalid: counts[4],
+            malformed: counts[5],
+            aborted: counts[6],
+            mismatches: 0,
+            failures: 0,
+            unreturned: 0,
+            searched: counts.iter().sum::<u64>() - counts[4] - counts[5],
+            puzzles_per_s_per_core: 106_636.4,
+            wall_puzzles_per_s: 149_398.0,
+            median_puzzles_per_s_per_core: 126_470.0,
+            slowest_1pct_share: 0.057,
+            preemptions: Some(4),
+            total_time_ns: 13_738_000,
+            wall_ns: 9_806_000,
+            mean_ns: 9_378.0,
+            median_ns: 7_907,
+            p90_ns: 16_055,
+            p99_ns: 34_495,
+            max_ns: 125_687,
+            mean_nodes: Some(426_864.2),
+            mean_guesses: None,
+            no_guess_share: None,
+        }
+    }
+
+    fn report(rows: Vec<SummaryRow>) -> SummaryReport {
+        let settings = crate::runner::Settings::default();
+        SummaryReport {
+            rows,
+            ..SummaryReport::new(&crate::report::Summary::default(), &settings, 2, 1)
+        }
+    }
+
+    #[test]
+    fn statuses_fold_into_the_non_zero_counts_and_keep_faults_in_sight() {
+        let folded = |r: &SummaryRow| counted(&statuses(r));
+        let mut r = row("c", "s", [1200, 3, 0, 0, 0, 0, 2]);
+        assert_eq!(folded(&r).unwrap(), "1200 unique, 3 multiple, 2 aborted");
+        r.mismatches = 4;
+        r.failures = 1;
+        r.unreturned = 7;
+        assert_eq!(
+            folded(&r).unwrap(),
+            "1200 unique, 3 multiple, 2 aborted, 4 mismatch, 1 failed, 7 unreturned"
+        );
+        assert_eq!(folded(&row("c", "s", [0; 7])), None);
+    }
+
+    #[test]
+    fn the_default_table_names_each_corpus_once_above_its_rows() {
+        let long = "../shared/datasets/puzzles3_magictour_top1465_with_a_much_longer_name";
+        let rows = vec![
+            row(long, "naive", [1146, 0, 0, 0, 0, 0, 319]),
+            row(long, "fast", [1465, 0, 0, 0, 0, 0, 0]),
+            row("b.txt", "naive", [5, 0, 0, 0, 1, 2, 0]),
+            row("b.txt", "fast", [5, 0, 0, 0, 1, 2, 0]),
+        ];
+        let text = TableExporter.export(&report(rows));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], format!("{long}: 1,465 puzzles"), "{text}");
+        assert!(lines[1].starts_with("strategy  statuses"), "{text}");
+        assert!(
+            lines[2].starts_with("naive     1146 unique, 319 aborted"),
+            "{text}"
+        );
+        assert!(lines[3].starts_with("fast      1465 unique "), "{text}");
+        assert_eq!(lines[4], "", "{text}");
+        assert_eq!(lines[5], "b.txt: 8 puzzles", "{text}");
+        assert_eq!(lines[6], "not searched: 1 invalid, 2 malformed", "{text}");
+        assert!(lines[7].starts_with("strategy"), "{text}");
+        assert!(lines[8].starts_with("naive     5 unique   "), "{text}");
+        assert_eq!(lines.len(), 10, "{text}");
+        // The path is said once per block, never in the rows.
+        assert_eq!(text.matches(long).count(), 1, "{text}");
+        // Columns line up across blocks: every heading line is the same.
+        assert_eq!(lines[1], lines[7]);
+        let cells: Vec<&str> = lines[3].split("  ").filter(|c| !c.is_empty()).collect();
+        assert_eq!(
+            cells.iter().map(|c| c.trim()).collect::<Vec<_>>(),
+            [
+                "fast",
+                "1465 unique",
+                "106,636",
+                "7.91 µs",
+                "34.5 µs",
+                "126 µs",
+                "427k",
+                "-"
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_default_table_fits_100_columns_where_the_wide_one_does_not() {
+        let rows: Vec<SummaryRow> = crate::strategy::STRATEGIES
+            .iter()
+            .map(|s| {
+                let mut r = row(
+                    "../shared/datasets/puzzles3_magictour_top1465",
+                    &s.name,
+                    [1146, 0, 0, 0, 0, 0, 319],
+                );
+                r.mean_guesses = Some(2908.84);
+                r.max_ns = 1_535_000_000;
+                r
+            })
+            .collect();
+        let report = report(rows);
+        let widest = |text: &str| text.lines().map(|l| l.chars().count()).max().unwrap();
+        let narrow = TableExporter.export(&report);
+        assert!(widest(&narrow) <= 100, "{narrow}");
+        let wide = WideTableExporter.export(&report);
+        assert!(widest(&wide) > 100, "{wide}");
+        for heading in [
+            "corpus",
+            "wall puzzles/s",
+            "p90",
+            "time in slowest 1%",
+            "no guess",
+        ] {
+            assert!(wide.lines().next().unwrap().contains(heading), "{wide}");
+        }
+    }
+
+    #[test]
+    fn statuses_wrap_rather_than_widen_the_table() {
+        let mut many = row("c", "a-solver-with-a-long-name", [1200, 3, 17, 0, 0, 0, 2]);
+        many.mismatches = 4;
+        many.failures = 1;
+        let rows = vec![many, row("c", "fast", [1222, 0, 0, 0, 0, 0, 0])];
+        let text = TableExporter.export(&report(rows));
+        assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[2].starts_with("a-solver-with-a-long-name  1200 unique, "),
+            "{text}"
+        );
+        // The rest of the row's statuses on lines of their own, in their column.
+        let rest: Vec<&str> = lines[3..lines.len() - 1].iter().map(|l| l.trim()).collect();
+        assert!(
+            lines[3].starts_with("                           "),
+            "{text}"
+        );
+        let all = format!(
+            "{} {}",
+            lines[2].split("  ").nth(1).unwrap(),
+            rest.join(" ")
+        );
+        assert_eq!(
+            all, "1200 unique, 3 multiple, 17 unsolvable, 2 aborted, 4 mismatch, 1 failed",
+            "{text}"
+        );
+        assert!(lines.last().unwrap().starts_with("fast "), "{text}");
+        assert_eq!(wrap("-", 3), ["-"]);
+        assert_eq!(wrap("1 a, 2 b, 3 c", 9), ["1 a, 2 b,", "3 c"]);
+        assert_eq!(wrap("1 a, 2 b, 3 c", 100), ["1 a, 2 b, 3 c"]);
+        // No room at all: one count a line, never split.
+        assert_eq!(wrap("10 a, 2 b", 0), ["10 a,", "2 b"]);
+    }
+
+    #[test]
+    fn nothing_timed_shows_no_figures() {
+        let mut r = row("c", "s", [0, 0, 0, 0, 2, 1, 0]);
+        r.mean_nodes = None;
+        let text = TableExporter.export(&report(vec![r]));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[..2],
+            ["c: 3 puzzles", "not searched: 2 invalid, 1 malformed"]
+        );
+        let cells: Vec<&str> = lines[3].split_whitespace().collect();
+        assert_eq!(cells, ["s", "-", "-", "-", "-", "-", "-", "-"], "{text}");
+    }
+
+    #[test]
+    fn unsearched_lines_stay_in_the_rows_when_the_strategies_disagree_on_them() {
+        // Not from a run (every strategy sees the same lines), but from a summary put
+        // together by hand: nothing is hidden then.
+        let rows = vec![
+            row("c", "a", [5, 0, 0, 0, 1, 0, 0]),
+            row("c", "b", [4, 0, 0, 0, 2, 0, 0]),
+        ];
+        let text = TableExporter.export(&report(rows));
+        assert!(text.starts_with("c: 6 puzzles\n"), "{text}");
+        assert!(text.contains("a         5 unique, 1 invalid  "), "{text}");
+        assert!(text.contains("b         4 unique, 2 invalid  "), "{text}");
     }
 
     #[test]
@@ -257,7 +697,7 @@ mod tests {
         };
         summary.add(g, &result);
         let settings = crate::runner::Settings::default();
-        let table = |s: &Summary| TableExporter.export(&SummaryReport::new(s, &settings, 1, 1));
+        let table = |s: &Summary| WideTableExporter.export(&SummaryReport::new(s, &settings, 1, 1));
         assert!(!table(&summary).contains("unreturned"));
         summary.add(
             g,

@@ -15,6 +15,7 @@ mod foreign_lib;
 #[cfg(unix)]
 mod interrupt;
 mod loader;
+mod options;
 mod report;
 mod run;
 mod safety;

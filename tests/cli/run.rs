@@ -282,7 +282,13 @@ fn a_wrong_solution_column_is_reported() {
 
 #[test]
 fn format_can_be_forced() {
-    let rows = run_ok(&[&fixture("kaggle.csv"), "--format", "text", "-s", "bitmask"]);
+    let rows = run_ok(&[
+        &fixture("kaggle.csv"),
+        "--input-format",
+        "text",
+        "-s",
+        "bitmask",
+    ]);
     assert_eq!(
         rows[0]["status"], "malformed",
         "the header is a bad line when read as text"
@@ -295,7 +301,7 @@ fn format_can_be_forced() {
         .args([
             "run",
             &fixture("mixed.txt"),
-            "--format",
+            "--input-format",
             "csv",
             "--out",
             "-",
@@ -476,7 +482,7 @@ fn summary_table_goes_to_stderr() {
         .assert()
         .success()
         .stderr(predicate::str::contains("puzzles/s/core"))
-        .stderr(predicate::str::contains("median"))
+        .stderr(predicate::str::contains("p50"))
         .stderr(predicate::str::contains("bitmask"));
 }
 
@@ -728,4 +734,218 @@ fn summary_json_has_the_robust_figure_the_tail_share_and_preemptions() {
     } else {
         assert!(r["preemptions"].is_null(), "{r}");
     }
+}
+
+/// Every strategy on the shipped 1000-puzzle corpus plus the mixed fixture (every status),
+/// copied under a path as long as the shared corpora's, with a node budget small enough
+/// that the slow strategies abort some: the summary table's stderr and the corpus path.
+fn table_of_a_long_named_corpus(extra: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "shared/datasets/puzzles3_magictour_top1465_and_more.txt";
+    let path = dir.path().join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut text = std::fs::read_to_string(format!("{root}/datasets/minimal.txt")).unwrap();
+    text.push_str(&std::fs::read_to_string(fixture("mixed.txt")).unwrap());
+    std::fs::write(&path, text).unwrap();
+    let out = bench()
+        .current_dir(dir.path())
+        .args(["run", name, "--out", "/dev/null", "--max-nodes", "3000"])
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    (String::from_utf8(out).unwrap(), name.to_string())
+}
+
+#[test]
+fn the_default_summary_table_fits_100_columns() {
+    let (stderr, name) = table_of_a_long_named_corpus(&[]);
+    // The table: from its corpus line to the first warning about the figures.
+    let start = stderr
+        .find(&format!("{name}: 1,007 puzzles"))
+        .expect(&stderr);
+    let table: Vec<&str> = stderr[start..]
+        .lines()
+        .take_while(|l| !l.starts_with("warning:") && !l.starts_with("per-puzzle"))
+        .collect();
+    for line in &table {
+        // Characters, not bytes: "µs" is three bytes in two characters.
+        assert!(
+            line.chars().count() <= 100,
+            "{} wide: {line}",
+            line.chars().count()
+        );
+    }
+    assert_eq!(table[1], "not searched: 1 invalid, 2 malformed", "{stderr}");
+    assert!(table[2].starts_with("strategy  statuses"), "{stderr}");
+    // Every strategy has its row, the path is not repeated in them, and the statuses
+    // that differ between strategies are all there.
+    for s in ["naive", "hashset", "bitmask", "stack", "dlx", "fast"] {
+        assert!(
+            table.iter().any(|l| l.starts_with(&format!("{s} "))),
+            "{stderr}"
+        );
+    }
+    assert_eq!(table.iter().filter(|l| l.contains(&name)).count(), 1);
+    let text = table.join(" ");
+    for status in ["unique", "multiple", "unsolvable", "aborted"] {
+        assert!(text.contains(status), "{stderr}");
+    }
+}
+
+#[test]
+fn wide_shows_every_column() {
+    let (stderr, name) = table_of_a_long_named_corpus(&["-s", "bitmask,fast", "--wide"]);
+    let heading = stderr
+        .lines()
+        .find(|l| l.starts_with("corpus "))
+        .expect(&stderr);
+    for column in [
+        "strategy",
+        "puzzles",
+        "unique",
+        "multiple",
+        "unsolvable",
+        "invalid",
+        "malformed",
+        "aborted",
+        "puzzles/s/core",
+        "wall puzzles/s",
+        "median puzzles/s/core",
+        "mean",
+        "median",
+        "p90",
+        "p99",
+        "max",
+        "time in slowest 1%",
+        "preempted",
+        "mean nodes",
+        "guesses/puzzle",
+        "no guess",
+    ] {
+        assert!(heading.contains(column), "no {column}: {heading}");
+    }
+    let rows: Vec<&str> = stderr.lines().filter(|l| l.starts_with(&name)).collect();
+    assert_eq!(rows.len(), 2, "the corpus in every row: {stderr}");
+}
+
+/// `run` of the mixed fixture with bitmask and fast, per-puzzle CSV to a file, plus
+/// `extra`: stdout and the per-puzzle rows.
+fn run_summary_to_stdout(extra: &[&str]) -> (String, Vec<Row>) {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rows.csv");
+    let out = bench()
+        .args([
+            "run",
+            &fixture("mixed.txt"),
+            "-s",
+            "bitmask,fast",
+            "-q",
+            "--out",
+        ])
+        .arg(&csv)
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = rows(&std::fs::read(&csv).unwrap());
+    (String::from_utf8(out).unwrap(), rows)
+}
+
+#[test]
+fn summary_dash_writes_to_stdout_as_json_unless_told() {
+    let (out, _) = run_summary_to_stdout(&["--summary", "-"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 2);
+    let (out, _) = run_summary_to_stdout(&["--summary", "-", "--summary-format", "md"]);
+    assert!(out.contains("| corpus | strategy | puzzles |"), "{out}");
+    assert!(!std::path::Path::new("-").exists(), "no file named -");
+}
+
+#[test]
+fn the_summary_format_comes_from_the_flag_then_the_extension_then_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = |name: &str, flag: Option<&str>| {
+        let path = dir.path().join(name);
+        let mut cmd = bench();
+        cmd.args([
+            "run",
+            &fixture("kaggle.csv"),
+            "-s",
+            "fast",
+            "-q",
+            "--out",
+            "/dev/null",
+        ])
+        .arg("--summary")
+        .arg(&path);
+        if let Some(format) = flag {
+            cmd.args(["--summary-format", format]);
+        }
+        cmd.assert().success();
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let is_json = |t: &str| serde_json::from_str::<serde_json::Value>(t).is_ok();
+    let is_md = |t: &str| t.contains("\n| corpus | strategy |");
+    let is_csv = |t: &str| t.starts_with("corpus,strategy,puzzles,");
+    assert!(is_json(&written("s.json", None)));
+    assert!(is_md(&written("s.md", None)));
+    assert!(is_csv(&written("s.csv", None)));
+    assert!(is_json(&written("s.txt", None)));
+    assert!(is_json(&written("s", None)));
+    assert!(is_md(&written("t.json", Some("md"))));
+    assert!(is_csv(&written("t.md", Some("csv"))));
+    assert!(is_json(&written("t.csv", Some("json"))));
+}
+
+#[test]
+fn the_csv_summary_counts_what_the_rows_say() {
+    let (out, puzzles) = run_summary_to_stdout(&["--summary", "-", "--summary-format", "csv"]);
+    let summary = rows(out.as_bytes());
+    assert_eq!(summary.len(), 2, "{out}");
+    for row in &summary {
+        let mine: Vec<&Row> = puzzles
+            .iter()
+            .filter(|r| r["strategy"] == row["strategy"])
+            .collect();
+        assert_eq!(row["puzzles"], mine.len().to_string());
+        for status in [
+            "unique",
+            "multiple",
+            "unsolvable",
+            "invalid",
+            "malformed",
+            "aborted",
+        ] {
+            let n = mine.iter().filter(|r| r["status"] == status).count();
+            assert_eq!(row[status], n.to_string(), "{status}: {out}");
+        }
+        let searched = mine.iter().filter(|r| !r["time_ns"].is_empty()).count();
+        assert_eq!(row["searched"], searched.to_string());
+        let max: u64 = mine
+            .iter()
+            .filter_map(|r| r["time_ns"].parse().ok())
+            .max()
+            .unwrap();
+        assert_eq!(row["max_ns"], max.to_string(), "the maximum is exact");
+        assert_eq!(row["preemptions"].is_empty(), !cfg!(target_os = "linux"));
+    }
+}
+
+#[test]
+fn the_summary_and_the_rows_cannot_share_stdout() {
+    bench()
+        .args(["run", &fixture("mixed.txt"), "-s", "fast", "-q"])
+        .args(["--out", "-", "--summary", "-"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "--out - and --summary - are the same file",
+        ));
 }

@@ -383,7 +383,14 @@ fn check_reports_a_corpus_that_fails_midway_and_goes_on() {
     good.push_str(&format!("4,{bad_line}"));
     fs::write(d.join("good.csv"), good).unwrap();
     let out = bench(d)
-        .args(["check", "bad.csv", "good.csv", "--format", "csv", "-q"])
+        .args([
+            "check",
+            "bad.csv",
+            "good.csv",
+            "--input-format",
+            "csv",
+            "-q",
+        ])
         .assert()
         .code(2)
         .get_output()
@@ -403,7 +410,14 @@ fn filter_reports_a_corpus_that_fails_midway_and_keeps_the_rest() {
     fs::copy(fixture("kaggle.csv"), d.join("good.csv")).unwrap();
     let out = bench(d)
         .args([
-            "filter", "good.csv", "bad.csv", "--format", "csv", "--out", "k.csv", "-q",
+            "filter",
+            "good.csv",
+            "bad.csv",
+            "--input-format",
+            "csv",
+            "--out",
+            "k.csv",
+            "-q",
         ])
         .assert()
         .code(2)
@@ -418,7 +432,14 @@ fn filter_reports_a_corpus_that_fails_midway_and_keeps_the_rest() {
     // The order does not matter: a failed corpus first does not stop the next.
     bench(d)
         .args([
-            "filter", "bad.csv", "good.csv", "--format", "csv", "--out", "k2.csv", "-q",
+            "filter",
+            "bad.csv",
+            "good.csv",
+            "--input-format",
+            "csv",
+            "--out",
+            "k2.csv",
+            "-q",
         ])
         .assert()
         .code(2);

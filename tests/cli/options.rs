@@ -1,0 +1,159 @@
+//! Option names agree across subcommands: `-s/--strategies` names strategies everywhere
+//! (one, for the commands that solve with one), `--input-format` is the corpus format, and
+//! `--format` only ever an output format.
+
+use crate::{bench, fixture};
+use predicates::prelude::*;
+
+/// The commands that solve with one strategy, each with what else it needs to run.
+fn one_strategy_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
+    let out = dir.join("out.txt").display().to_string();
+    let mixed = fixture("mixed.txt");
+    vec![
+        vec![
+            "filter".into(),
+            mixed.clone(),
+            "-q".into(),
+            "-o".into(),
+            out.clone(),
+        ],
+        vec!["check".into(), mixed, "-q".into(), "--solutions".into()],
+        vec![
+            "generate".into(),
+            "-n".into(),
+            "2".into(),
+            "-q".into(),
+            "-o".into(),
+            out,
+        ],
+    ]
+}
+
+#[test]
+fn one_strategy_commands_take_strategies_with_one_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in one_strategy_commands(dir.path()) {
+        for flag in ["-s", "--strategies"] {
+            let code = bench()
+                .args(&args)
+                .args([flag, "dlx"])
+                .assert()
+                .get_output()
+                .status
+                .code();
+            // check exits 1: the fixture has faults.
+            assert!(matches!(code, Some(0 | 1)), "{args:?} {flag}: {code:?}");
+        }
+        bench()
+            .args(&args)
+            .args(["--strategies", "magic"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("unknown strategy \"magic\""));
+    }
+}
+
+#[test]
+fn a_list_where_one_strategy_is_meant_is_refused_with_why() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in one_strategy_commands(dir.path()) {
+        bench()
+            .args(&args)
+            .args(["-s", "fast,dlx"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "this command solves with one strategy: name one, not 2 (fast, dlx)",
+            ));
+        bench()
+            .args(&args)
+            .args(["--strategies", "all"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("name one, not all"));
+    }
+}
+
+#[test]
+fn the_old_singular_name_points_to_the_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in one_strategy_commands(dir.path()) {
+        bench()
+            .args(&args)
+            .args(["--strategy", "fast"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("'--strategies'"));
+    }
+}
+
+#[test]
+fn input_format_forces_the_corpus_format_of_every_reading_command() {
+    // Read as CSV, a text corpus has no header naming a puzzle column.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("kept.txt");
+    let commands: [&[&str]; 3] = [
+        &["run", "--out", "/dev/null", "-s", "fast"],
+        &["filter", "--out", out.to_str().unwrap()],
+        &["check"],
+    ];
+    for command in commands {
+        bench()
+            .args(command)
+            .args([&fixture("mixed.txt"), "-q", "--input-format", "csv"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("CSV header has no puzzle column"));
+    }
+}
+
+#[test]
+fn format_on_a_reading_command_names_the_new_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("kept.txt");
+    let commands: [&[&str]; 3] = [
+        &["run", "--out", "/dev/null"],
+        &["filter", "--out", out.to_str().unwrap()],
+        &["check"],
+    ];
+    for command in commands {
+        bench()
+            .args(command)
+            .args([&fixture("mixed.txt"), "-q", "--format", "csv"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "the corpus format is `--input-format csv` (`--format` names an output format)",
+            ));
+        assert!(!out.exists(), "refused before any output was made");
+    }
+}
+
+#[test]
+fn help_shows_the_agreed_names() {
+    let help = |command: &str| {
+        let out = bench().args([command, "--help"]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let run = help("run");
+    for option in [
+        "-s, --strategies",
+        "--input-format <FORMAT>",
+        "--summary-format",
+        "--wide",
+    ] {
+        assert!(run.contains(option), "run --help lacks {option}: {run}");
+    }
+    for command in ["filter", "check"] {
+        let text = help(command);
+        assert!(text.contains("-s, --strategies <NAME>"), "{text}");
+        assert!(text.contains("--input-format <FORMAT>"), "{text}");
+        assert!(!text.contains("--format"), "the old name is hidden: {text}");
+    }
+    let generate = help("generate");
+    assert!(generate.contains("-s, --strategies <NAME>"), "{generate}");
+    assert!(
+        generate.contains("--format <FORMAT>"),
+        "its output's format: {generate}"
+    );
+}
