@@ -102,6 +102,7 @@ fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut
         row.timed = xo.len() as u64;
         let (xo, xn) = (vec![xo], vec![xn]);
         row.time_ratio = stats::ratio_of_sides(&xo, &xn);
+        row.puzzle_times = stats::puzzle_times(&xo, &xn);
         row.ci = options
             .bootstrap
             .interval(&xo, &xn, stats::block_length(row.timed as usize));

@@ -7,10 +7,13 @@
 //! ([`runs`]: the interval holds run-to-run variation), and one run per side, which cannot
 //! tell a slower build from a busier machine and so gives no time verdict
 //! ([`Verdict::Inconclusive`]) unless times are taken relative to a reference strategy.
-//! Summary JSONs ([`summary`]) compare medians. The exporters live in [`export`].
+//! Summary JSONs ([`summary`]) compare medians. The exporters live in [`export`], the HTML
+//! page with its plots in [`html`].
 
 pub mod between;
 pub mod export;
+pub mod histogram;
+pub mod html;
 pub mod load;
 pub mod pair;
 pub mod runs;
@@ -146,6 +149,14 @@ pub struct Row {
     /// This is the `relative_to` strategy: its ratio is 1 by construction.
     pub reference: bool,
     pub verdict: Verdict,
+    /// Each timed puzzle's time on each side, (baseline, current), in nanoseconds (relative
+    /// to the reference strategy's, with `relative_to`): with several runs, the geometric
+    /// mean over the side's runs, the per-puzzle value `time_ratio` averages, so the
+    /// geometric mean of their ratios is `time_ratio`. Empty in summary mode. For the
+    /// plots of the HTML page: kept here because only the pairing that made the row knows
+    /// which times pair; not in the JSON export, which carries the verdicts.
+    #[serde(skip)]
+    pub puzzle_times: Vec<(f64, f64)>,
 }
 
 impl Row {
@@ -166,6 +177,7 @@ impl Row {
             ci: None,
             reference: false,
             verdict: Verdict::NoChange,
+            puzzle_times: Vec::new(),
         }
     }
 }
@@ -234,12 +246,47 @@ pub struct Comparison {
     pub coverage: Coverage,
 }
 
+/// What a comparison means for a gate, in the order `compare` checks: too little paired
+/// to be a comparison of the same work, then a regression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing regressed (or no time verdict could be given).
+    Pass,
+    /// A row is slower, or its search changed and that is not allowed.
+    Regressed,
+    /// Fewer rows paired than the minimum share asked for.
+    TooFewPaired,
+}
+
+impl Outcome {
+    /// The exit status of `compare`: 0, 1, 2.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Pass => 0,
+            Outcome::Regressed => 1,
+            Outcome::TooFewPaired => 2,
+        }
+    }
+}
+
 impl Comparison {
     /// True when a row is slower, or changed its search and that is not allowed.
     pub fn regressed(&self) -> bool {
         self.rows.iter().any(|r| {
             r.verdict == Verdict::Slower || (r.search_changed > 0 && !self.allow_search_changes)
         })
+    }
+
+    /// The outcome when at least `min_paired` (a share in [0, 1]) of each side's rows must
+    /// be paired.
+    pub fn outcome(&self, min_paired: f64) -> Outcome {
+        if self.coverage.share() < min_paired {
+            Outcome::TooFewPaired
+        } else if self.regressed() {
+            Outcome::Regressed
+        } else {
+            Outcome::Pass
+        }
     }
 }
 

@@ -252,6 +252,7 @@ fn corpus_pair(
             row.time_ratio = Some(1.0);
         } else {
             row.time_ratio = stats::ratio_of_sides(&xb, &xc);
+            row.puzzle_times = stats::puzzle_times(&xb, &xc);
             if conclusive {
                 row.ci = options.bootstrap.interval(&xb, &xc, 1);
             }
