@@ -391,7 +391,7 @@ mod tests {
     fn the_page_holds_every_verdict_row_and_a_chart_per_pair() {
         let dir = tempfile::TempDir::new().unwrap();
         let (b, c) = pair(dir.path());
-        let cmp = compare(&[b.clone()], &[c.clone()], &Options::default()).unwrap();
+        let cmp = compare(std::slice::from_ref(&b), &[c], &Options::default()).unwrap();
         let html = page(&cmp);
         for cell in export::cells(&cmp, &cmp.rows[0]) {
             let td = format!(">{}</td>", crate::report::html::escape(&cell));
@@ -434,7 +434,8 @@ mod tests {
             total_nodes: Some(100),
         };
         let run = Run::Summary([(("c".to_string(), "a".to_string()), aggregate)].into());
-        let cmp = compare(&[run.clone()], &[run], &Options::default()).unwrap();
+        let side = std::slice::from_ref(&run);
+        let cmp = compare(side, side, &Options::default()).unwrap();
         let html = page(&cmp);
         assert!(html.contains("No per-puzzle data"), "{html}");
         assert!(html.contains("Mode: summary JSONs"), "{html}");
