@@ -186,11 +186,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flatten()
         .cloned()
         .collect();
-    let mut out = outputs::check_reading_twice(&inputs, vec![Output::named("--out", &args.out)])?
-        .create()?
-        .pop()
-        .context("no output was opened")?;
+    let out = outputs::check_reading_twice(&inputs, vec![Output::named("--out", &args.out)])?;
     let cmp = comparison(&args, &options)?;
+    // Created once the runs are read, not before: a run that cannot be compared then
+    // leaves no empty page behind, and reading is all the work there is to save.
+    let mut out = out.create()?.pop().context("no output was opened")?;
     let text = match args.format {
         OutputFormat::Table => TableExporter.export(&cmp),
         OutputFormat::Markdown => MarkdownExporter.export(&cmp),

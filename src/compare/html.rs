@@ -7,10 +7,11 @@
 use std::fmt::Write;
 
 use super::export::{self, CompareExporter};
-use super::histogram::{Histogram, BINS};
+use super::histogram::Histogram;
 use super::{Comparison, Mode, Outcome, Row, Verdict};
 use crate::report::html::{Align, Page};
 use crate::report::plot::{Axis, Chart, Mark};
+use crate::report::table::thousands;
 
 /// The HTML page. It states the exit status `compare` gives, which depends on
 /// `--min-paired` as well as on the verdicts.
@@ -214,24 +215,25 @@ fn histogram_chart(label: &str, h: &Histogram, row: &Row) -> Chart {
     );
     let bar = |i: usize| (h.left_edge(i), h.counts[i] as f64);
     let tails = h.below + h.above > 0;
+    let last = h.counts.len() - 1;
     let inner: Vec<(f64, f64)> = if tails {
-        (1..BINS - 1).map(bar).collect()
+        (1..last).map(bar).collect()
     } else {
-        (0..BINS).map(bar).collect()
+        (0..=last).map(bar).collect()
     };
     chart.bars("puzzles per bin", BARS, h.step(), inner);
     if tails {
         chart.bars(
             &format!(
                 "end bins, with the tails: {} below {}x, {} above {}x",
-                h.below,
-                ratio_text(h.low()),
-                h.above,
-                ratio_text(h.high())
+                thousands(h.below),
+                power_text(h.low),
+                thousands(h.above),
+                power_text(h.high)
             ),
             TAILS,
             h.step(),
-            vec![bar(0), bar(BINS - 1)],
+            vec![bar(0), bar(last)],
         );
     }
     let top = h.counts.iter().copied().max().unwrap_or(0).max(1) as f64;
@@ -254,10 +256,13 @@ fn histogram_chart(label: &str, h: &Histogram, row: &Row) -> Chart {
     chart
 }
 
-/// 0.5, 2, 0.0625, 16: as short as exact.
-fn ratio_text(r: f64) -> String {
-    let s = format!("{r:.4}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+/// 2^octaves as short as exact: 16, 0.5, 0.125, then 1/16, 1/512.
+fn power_text(octaves: i32) -> String {
+    match octaves {
+        0.. => (1u64 << octaves.min(63)).to_string(),
+        -3..=-1 => f64::from(octaves).exp2().to_string(),
+        _ => format!("1/{}", 1u64 << (-octaves).min(63)),
+    }
 }
 
 fn scatter_chart(label: &str, cmp: &Comparison, row: &Row) -> Chart {
@@ -289,9 +294,11 @@ fn describe(ratios: &[f64], h: &Histogram, row: &Row) -> String {
     let slower = ratios.iter().filter(|r| **r > 1.0).count();
     let faster = ratios.iter().filter(|r| **r < 1.0).count();
     let mut text = format!(
-        "{} puzzles timed on both sides: {slower} slower, {faster} faster, {} equal.",
-        ratios.len(),
-        ratios.len() - slower - faster
+        "{} puzzles timed on both sides: {} slower, {} faster, {} equal.",
+        thousands(ratios.len() as u64),
+        thousands(slower as u64),
+        thousands(faster as u64),
+        thousands((ratios.len() - slower - faster) as u64)
     );
     if let Some(g) = row.time_ratio {
         let _ = write!(text, " Geometric mean {g:.3}x");
@@ -305,14 +312,15 @@ fn describe(ratios: &[f64], h: &Histogram, row: &Row) -> String {
     let _ = write!(
         text,
         " Bins from {}x to {}x",
-        ratio_text(h.low()),
-        ratio_text(h.high())
+        power_text(h.low),
+        power_text(h.high)
     );
     if h.below + h.above > 0 {
         let _ = write!(
             text,
             "; the end bins also hold the {} puzzles below and the {} above that range.",
-            h.below, h.above
+            thousands(h.below),
+            thousands(h.above)
         );
     } else {
         text.push('.');
@@ -363,28 +371,34 @@ mod tests {
         }
         // 0.5x .. 2x in 24 bins of 2^(1/12): 1 and 1.01 in bin 12, 0.99 in 11, 1.5 in 19
         // (log2 1.5 = 0.585, 12 + 7.02), 0.5 on the bottom edge and 0.1 below it in bin 0.
-        let h = Histogram::over(&ratios, 1);
-        let mut expected = vec![0u64; BINS];
+        let h = Histogram::over(&ratios, -1, 1);
+        let mut expected = vec![0u64; 24];
         expected[0] = 2;
         expected[11] = 1;
         expected[12] = 2;
         expected[19] = 1;
         assert_eq!((h.counts, h.below, h.above), (expected, 1, 0));
-        // The range the page picks holds 0.1 (log2 = -3.32): four doublings each way, bins
-        // a third of one wide: bin = floor(3 (log2 r + 4)).
+        // The range the page picks holds 0.1 (log2 = -3.32): 1/16x .. 2x, 9 bins per
+        // doubling, so bin = floor(9 (log2 r + 4)).
         let h = Histogram::of(&ratios, &[row.time_ratio.unwrap()]);
-        assert_eq!(h.octaves, 4);
-        let mut expected = vec![0u64; BINS];
-        expected[2] = 1; // 0.1: 3 * 0.678 = 2.03
-        expected[9] = 1; // 0.5
-        expected[11] = 1; // 0.99: 3 * 3.986 = 11.96
-        expected[12] = 2; // 1, 1.01
-        expected[13] = 1; // 1.5: 3 * 4.585 = 13.75
+        assert_eq!((h.low, h.high, h.per_octave), (-4, 1, 9));
+        let mut expected = vec![0u64; 45];
+        expected[6] = 1; // 0.1: 9 * 0.678 = 6.1
+        expected[27] = 1; // 0.5
+        expected[35] = 1; // 0.99: 9 * 3.9855 = 35.87
+        expected[36] = 2; // 1, 1.01: 9 * 4.0144 = 36.13
+        expected[41] = 1; // 1.5: 9 * 4.585 = 41.26
         assert_eq!((h.counts, h.below, h.above), (expected, 0, 0));
     }
 
     fn page(cmp: &Comparison) -> String {
         HtmlExporter { min_paired: 1.0 }.export(cmp)
+    }
+
+    #[test]
+    fn range_ends_read_exactly() {
+        let shown: Vec<String> = [4, 1, -1, -3, -4, -9].into_iter().map(power_text).collect();
+        assert_eq!(shown, ["16", "2", "0.5", "0.125", "1/16", "1/512"]);
     }
 
     #[test]
