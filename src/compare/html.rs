@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::export::{self, CompareExporter};
 use super::histogram::Histogram;
-use super::{Comparison, Mode, Outcome, Row, Verdict};
+use super::{Comparison, Mode, Outcome, PuzzleTime, Row, Verdict};
 use crate::report::html::{Align, Page};
 use crate::report::plot::{Axis, Chart, Mark};
 use crate::report::table::thousands;
@@ -76,7 +76,8 @@ impl CompareExporter for HtmlExporter {
                 "Per compared pair: the histogram of current / baseline time per puzzle on a \
                  log axis (bins of equal width in log space), with 1x (no change), the \
                  geometric mean and its interval drawn over it; and each puzzle's time on \
-                 both sides, log-log, with the diagonal where they are equal.{}",
+                 both sides, log-log, with the diagonal where they are equal (a cross: the \
+                 puzzle's search changed).{}",
                 if cmp.baseline_runs > 1 || cmp.current_runs > 1 {
                     " With several runs per side, a puzzle's time is the geometric mean of its \
                      times in the side's runs (the value the verdict averages), so the mean \
@@ -193,7 +194,7 @@ fn distribution(page: &mut Page, cmp: &Comparison, row: &Row) {
         page.paragraph("No puzzle has a time on both sides: nothing to draw.");
         return;
     }
-    let ratios: Vec<f64> = row.puzzle_times.iter().map(|(b, c)| c / b).collect();
+    let ratios: Vec<f64> = row.puzzle_times.iter().map(PuzzleTime::ratio).collect();
     let mut keep = vec![1.0];
     keep.extend(row.time_ratio);
     if let Some((lo, hi)) = row.ci {
@@ -279,12 +280,19 @@ fn scatter_chart(label: &str, cmp: &Comparison, row: &Row) -> Chart {
         Axis::log(&format!("{old} time{unit}")),
         Axis::log(&format!("{new} time{unit}")),
     );
-    let points = row
-        .puzzle_times
-        .iter()
-        .map(|(b, c)| (b * scale, c * scale))
-        .collect();
-    chart.points("one puzzle", BARS, Mark::Dot, points);
+    let (changed, same): (Vec<&PuzzleTime>, Vec<&PuzzleTime>) =
+        row.puzzle_times.iter().partition(|p| p.search_changed);
+    let at = |points: Vec<&PuzzleTime>| -> Vec<(f64, f64)> {
+        points
+            .iter()
+            .map(|p| (p.baseline * scale, p.current * scale))
+            .collect()
+    };
+    chart.points("one puzzle", BARS, Mark::Dot, at(same));
+    if !changed.is_empty() {
+        let name = format!("search changed ({})", thousands(changed.len() as u64));
+        chart.points(&name, MEAN, Mark::Cross, at(changed));
+    }
     chart.diagonal();
     chart
 }
@@ -364,7 +372,7 @@ mod tests {
         let (b, c) = pair(dir.path());
         let cmp = compare(&[b], &[c], &Options::default()).unwrap();
         let row = &cmp.rows[0];
-        let ratios: Vec<f64> = row.puzzle_times.iter().map(|(b, c)| c / b).collect();
+        let ratios: Vec<f64> = row.puzzle_times.iter().map(PuzzleTime::ratio).collect();
         assert_eq!(ratios.len(), RATIOS.len());
         for (got, want) in ratios.iter().zip(RATIOS) {
             assert!((got - want).abs() < 1e-12, "{ratios:?}");
