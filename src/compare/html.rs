@@ -135,7 +135,7 @@ fn settings(cmp: &Comparison) -> String {
         1.0 + cmp.threshold,
         1.0 / (1.0 + cmp.threshold),
         cmp.confidence * 100.0,
-        cmp.resamples,
+        thousands(cmp.resamples as u64),
         if cmp.allow_search_changes {
             "is reported, not failed (--allow-search-changes)"
         } else {
@@ -201,9 +201,10 @@ fn distribution(page: &mut Page, cmp: &Comparison, row: &Row) {
         keep.extend([lo, hi]);
     }
     let h = Histogram::of(&ratios, &keep);
+    // The heading names the corpus; a chart names the pair, short enough for its width.
     page.plots([
-        histogram_chart(&label, &h, row).svg().as_str(),
-        scatter_chart(&label, cmp, row).svg().as_str(),
+        histogram_chart(&cells[1], &h, row).svg().as_str(),
+        scatter_chart(&cells[1], cmp, row).svg().as_str(),
     ]);
     page.paragraph(&describe(&ratios, &h, row));
 }
