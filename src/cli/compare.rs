@@ -5,7 +5,7 @@
 //! not be written).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -13,13 +13,19 @@ use clap::ValueEnum;
 use sudoku_bench::compare::export::{
     self, CompareExporter, JsonExporter, MarkdownExporter, TableExporter,
 };
-use sudoku_bench::compare::{self, Options, Run};
+use sudoku_bench::compare::html::HtmlExporter;
+use sudoku_bench::compare::{self, Options, Outcome, Run};
+
+use super::outputs::{self, Output};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum OutputFormat {
     Table,
     Markdown,
     Json,
+    /// One self-contained page with the verdicts and, per compared pair, plots of the
+    /// per-puzzle time ratios.
+    Html,
 }
 
 #[derive(Debug, clap::Args)]
@@ -49,6 +55,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: OutputFormat,
+
+    /// Write the comparison to PATH instead of stdout (`-`).
+    #[arg(long, short = 'o', value_name = "PATH", default_value = "-")]
+    out: PathBuf,
 
     /// Divide each strategy's per-puzzle times by this strategy's, run by run, so that
     /// runs from different machines compare.
@@ -171,46 +181,66 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         allow_search_changes: args.allow_search_changes,
         ..Options::default()
     };
+    let inputs: Vec<PathBuf> = [&args.files, &args.baseline, &args.current]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let out = outputs::check_reading_twice(&inputs, vec![Output::named("--out", &args.out)])?;
     let cmp = comparison(&args, &options)?;
+    // Created once the runs are read, not before: a run that cannot be compared then
+    // leaves no empty page behind, and reading is all the work there is to save.
+    let mut out = out.create()?.pop().context("no output was opened")?;
     let text = match args.format {
         OutputFormat::Table => TableExporter.export(&cmp),
         OutputFormat::Markdown => MarkdownExporter.export(&cmp),
         OutputFormat::Json => JsonExporter.export(&cmp),
+        OutputFormat::Html => HtmlExporter {
+            min_paired: args.min_paired,
+        }
+        .export(&cmp),
     };
     // Not `print!`, which panics on a write error: a full disk is an error like any other
     // (exit 2), and a closed pipe is for `main` to call success.
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .context("cannot write the comparison to stdout")?;
-    let cov = cmp.coverage;
-    if cov.share() < args.min_paired {
-        let mut named: Vec<String> = cmp
-            .unpaired
-            .iter()
-            .take(NAMED_UNPAIRED)
-            .map(|u| format!("\n  {}", export::unpaired_line(u)))
-            .collect();
-        if cmp.unpaired.len() > NAMED_UNPAIRED {
-            named.push(format!(
-                "\n  and {} more",
-                cmp.unpaired.len() - NAMED_UNPAIRED
-            ));
+    out.writer
+        .write_all(text.as_bytes())
+        .and_then(|()| out.writer.flush())
+        .with_context(|| format!("cannot write the comparison to {}", shown_out(&out.path)))?;
+    match cmp.outcome(args.min_paired) {
+        Outcome::TooFewPaired => {
+            let cov = cmp.coverage;
+            let mut named: Vec<String> = cmp
+                .unpaired
+                .iter()
+                .take(NAMED_UNPAIRED)
+                .map(|u| format!("\n  {}", export::unpaired_line(u)))
+                .collect();
+            if cmp.unpaired.len() > NAMED_UNPAIRED {
+                named.push(format!(
+                    "\n  and {} more",
+                    cmp.unpaired.len() - NAMED_UNPAIRED
+                ));
+            }
+            anyhow::bail!(
+                "{} of {} baseline rows and {} of {} current rows are not paired (below \
+                 --min-paired {}%), so this is not a comparison of the same work:{}",
+                cov.baseline_rows - cov.paired,
+                cov.baseline_rows,
+                cov.current_rows - cov.paired,
+                cov.current_rows,
+                args.min_paired * 100.0,
+                named.concat()
+            );
         }
-        anyhow::bail!(
-            "{} of {} baseline rows and {} of {} current rows are not paired (below \
-             --min-paired {}%), so this is not a comparison of the same work:{}",
-            cov.baseline_rows - cov.paired,
-            cov.baseline_rows,
-            cov.current_rows - cov.paired,
-            cov.current_rows,
-            args.min_paired * 100.0,
-            named.concat()
-        );
+        outcome => Ok(ExitCode::from(outcome.code())),
     }
-    Ok(if cmp.regressed() {
-        ExitCode::from(1)
+}
+
+/// The output as messages name it.
+fn shown_out(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdout".to_string()
     } else {
-        ExitCode::SUCCESS
-    })
+        path.display().to_string()
+    }
 }

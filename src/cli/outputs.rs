@@ -238,6 +238,25 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
     Ok(Checked { outputs, inputs })
 }
 
+/// `check` for a command that may read one input twice (`compare run.csv run.csv` compares
+/// a run with itself): the inputs are taken once each, and only the outputs are checked.
+pub fn check_reading_twice(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+    let mut seen = Vec::new();
+    let once: Vec<PathBuf> = inputs
+        .iter()
+        .filter(|p| match Identity::input(p) {
+            Some(id) if seen.contains(&id) => false,
+            Some(id) => {
+                seen.push(id);
+                true
+            }
+            None => true,
+        })
+        .cloned()
+        .collect();
+    check(&once, outputs)
+}
+
 impl Checked {
     /// Create every output, or none. An existing named output is opened without being
     /// emptied; only once every output is open, and the opened files are found distinct from

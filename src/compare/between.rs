@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 
 use super::load::Samples;
 use super::{
-    load, pair, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run, Unpaired,
+    load, pair, puzzle_times, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run,
+    Unpaired,
 };
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
@@ -80,19 +81,19 @@ fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut
             ..Row::new(corpus_name.clone(), new.to_string())
         };
         // Line order is solve order: neighbours in this list shared a chunk.
-        let (mut xo, mut xn) = (Vec::new(), Vec::new());
+        let (mut xo, mut xn, mut changes) = (Vec::new(), Vec::new(), Vec::new());
         for (line, os) in o {
             let Some(ns) = n.get(line) else { continue };
             row.paired += 1;
             row.baseline_nodes += os.nodes.unwrap_or(0);
             row.current_nodes += ns.nodes.unwrap_or(0);
             row.nodes_counted |= os.nodes.is_some() && ns.nodes.is_some();
-            if !os.same_search(ns) {
-                row.search_changed += 1;
-            }
+            let changed = !os.same_search(ns);
+            row.search_changed += u64::from(changed);
             if let (Some(to), Some(tn)) = (os.time_ns, ns.time_ns) {
                 xo.push((to.max(1) as f64).ln());
                 xn.push((tn.max(1) as f64).ln());
+                changes.push(changed);
             }
         }
         if row.paired == 0 {
@@ -102,6 +103,7 @@ fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut
         row.timed = xo.len() as u64;
         let (xo, xn) = (vec![xo], vec![xn]);
         row.time_ratio = stats::ratio_of_sides(&xo, &xn);
+        row.puzzle_times = puzzle_times(&xo, &xn, &changes);
         row.ci = options
             .bootstrap
             .interval(&xo, &xn, stats::block_length(row.timed as usize));

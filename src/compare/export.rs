@@ -1,6 +1,6 @@
 //! A `Comparison` in each output format: an aligned table for the terminal, markdown for a
-//! pull-request comment, JSON for tools. One exporter per format behind one trait, as the
-//! run summary's exporters are.
+//! pull-request comment, JSON for tools, and an HTML page with plots ([`super::html`]).
+//! One exporter per format behind one trait, as the run summary's exporters are.
 
 use std::fmt::Write;
 
@@ -39,8 +39,8 @@ fn nodes_change(r: &Row) -> String {
     }
 }
 
-/// The cells of one row, shared by the table and markdown exporters.
-fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
+/// The cells of one row, shared by every exporter that draws a table.
+pub(super) fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
     let time = match r.time_ratio {
         _ if r.reference => "reference".to_string(),
         Some(t) => format!("{t:.3}x ({})", percent(t)),
@@ -71,7 +71,8 @@ fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
     ]
 }
 
-fn headings(cmp: &Comparison) -> Vec<String> {
+/// The table's headings, one per cell of [`cells`].
+pub(super) fn headings(cmp: &Comparison) -> Vec<String> {
     let time = match cmp.mode {
         Mode::PerPuzzle | Mode::InRun => "time ratio (geo. mean)",
         Mode::Summary => "median ratio",
@@ -95,7 +96,8 @@ pub const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower build fro
      (`scripts/ab.sh`) and compare `--baseline B1 B2 .. --current C1 C2 ..`, or compare \
      times relative to a strategy of the same run with `--relative-to STRATEGY`.";
 
-fn method(cmp: &Comparison) -> String {
+/// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none.
+pub(super) fn method(cmp: &Comparison) -> String {
     let t = cmp.threshold * 100.0;
     let level = cmp.confidence * 100.0;
     let rule = format!(

@@ -7,10 +7,13 @@
 //! ([`runs`]: the interval holds run-to-run variation), and one run per side, which cannot
 //! tell a slower build from a busier machine and so gives no time verdict
 //! ([`Verdict::Inconclusive`]) unless times are taken relative to a reference strategy.
-//! Summary JSONs ([`summary`]) compare medians. The exporters live in [`export`].
+//! Summary JSONs ([`summary`]) compare medians. The exporters live in [`export`], the HTML
+//! page with its plots in [`html`].
 
 pub mod between;
 pub mod export;
+pub mod histogram;
+pub mod html;
 pub mod load;
 pub mod pair;
 pub mod runs;
@@ -146,6 +149,46 @@ pub struct Row {
     /// This is the `relative_to` strategy: its ratio is 1 by construction.
     pub reference: bool,
     pub verdict: Verdict,
+    /// Each timed puzzle's time on each side, in nanoseconds (relative to the reference
+    /// strategy's, with `relative_to`), in line order: with several runs, the geometric
+    /// mean over the side's runs, the per-puzzle value `time_ratio` averages, so the
+    /// geometric mean of their ratios is `time_ratio`. Empty in summary mode. For the
+    /// plots of the HTML page: kept here because only the pairing that made the row knows
+    /// which times pair; not in the JSON export, which carries the verdicts.
+    #[serde(skip)]
+    pub puzzle_times: Vec<PuzzleTime>,
+}
+
+/// One timed puzzle of a row, for the plots.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PuzzleTime {
+    /// Baseline time: nanoseconds, or relative to the reference strategy's.
+    pub baseline: f64,
+    /// Current time, in the same unit.
+    pub current: f64,
+    /// The node count or status differs between the sides (or between runs of a side).
+    pub search_changed: bool,
+}
+
+impl PuzzleTime {
+    /// Current / baseline.
+    pub fn ratio(&self) -> f64 {
+        self.current / self.baseline
+    }
+}
+
+/// The row's `puzzle_times` from the runs' log times, puzzles in the order of `changed`,
+/// which flags those whose search changed.
+fn puzzle_times(xb: &[Vec<f64>], xc: &[Vec<f64>], changed: &[bool]) -> Vec<PuzzleTime> {
+    stats::puzzle_times(xb, xc)
+        .into_iter()
+        .zip(changed)
+        .map(|((baseline, current), &search_changed)| PuzzleTime {
+            baseline,
+            current,
+            search_changed,
+        })
+        .collect()
 }
 
 impl Row {
@@ -166,6 +209,7 @@ impl Row {
             ci: None,
             reference: false,
             verdict: Verdict::NoChange,
+            puzzle_times: Vec::new(),
         }
     }
 }
@@ -234,12 +278,47 @@ pub struct Comparison {
     pub coverage: Coverage,
 }
 
+/// What a comparison means for a gate, in the order `compare` checks: too little paired
+/// to be a comparison of the same work, then a regression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing regressed (or no time verdict could be given).
+    Pass,
+    /// A row is slower, or its search changed and that is not allowed.
+    Regressed,
+    /// Fewer rows paired than the minimum share asked for.
+    TooFewPaired,
+}
+
+impl Outcome {
+    /// The exit status of `compare`: 0, 1, 2.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Pass => 0,
+            Outcome::Regressed => 1,
+            Outcome::TooFewPaired => 2,
+        }
+    }
+}
+
 impl Comparison {
     /// True when a row is slower, or changed its search and that is not allowed.
     pub fn regressed(&self) -> bool {
         self.rows.iter().any(|r| {
             r.verdict == Verdict::Slower || (r.search_changed > 0 && !self.allow_search_changes)
         })
+    }
+
+    /// The outcome when at least `min_paired` (a share in [0, 1]) of each side's rows must
+    /// be paired.
+    pub fn outcome(&self, min_paired: f64) -> Outcome {
+        if self.coverage.share() < min_paired {
+            Outcome::TooFewPaired
+        } else if self.regressed() {
+            Outcome::Regressed
+        } else {
+            Outcome::Pass
+        }
     }
 }
 
@@ -361,6 +440,47 @@ mod tests {
                 );
         }
         Run::PerPuzzle(s)
+    }
+
+    /// Each timed puzzle's times and whether its search changed, in line order, from
+    /// two runs and from two strategies of one run alike.
+    #[test]
+    fn puzzle_times_flag_the_puzzles_whose_search_changed() {
+        let shown = |cmp: &Comparison| -> Vec<(f64, bool)> {
+            let row = &cmp.rows[0];
+            row.puzzle_times
+                .iter()
+                .map(|p| ((p.ratio() * 1e6).round() / 1e6, p.search_changed))
+                .collect()
+        };
+        let expected = [(2.0, false), (0.5, true), (1.0, false)];
+        let b = run(&[
+            ("c", "a", 1, 5, 100),
+            ("c", "a", 2, 5, 100),
+            ("c", "a", 3, 5, 100),
+        ]);
+        let c = run(&[
+            ("c", "a", 1, 5, 200),
+            ("c", "a", 2, 6, 50),
+            ("c", "a", 3, 5, 100),
+        ]);
+        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
+        assert_eq!(shown(&cmp), expected);
+        assert!((cmp.rows[0].puzzle_times[0].baseline - 100.0).abs() < 1e-9);
+        let one = run(&[
+            ("c", "a", 1, 5, 100),
+            ("c", "b", 1, 5, 200),
+            ("c", "a", 2, 5, 100),
+            ("c", "b", 2, 6, 50),
+            ("c", "a", 3, 5, 100),
+            ("c", "b", 3, 5, 100),
+        ]);
+        let pairs = [("a".to_string(), "b".to_string())];
+        let cmp = between(&one, &pairs, &Options::default()).unwrap();
+        assert_eq!(shown(&cmp), expected);
+        // The JSON export carries the verdicts, not the puzzles.
+        let json = serde_json::to_value(&cmp).unwrap();
+        assert!(json["rows"][0].get("puzzle_times").is_none(), "{json}");
     }
 
     #[test]

@@ -8,7 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::load::{self, CorpusRows, Sample, Samples};
-use super::{pair, stats, verdict, CompareError, Comparison, Options, Row, Side, Unpaired, Why};
+use super::{
+    pair, puzzle_times, stats, verdict, CompareError, Comparison, Options, Row, Side, Unpaired, Why,
+};
 
 /// Per-puzzle time for `strategy`, divided by the reference strategy's time on the same
 /// puzzle when there is one; `None` when either is missing. Times of 0 ns (a clock too
@@ -206,6 +208,8 @@ fn corpus_pair(
         // Log times per run, puzzles in the same order in every run.
         let mut xb: Vec<Vec<f64>> = vec![Vec::new(); b_runs.len()];
         let mut xc: Vec<Vec<f64>> = vec![Vec::new(); c_runs.len()];
+        // Whether each timed puzzle's search changed, in the order of `xb` and `xc`.
+        let mut changes = Vec::new();
         let timed =
             !is_reference && (reference.is_none() || (b_refs.is_some() && c_refs.is_some()));
         for line in b_rows.keys() {
@@ -224,9 +228,8 @@ fn corpus_pair(
             row.current_nodes += cs[0].nodes.unwrap_or(0);
             row.nodes_counted |= bs[0].nodes.is_some() || cs[0].nodes.is_some();
             // Deterministic counts: any run that differs from the first is a change.
-            if bs.iter().chain(&cs).any(|s| !s.same_search(bs[0])) {
-                row.search_changed += 1;
-            }
+            let changed = bs.iter().chain(&cs).any(|s| !s.same_search(bs[0]));
+            row.search_changed += u64::from(changed);
             if !timed {
                 continue;
             }
@@ -240,6 +243,7 @@ fn corpus_pair(
             if let (Some(lb), Some(lc)) = (logs(&bs, &b_refs), logs(&cs, &c_refs)) {
                 xb.iter_mut().zip(lb).for_each(|(run, x)| run.push(x));
                 xc.iter_mut().zip(lc).for_each(|(run, x)| run.push(x));
+                changes.push(changed);
             }
         }
         if row.paired == 0 {
@@ -252,6 +256,7 @@ fn corpus_pair(
             row.time_ratio = Some(1.0);
         } else {
             row.time_ratio = stats::ratio_of_sides(&xb, &xc);
+            row.puzzle_times = puzzle_times(&xb, &xc, &changes);
             if conclusive {
                 row.ci = options.bootstrap.interval(&xb, &xc, 1);
             }

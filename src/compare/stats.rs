@@ -44,13 +44,28 @@ fn differences(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Option<Vec<f64>> 
     if current.is_empty() || baseline.iter().chain(current).any(|r| r.len() != puzzles) {
         return None;
     }
-    let mean =
-        |side: &[Vec<f64>], p: usize| side.iter().map(|r| r[p]).sum::<f64>() / side.len() as f64;
     Some(
         (0..puzzles)
-            .map(|p| mean(current, p) - mean(baseline, p))
+            .map(|p| over_runs(current, p) - over_runs(baseline, p))
             .collect(),
     )
+}
+
+/// Puzzle `p`'s log time averaged over a side's runs.
+fn over_runs(side: &[Vec<f64>], p: usize) -> f64 {
+    side.iter().map(|r| r[p]).sum::<f64>() / side.len() as f64
+}
+
+/// Each puzzle's time on each side, (baseline, current), from the runs' log times: the
+/// geometric mean over the side's runs, the per-puzzle value whose log ratios
+/// `ratio_of_sides` averages. Empty when the runs' lengths differ.
+pub fn puzzle_times(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    if differences(baseline, current).is_none() {
+        return Vec::new();
+    }
+    (0..baseline[0].len())
+        .map(|p| (over_runs(baseline, p).exp(), over_runs(current, p).exp()))
+        .collect()
 }
 
 /// Current / baseline: the exponential of the mean of per-puzzle log ratios (a geometric
@@ -99,9 +114,7 @@ fn widened(side: &[Vec<f64>]) -> Vec<Vec<f64>> {
     }
     let scale = (n as f64 / (n - 1) as f64).sqrt();
     let puzzles = side[0].len();
-    let means: Vec<f64> = (0..puzzles)
-        .map(|p| side.iter().map(|r| r[p]).sum::<f64>() / n as f64)
-        .collect();
+    let means: Vec<f64> = (0..puzzles).map(|p| over_runs(side, p)).collect();
     side.iter()
         .map(|r| {
             r.iter()
@@ -279,6 +292,28 @@ mod tests {
         assert!((ratio_of_sides(&b, &c).unwrap() - expected).abs() < 1e-9);
         let (lo, _) = Bootstrap::default().interval(&b, &c, 1).unwrap();
         assert!(lo > 1.05, "the interval is above a 5% threshold: {lo}");
+    }
+
+    /// Two runs per side: each puzzle's time is its runs' geometric mean, and the ratios of
+    /// those average (geometrically) to the ratio the verdict uses.
+    #[test]
+    fn puzzle_times_are_the_geometric_mean_over_runs() {
+        let ln = |v: &[f64]| v.iter().map(|x| x.ln()).collect::<Vec<f64>>();
+        let b = vec![ln(&[100.0, 10.0, 7.0]), ln(&[400.0, 40.0, 7.0])];
+        let c = vec![ln(&[300.0, 5.0, 7.0]), ln(&[300.0, 20.0, 28.0])];
+        let times = puzzle_times(&b, &c);
+        let expected = [(200.0, 300.0), (20.0, 10.0), (7.0, 14.0)];
+        assert_eq!(times.len(), 3);
+        for ((tb, tc), (eb, ec)) in times.iter().zip(expected) {
+            assert!(
+                (tb - eb).abs() < 1e-9 && (tc - ec).abs() < 1e-9,
+                "{times:?}"
+            );
+        }
+        let ratios: Vec<f64> = times.iter().map(|(b, c)| c / b).collect();
+        let g = geometric_mean(&ratios).unwrap();
+        assert!((g - ratio_of_sides(&b, &c).unwrap()).abs() < 1e-12);
+        assert!(puzzle_times(&b, &[vec![0.0]]).is_empty());
     }
 
     #[test]

@@ -66,9 +66,6 @@ pub fn summary(baseline: &[Run], current: &[Run], options: &Options, cmp: &mut C
             .any(|a| a.total_nodes != first.total_nodes || a.searched != first.searched);
         let current = ca[0];
         cmp.rows.push(Row {
-            corpus: key.0.clone(),
-            strategy: key.1.clone(),
-            baseline_strategy: None,
             paired: current.searched,
             timed: current.searched.min(first.searched),
             baseline_nodes: first.total_nodes.unwrap_or(0),
@@ -77,8 +74,8 @@ pub fn summary(baseline: &[Run], current: &[Run], options: &Options, cmp: &mut C
             search_changed: changed as u64,
             time_ratio,
             ci,
-            reference: false,
             verdict: verdict(options.threshold, changed, conclusive, time_ratio, ci),
+            ..Row::new(key.0.clone(), key.1.clone())
         });
     }
 }

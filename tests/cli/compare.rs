@@ -766,3 +766,130 @@ fn ab_script_runs_interleaved_rounds_and_compares_them() {
         .assert()
         .code(2);
 }
+
+/// `--format html`: one page with every verdict row and, per compared pair, a histogram
+/// and a scatter; the exit status is the one every format gives.
+#[test]
+fn html_shows_the_verdicts_and_a_chart_per_pair_and_exits_alike() {
+    let dir = TempDir::new().unwrap();
+    let slow: Vec<Row> = baseline()
+        .into_iter()
+        .map(|(l, s, n, t)| (l, s, n, t * 3 / 2))
+        .collect();
+    let page = stdout(&pair(&dir, &slow, &["--format", "html"]).code(0));
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    for strategy in STRATEGIES {
+        let row = format!("<td>syn.txt</td><td>{strategy}</td><td class=\"r\">200</td>");
+        assert!(page.contains(&row), "{row} in {page}");
+        assert!(page.contains(&format!("syn.txt / {strategy}: inconclusive")));
+    }
+    assert!(page.contains("1.500x (+50.0%)"), "{page}");
+    assert!(page.contains("Threshold 5.0%"), "{page}");
+    assert!(page.contains("Mode: per-puzzle pairs, one run per side"));
+    assert!(page.contains("Exit status 0") && page.contains("--between OLD,NEW"));
+    assert_eq!(page.matches("<svg").count(), 2 * STRATEGIES.len());
+    assert!(
+        page.contains("200 puzzles timed on both sides: 200 slower"),
+        "{page}"
+    );
+    // Several runs per side, slower: exit 1, and the page says so.
+    let shifts: (&[f64], &[f64]) = (&[1.0, 1.03, 0.98], &[1.02, 0.97, 1.0]);
+    let a = sides(
+        &dir,
+        &slow,
+        shifts,
+        &["--format", "html", "--threshold", "10%"],
+    )
+    .code(1);
+    let page = stdout(&a);
+    assert!(page.contains("Mode: several runs per side (3 baseline runs, 3 current runs)"));
+    assert!(
+        page.contains("Exit status 1: regression: 2 of 2 rows slower"),
+        "{page}"
+    );
+    assert!(page.contains("Threshold 10.0%"), "{page}");
+    assert!(page.contains("geometric mean over"), "{page}");
+    // Too little paired: the page is written, then exit 2 as with every format.
+    let fewer: Vec<Row> = baseline().into_iter().filter(|r| r.1 == "alpha").collect();
+    let page = stdout(&pair(&dir, &fewer, &["--format", "html"]).code(2));
+    assert!(page.contains("Exit status 2"), "{page}");
+    assert!(
+        page.contains("syn.txt / beta: only in the baseline run"),
+        "{page}"
+    );
+}
+
+#[test]
+fn html_of_an_in_run_comparison() {
+    let dir = TempDir::new().unwrap();
+    let run = in_run(&dir, 1.10, None);
+    let page = stdout(&between(&run, &["--between", "old,new", "--format", "html"]).code(1));
+    assert!(page.contains("<td>old -&gt; new</td>"), "{page}");
+    assert!(page.contains("Mode: in-run (--between)"), "{page}");
+    assert!(page.contains("syn.txt / old -&gt; new: slower"), "{page}");
+    assert_eq!(page.matches("<svg").count(), 2);
+    let page = stdout(&between(&run, &["--between", "new,old", "--format", "html"]).code(0));
+    assert!(page.contains("Exit status 0: no regression."), "{page}");
+}
+
+#[test]
+fn html_of_summary_jsons_says_there_is_no_per_puzzle_data() {
+    let dir = TempDir::new().unwrap();
+    let json = dir.path().join("run.json");
+    Command::cargo_bin("sudoku-bench")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "--quiet", "--out", "-", "-s", "bitmask", "--summary"])
+        .arg(&json)
+        .assert()
+        .success();
+    let os = std::ffi::OsStr::new;
+    let page = stdout(&compare(&[json.as_os_str(), json.as_os_str(), os("--format=html")]).code(0));
+    assert!(page.contains("No per-puzzle data"), "{page}");
+    assert!(page.contains("<td>bitmask</td>"), "{page}");
+    assert!(page.contains("Mode: summary JSONs"), "{page}");
+    assert!(!page.contains("<svg"), "{page}");
+}
+
+/// `-o PATH` writes any format to the file instead of stdout, checked like every output:
+/// never over an input.
+#[test]
+fn out_writes_the_comparison_to_a_file_but_never_over_an_input() {
+    let dir = TempDir::new().unwrap();
+    let b = write_csv(dir.path(), "base.csv", &baseline());
+    let html = dir.path().join("cmp.html");
+    let os = std::ffi::OsStr::new;
+    let a = compare(&[
+        b.as_os_str(),
+        b.as_os_str(),
+        os("--format"),
+        os("html"),
+        os("-o"),
+        html.as_os_str(),
+    ])
+    .code(0);
+    assert!(stdout(&a).is_empty());
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.starts_with("<!DOCTYPE html>") && page.contains("<svg"),
+        "{page}"
+    );
+    let json = dir.path().join("cmp.json");
+    compare(&[
+        b.as_os_str(),
+        b.as_os_str(),
+        os("--format=json"),
+        os("--out"),
+        json.as_os_str(),
+    ])
+    .code(0);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["rows"][0]["verdict"], "inconclusive");
+    assert!(v["rows"][0].get("puzzle_times").is_none(), "{v}");
+    let before = std::fs::read(&b).unwrap();
+    compare(&[b.as_os_str(), b.as_os_str(), os("-o"), b.as_os_str()])
+        .code(2)
+        .stderr(predicate::str::contains("refusing to overwrite an input"));
+    assert_eq!(std::fs::read(&b).unwrap(), before);
+}
