@@ -212,7 +212,7 @@ fn distribution(page: &mut Page, cmp: &Comparison, row: &Row) {
 fn histogram_chart(label: &str, h: &Histogram, row: &Row) -> Chart {
     let mut chart = Chart::new(
         &format!("{label}: time ratio per puzzle"),
-        Axis::log("current / baseline time (log scale)"),
+        Axis::log("current / baseline time").ratio(),
         Axis::linear("puzzles"),
     );
     let bar = |i: usize| (h.left_edge(i), h.counts[i] as f64);
@@ -272,21 +272,18 @@ fn scatter_chart(label: &str, cmp: &Comparison, row: &Row) -> Chart {
         Some(old) => (old.clone(), row.strategy.clone()),
         None => ("baseline".to_string(), "current".to_string()),
     };
-    let (unit, scale) = match (&cmp.relative_to, cmp.mode) {
-        (Some(r), Mode::PerPuzzle) => (format!(" / {r}'s time"), 1.0),
-        _ => (" (µs)".to_string(), 1e-3),
+    // Relative to a reference strategy the values are ratios, else nanoseconds.
+    let axis = |name: &str| match (&cmp.relative_to, cmp.mode) {
+        (Some(r), Mode::PerPuzzle) => Axis::log(&format!("{name} time / {r}'s time")).ratio(),
+        _ => Axis::log(&format!("{name} time")).durations(),
     };
-    let mut chart = Chart::new(
-        &format!("{label}: time per puzzle"),
-        Axis::log(&format!("{old} time{unit}")),
-        Axis::log(&format!("{new} time{unit}")),
-    );
+    let mut chart = Chart::new(&format!("{label}: time per puzzle"), axis(&old), axis(&new));
     let (changed, same): (Vec<&PuzzleTime>, Vec<&PuzzleTime>) =
         row.puzzle_times.iter().partition(|p| p.search_changed);
     let at = |points: Vec<&PuzzleTime>| -> Vec<(f64, f64)> {
         points
             .iter()
-            .map(|p| (p.baseline * scale, p.current * scale))
+            .map(|p| (p.baseline, p.current))
             .collect()
     };
     chart.points("one puzzle", BARS, Mark::Dot, at(same));

@@ -42,13 +42,14 @@ pub struct Page {
 /// rules, numbers in tabular figures so columns line up.
 const STYLE: &str = "\
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif;\
-margin:24px auto;max-width:1200px;padding:0 16px;color:#1a1a1a;background:#fff}\
+margin:24px auto;max-width:1400px;padding:0 16px;color:#1a1a1a;background:#fff}\
 h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.3em;margin:28px 0 8px;\
 border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:1.05em;margin:18px 0 6px}\
 p.meta{color:#555;margin:2px 0}\
 table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}\
-th,td{padding:3px 10px;border-bottom:1px solid #e4e4e4;white-space:nowrap}\
-th{background:#f4f4f4;text-align:left}td.r,th.r{text-align:right}\
+div.t{overflow-x:auto}th,td{padding:3px 8px;border-bottom:1px solid #e4e4e4;font-size:0.94em}\
+th{background:#f4f4f4;text-align:left}td{overflow-wrap:anywhere}\
+td.r,th.r{text-align:right;white-space:nowrap}td.grid{white-space:nowrap}\
 code,.grid{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:0.92em}\
 .plots{display:flex;flex-wrap:wrap;gap:12px}.plots svg{border:1px solid #eee}\
 .warn{color:#8a4b00}.bad{color:#b00020;font-weight:600}";
@@ -92,7 +93,8 @@ impl Page {
             Some(Align::Mono) => " class=\"grid\"",
             _ => "",
         };
-        self.body.push_str("<table><thead><tr>");
+        // A table wider than the window scrolls on its own rather than widening the page.
+        self.body.push_str("<div class=\"t\"><table><thead><tr>");
         for (i, h) in headings.iter().enumerate() {
             let _ = write!(self.body, "<th{}>{}</th>", class(i), escape(h));
         }
@@ -104,7 +106,7 @@ impl Page {
             }
             self.body.push_str("</tr>\n");
         }
-        self.body.push_str("</tbody></table>\n");
+        self.body.push_str("</tbody></table></div>\n");
     }
 
     /// Charts side by side, wrapping on a narrow window; each is an SVG document as

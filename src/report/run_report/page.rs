@@ -10,7 +10,7 @@ use super::{by_column, ReportError};
 use crate::report::html::{Align, Page};
 use crate::report::plot::{Axis, Chart, Mark};
 use crate::report::summary::SummaryReport;
-use crate::report::table::{duration, rate, thousands};
+use crate::report::table::{duration, rate, short_duration, thousands};
 use crate::report::{noise, Status};
 
 /// What the user asks of a report beyond its inputs.
@@ -137,11 +137,12 @@ fn limits_of(summary: &SummaryReport) -> Limits {
     }
 }
 
-fn micros(ns: u64) -> f64 {
-    ns as f64 / 1e3
+/// A time axis: nanoseconds, labelled in the unit each tick needs.
+fn time_axis(label: &str) -> Axis {
+    Axis::log(label).durations()
 }
 
-const TIME_AXIS: &str = "time per puzzle (µs)";
+const TIME_AXIS: &str = "time per puzzle";
 
 fn section(
     page: &mut Page,
@@ -181,12 +182,12 @@ fn section(
     let mut cactus = Chart::new(
         "cactus plot",
         Axis::linear("puzzles finished"),
-        Axis::log(TIME_AXIS),
+        time_axis(TIME_AXIS),
     );
     let mut ecdf = Chart::new(
         "distribution of time per puzzle",
-        Axis::log(TIME_AXIS),
-        Axis::linear("share of puzzles searched"),
+        time_axis(TIME_AXIS),
+        Axis::linear("puzzles searched").percent(),
     );
     for (g, t) in groups.iter().zip(&times) {
         let finished = stats::sorted_times(&g.rows, Row::finished);
@@ -196,7 +197,7 @@ fn section(
             finished
                 .iter()
                 .enumerate()
-                .map(|(i, &t)| ((i + 1) as f64, micros(t)))
+                .map(|(i, &t)| ((i + 1) as f64, t as f64))
                 .collect(),
         );
         let n = t.len() as f64;
@@ -205,7 +206,7 @@ fn section(
             color(g),
             t.iter()
                 .enumerate()
-                .map(|(i, &t)| (micros(t), (i + 1) as f64 / n))
+                .map(|(i, &t)| (t as f64, (i + 1) as f64 / n))
                 .collect(),
         );
     }
@@ -217,8 +218,9 @@ fn section(
 
     page.heading(3, "By puzzle class");
     page.paragraph(
-        "Median (and mean) time per puzzle of each strategy on the puzzles of each class; \
-         the fastest by median is named last. The winner often changes with the class.",
+        "Each cell: a strategy's median time per puzzle on the puzzles of the class, its \
+         mean in brackets; the last column names the fastest by median. The winner often \
+         changes with the class.",
     );
     let mut classings = vec![classes::solution_count(groups), classes::clues(groups)];
     classings.extend(classes::guesses(groups));
@@ -294,9 +296,9 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
                 thousands(s.wrong),
                 thousands(s.searched),
                 rate(s.per_s_per_core()),
-                duration(s.median_ns as f64),
-                duration(s.p99_ns as f64),
-                duration(s.max_ns as f64),
+                short_duration(s.median_ns as f64),
+                short_duration(s.p99_ns as f64),
+                short_duration(s.max_ns as f64),
                 s.mean_nodes.map_or("-".into(), |n| format!("{n:.1}")),
                 s.guesses_per_puzzle
                     .map_or("-".into(), |n| format!("{n:.2}")),
@@ -450,13 +452,13 @@ pub(super) fn pairs(a: &Group, b: &Group) -> Pairs {
 fn scatter(a: &Group, b: &Group) -> Chart {
     let mut chart = Chart::new(
         &format!("{} against {}", b.label, a.label),
-        Axis::log(&format!("{} {TIME_AXIS}", a.label)),
-        Axis::log(&format!("{} {TIME_AXIS}", b.label)),
+        time_axis(&format!("{} {TIME_AXIS}", a.label)),
+        time_axis(&format!("{} {TIME_AXIS}", b.label)),
     );
     chart.diagonal();
     let p = pairs(a, b);
     let points = |v: Vec<(u64, u64)>| -> Vec<(f64, f64)> {
-        v.into_iter().map(|(x, y)| (micros(x), micros(y))).collect()
+        v.into_iter().map(|(x, y)| (x as f64, y as f64)).collect()
     };
     // Black, not a strategy's colour: each point is both strategies.
     chart.points("same answer", 6, Mark::Dot, points(p.same));
@@ -474,10 +476,9 @@ fn class_table(page: &mut Page, classing: &Classing, groups: &[&Group]) {
         return;
     }
     let mut headings: Vec<String> = vec![classing.title.clone(), "puzzles".into()];
-    for g in groups {
-        headings.push(format!("{} median", g.label));
-        headings.push(format!("{} mean", g.label));
-    }
+    // One column per strategy, median and mean in one cell: two columns each made the
+    // table of six strategies wider than the page.
+    headings.extend(groups.iter().map(|g| g.label.clone()));
     headings.push("fastest".into());
     let heads: Vec<&str> = headings.iter().map(String::as_str).collect();
     let mut align = vec![Align::Left];
@@ -489,11 +490,12 @@ fn class_table(page: &mut Page, classing: &Classing, groups: &[&Group]) {
             let mut row = vec![r.label.clone(), thousands(r.lines)];
             for t in &r.times {
                 match t {
-                    Some((median, mean)) => {
-                        row.push(duration(*median as f64));
-                        row.push(duration(*mean));
-                    }
-                    None => row.extend(["-".to_string(), "-".to_string()]),
+                    Some((median, mean)) => row.push(format!(
+                        "{} ({})",
+                        short_duration(*median as f64),
+                        short_duration(*mean)
+                    )),
+                    None => row.push("-".to_string()),
                 }
             }
             row.push(r.fastest.map_or("-".into(), |i| groups[i].label.clone()));

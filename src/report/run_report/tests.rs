@@ -119,8 +119,8 @@ fn counts_par2_and_slowest_come_from_every_row_and_appear_in_the_page() {
         // a: puzzles, unique, malformed, aborted, wrong, searched, puzzles/s/core.
         "<td>a</td><td class=\"r\">13</td><td class=\"r\">11</td><td class=\"r\">1</td>\
          <td class=\"r\">1</td><td class=\"r\">1</td><td class=\"r\">12</td>\
-         <td class=\"r\">153,846</td><td class=\"r\">6.000 µs</td>\
-         <td class=\"r\">12.000 µs</td><td class=\"r\">12.000 µs</td>",
+         <td class=\"r\">153,846</td><td class=\"r\">6.00 µs</td>\
+         <td class=\"r\">12.0 µs</td><td class=\"r\">12.0 µs</td>",
         // PAR-2 of a: 93 µs and 930 nodes.
         "<td class=\"r\">93.000 µs</td><td class=\"r\">930</td>",
         &format!("<td class=\"grid\">{}</td>", grid(12)),
