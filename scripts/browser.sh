@@ -80,7 +80,7 @@ page_height() {
 }
 
 png() {
-    [ $# -ge 2 ] && [ $# -le 4 ] || usage
+    if [ $# -lt 2 ] || [ $# -gt 4 ]; then usage; fi
     local page=$1 out=$2 width=${3:-1200} height=${4:-}
     [ -f "$page" ] || { echo "browser.sh: $page: no such file" >&2; exit 2; }
     [[ $width =~ ^[1-9][0-9]*$ ]] || { echo "browser.sh: width '$width' is not a positive number" >&2; exit 2; }
