@@ -19,7 +19,7 @@ rows=${1:-2000000}
 max_seconds=30
 max_bytes=5000000
 work=target/report-scale
-bin=target/release/sudoku-bench
+bin=${CARGO_TARGET_DIR:-target}/release/sudoku-bench
 
 show() {
     echo "+ $*" >&2

@@ -27,7 +27,7 @@ const COLOURS_WANTED: usize = 3;
 const PIXELS_PER_COLOUR: usize = 300;
 
 /// Share of the page's pixels that must not be white.
-const INK_WANTED: f64 = 0.01;
+const INK_WANTED: f64 = 0.02;
 
 /// The browser `scripts/browser.sh` runs, or why the test cannot run.
 fn browser_missing() -> Option<String> {
