@@ -8,7 +8,7 @@
 # The run: magictour top1465 whole, and every 100th puzzle of the 17-clue and forum-hardest
 # lists (about 490 each: their slow strategies would otherwise take an hour), with a node
 # budget of 100,000 (so the slow strategies abort some puzzles and the report shows PAR-2),
-# one thread per core. About 4 minutes on 2 cores, most of it `hashset`.
+# one thread per core. Most of its time is `hashset`'s.
 # The picture is the top HEIGHT pixels of the report, 1200 CSS pixels wide (on a quiet machine
 # that is the settings, then the first corpus's tables and plots), reduced to 256 colours by
 # pngquant when it is installed (a third of the size, and flat colours and text lose nothing
