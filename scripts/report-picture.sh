@@ -6,7 +6,7 @@
 #   scripts/report-picture.sh [OUT.png [HEIGHT]]     (default docs/report.png, 3200)
 #
 # The run: magictour top1465 whole, and every 100th puzzle of the 17-clue and forum-hardest
-# lists (about 490 each: their slow strategies would otherwise take an hour), with a node
+# lists (about 490 each: their slow strategies would otherwise take hours), with a node
 # budget of 100,000 (so the slow strategies abort some puzzles and the report shows PAR-2),
 # one thread per core. Most of its time is `hashset`'s.
 # The picture is the top HEIGHT pixels of the report, 1200 CSS pixels wide (on a quiet machine
