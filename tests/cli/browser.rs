@@ -149,7 +149,6 @@ fn without_plots(html: &str) -> String {
 }
 
 #[test]
-#[ignore = "until `run --report` lands (issue 15): then delete this line"]
 fn a_real_report_renders_with_its_plots() {
     if let Some(why) = browser_missing() {
         say_skipped(&why);
