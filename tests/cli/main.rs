@@ -6,6 +6,8 @@
 
 use assert_cmd::Command;
 
+#[cfg(unix)]
+mod browser;
 mod compare;
 mod corpus;
 mod ffi;
