@@ -281,10 +281,7 @@ fn scatter_chart(label: &str, cmp: &Comparison, row: &Row) -> Chart {
     let (changed, same): (Vec<&PuzzleTime>, Vec<&PuzzleTime>) =
         row.puzzle_times.iter().partition(|p| p.search_changed);
     let at = |points: Vec<&PuzzleTime>| -> Vec<(f64, f64)> {
-        points
-            .iter()
-            .map(|p| (p.baseline, p.current))
-            .collect()
+        points.iter().map(|p| (p.baseline, p.current)).collect()
     };
     chart.points("one puzzle", BARS, Mark::Dot, at(same));
     if !changed.is_empty() {

@@ -86,6 +86,19 @@ impl Page {
         let _ = writeln!(self.body, "<p class=\"warn\">{}</p>", escape(text));
     }
 
+    /// Warnings folded under one line that says how many there are; the reader opens it.
+    pub fn warnings(&mut self, summary: &str, lines: &[String]) {
+        let _ = write!(
+            self.body,
+            "<details class=\"warn\"><summary>{}</summary>\n",
+            escape(summary)
+        );
+        for line in lines {
+            let _ = writeln!(self.body, "<p>{}</p>", escape(line));
+        }
+        self.body.push_str("</details>\n");
+    }
+
     /// A table; `align` has one entry per heading (missing ones are left-aligned).
     pub fn table(&mut self, headings: &[&str], align: &[Align], rows: &[Vec<String>]) {
         let class = |i: usize| match align.get(i) {
@@ -155,7 +168,12 @@ mod tests {
             &[vec!["fast".into(), "1,465".into()]],
         );
         page.plots(["<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"]);
+        page.warnings("2 warnings", &["first <a>".into(), "second".into()]);
         let html = page.finish();
+        assert!(html.contains(
+            "<details class=\"warn\"><summary>2 warnings</summary>\n<p>first &lt;a&gt;</p>\n\
+             <p>second</p>\n</details>"
+        ));
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.contains("<title>run &lt;1&gt;</title>"));
         let order = [

@@ -53,8 +53,8 @@ pub fn warnings(report: &SummaryReport) -> Vec<String> {
         if let Some(share) = heavy_tail(row) {
             lines.push(format!(
                 "{who}: the slowest 1% of puzzles carry {:.0}% of the summed solve time, so \
-                 puzzles/s/core (1 / mean) follows those few; median puzzles/s/core is the \
-                 speed on a typical puzzle. If they are slow by chance (the slowest times \
+                 puzzles/s/core (1 / mean) follows those few; the median (p50) is the time of \
+                 a typical puzzle. If they are slow by chance (the slowest times \
                  differ from run to run), use --repeat 3 or a quieter machine",
                 share * 100.0
             ));
@@ -125,7 +125,7 @@ mod tests {
         let lines = warnings(&report(vec![tail]));
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].starts_with("c x: the slowest 1% of puzzles carry 50%"));
-        assert!(lines[0].contains("median puzzles/s/core") && lines[0].contains("--repeat"));
+        assert!(lines[0].contains("the median (p50)") && lines[0].contains("--repeat"));
     }
 
     #[test]

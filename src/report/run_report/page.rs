@@ -102,8 +102,24 @@ fn settings(page: &mut Page, inputs: &Inputs) {
             s.permute
                 .map_or(String::new(), |seed| format!("; --permute {seed}"))
         ));
-        for line in s.interrupted_note().into_iter().chain(noise::warnings(s)) {
-            page.warning(&format!("{name}: {line}"));
+        if let Some(note) = s.interrupted_note() {
+            page.warning(&format!("{name}: {note}"));
+        }
+        // Folded: on a busy machine there is one per strategy, and they would push the
+        // results below the first screen.
+        let warnings: Vec<String> = noise::warnings(s)
+            .into_iter()
+            .map(|w| format!("{name}: {w}"))
+            .collect();
+        if !warnings.is_empty() {
+            let plural = if warnings.len() == 1 { "" } else { "s" };
+            page.warnings(
+                &format!(
+                    "{} warning{plural} about how far these times can be trusted (open to read)",
+                    warnings.len()
+                ),
+                &warnings,
+            );
         }
     }
 }
