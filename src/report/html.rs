@@ -88,9 +88,9 @@ impl Page {
 
     /// Warnings folded under one line that says how many there are; the reader opens it.
     pub fn warnings(&mut self, summary: &str, lines: &[String]) {
-        let _ = write!(
+        let _ = writeln!(
             self.body,
-            "<details class=\"warn\"><summary>{}</summary>\n",
+            "<details class=\"warn\"><summary>{}</summary>",
             escape(summary)
         );
         for line in lines {
