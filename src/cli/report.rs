@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use sudoku_bench::report::html::Page;
 use sudoku_bench::report::run_report::{render, Inputs, Options};
 use sudoku_bench::report::summary::SummaryReport;
 
@@ -24,7 +25,8 @@ pub struct Args {
     out: PathBuf,
 
     /// Draw B's time against A's, one point per puzzle (repeatable); default: the two
-    /// strategies of each corpus with the least summed time.
+    /// strategies of each corpus with the fewest aborted searches, then the least summed
+    /// time.
     #[arg(long, value_name = "A,B", value_parser = parse_pair)]
     scatter: Vec<(String, String)>,
 
@@ -70,8 +72,24 @@ pub fn of_run(
     summary: SummaryReport,
     out: &mut outputs::Opened,
 ) -> anyhow::Result<()> {
-    let inputs = Inputs::read(&[csv.to_path_buf()])?.with_summary("this run", summary);
-    let html = render(&inputs, &Options::default())?;
+    // Interrupted before its first rows, or a corpus of comments only: a page that says so
+    // rather than an error (the run itself did nothing wrong) or an empty file.
+    let html = if summary.rows.iter().all(|r| r.puzzles == 0) {
+        let mut page = Page::new("sudoku-bench report");
+        page.paragraph(&format!(
+            "{} holds no per-puzzle row: the run reported no puzzle{}.",
+            csv.display(),
+            if summary.interrupted {
+                " before it was interrupted"
+            } else {
+                ""
+            }
+        ));
+        page.finish()
+    } else {
+        let inputs = Inputs::read(&[csv.to_path_buf()])?.with_summary("this run", summary);
+        render(&inputs, &Options::default())?
+    };
     out.writer
         .write_all(html.as_bytes())
         .and_then(|()| out.writer.flush())

@@ -200,11 +200,21 @@ fn default_out_path() -> PathBuf {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    if args.report.is_some() && args.out.as_deref().is_some_and(|p| p.as_os_str() == "-") {
-        bail!(
-            "--report is made from the per-puzzle CSV, and -o - sends it to stdout where it \
-             cannot be read again: write the CSV to a file (-o run.csv) for a report"
-        );
+    if let (Some(_), Some(out)) = (&args.report, args.out.as_deref()) {
+        if out.as_os_str() == "-" {
+            bail!(
+                "--report is made from the per-puzzle CSV, and -o - sends it to stdout where \
+                 it cannot be read again: write the CSV to a file (-o run.csv) for a report"
+            );
+        }
+        // /dev/null, a pipe: nothing to read back once the run is over.
+        if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
+            bail!(
+                "--report is made from the per-puzzle CSV, and {} is not a regular file that \
+                 keeps it: write the CSV to a file (-o run.csv) for a report",
+                out.display()
+            );
+        }
     }
     let mut strategies = select_strategies(&args.strategies)?;
     let limits = Limits {
@@ -332,9 +342,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .and_then(|()| file.writer.flush())
             .with_context(|| format!("cannot write {}", file.path.display()))?;
     }
-    if let Some(file) = report_file.as_mut() {
-        super::report::of_run(&out_path, report.clone(), file)?;
-    }
     if !args.quiet {
         let table: &dyn Exporter = if args.wide {
             &WideTableExporter
@@ -344,6 +351,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprint!("{}", table.export(&report));
     }
     super::warnings::numbers(&report);
+    // After the table: a report that cannot be made must not hide the run's results.
+    if let Some(file) = report_file.as_mut() {
+        super::report::of_run(&out_path, report.clone(), file)?;
+    }
     // A name the tool chose is said even with --quiet: nobody else knows it.
     if out_path.as_os_str() != "-" && (!args.quiet || args.out.is_none()) {
         eprintln!("per-puzzle results: {}", out_path.display());

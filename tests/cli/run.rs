@@ -949,3 +949,67 @@ fn the_summary_and_the_rows_cannot_share_stdout() {
             "--out - and --summary - are the same file",
         ));
 }
+
+/// A strategy that gave up on most puzzles early has the least summed time, yet the default
+/// scatter pairs the two that finished the most.
+#[test]
+fn the_default_scatter_leaves_out_a_strategy_that_aborted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, html) = (dir.path().join("r.csv"), dir.path().join("r.html"));
+    bench()
+        .args(["run", "-q", "-s", "naive,dlx,fast", "--max-nodes", "300"])
+        .arg(format!(
+            "{}/datasets/classic.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .arg("-o")
+        .arg(&csv)
+        .arg("--report")
+        .arg(&html)
+        .assert()
+        .success();
+    let naive_aborted = rows(&std::fs::read(&csv).unwrap())
+        .iter()
+        .filter(|r| r["strategy"] == "naive" && r["status"] == "aborted")
+        .count();
+    assert!(naive_aborted > 10, "the fixture must make naive abort");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("dlx against fast"), "{page}");
+    assert!(!page.contains("against naive") && !page.contains("naive against"));
+}
+
+#[test]
+fn report_refuses_a_csv_output_it_cannot_read_back_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("r.html");
+    bench()
+        .args(["run", "-q", "-s", "fast", "-o", "/dev/null", "--report"])
+        .arg(&html)
+        .arg(format!(
+            "{}/datasets/classic.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("/dev/null is not a regular file"));
+    assert!(!html.exists());
+}
+
+#[test]
+fn a_run_that_reported_no_puzzle_writes_a_report_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("comments.txt");
+    std::fs::write(&corpus, "# only\n# comments\n").unwrap();
+    let html = dir.path().join("r.html");
+    bench()
+        .args(["run", "-s", "fast", "-o"])
+        .arg(dir.path().join("r.csv"))
+        .arg("--report")
+        .arg(&html)
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("strategy"));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("holds no per-puzzle row"), "{page}");
+}

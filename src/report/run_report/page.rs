@@ -193,7 +193,8 @@ fn section(
     page.paragraph(
         "Cactus plot: each strategy's finished puzzles (aborted, malformed and invalid ones \
          left out) sorted by time; a line further right finished more, a lower one is \
-         faster. Distribution: the share of searched puzzles done within each time.",
+         faster. Distribution: the share of searched puzzles finished within each time; a \
+         line that stops below 100% aborted the rest.",
     );
     let mut cactus = Chart::new(
         "cactus plot",
@@ -216,11 +217,13 @@ fn section(
                 .map(|(i, &t)| ((i + 1) as f64, t as f64))
                 .collect(),
         );
+        // Over every searched puzzle, finished ones only: a give-up time is no finish.
         let n = t.len() as f64;
         ecdf.steps(
             &g.label,
             color(g),
-            t.iter()
+            finished
+                .iter()
                 .enumerate()
                 .map(|(i, &t)| (t as f64, (i + 1) as f64 / n))
                 .collect(),
@@ -341,7 +344,9 @@ fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
     page.paragraph(
         "The SAT competitions' score: the summed cost of the searched puzzles, each aborted \
          one counted as twice the limit. In time with a timeout; in nodes with a node budget, \
-         for strategies that count nodes. Lower is better.",
+         for strategies that count nodes. As there, an unsolved puzzle costs the same \
+         whatever stopped it: with both limits set, a search the node budget stopped counts \
+         twice the timeout in the time score. Lower is better.",
     );
     let mut rows = Vec::new();
     let mut unknown = Vec::new();
@@ -417,15 +422,17 @@ fn scatter_pairs<'a>(
             .filter_map(|(a, b)| Some((find(a)?, find(b)?)))
             .collect();
     }
-    let mut by_total: Vec<(u128, usize)> = all
+    // Fewest aborted first: an aborted search's time is only when it gave up, so a
+    // strategy that gave up on everything early would otherwise look the fastest.
+    let mut ranked: Vec<(u64, u128, usize)> = all
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.searched > 0)
-        .map(|(i, s)| (s.total_ns, i))
+        .filter(|(_, s)| s.searched > s.counts[Status::Aborted as usize])
+        .map(|(i, s)| (s.counts[Status::Aborted as usize], s.total_ns, i))
         .collect();
-    by_total.sort_unstable();
-    match by_total.as_slice() {
-        [(_, a), (_, b), ..] => vec![(groups[*a], groups[*b])],
+    ranked.sort_unstable();
+    match ranked.as_slice() {
+        [(_, _, a), (_, _, b), ..] => vec![(groups[*a], groups[*b])],
         _ => Vec::new(),
     }
 }
