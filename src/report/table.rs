@@ -259,6 +259,16 @@ const NARROW_HEADINGS: [&str; 8] = [
 /// The width the default table keeps within, in characters.
 const TERMINAL: usize = 100;
 
+/// `path` in at most `width` characters: its end (the file's name) kept, its start elided.
+fn fit_path(path: &str, width: usize) -> String {
+    let chars = path.chars().count();
+    if chars <= width {
+        return path.to_string();
+    }
+    let tail: String = path.chars().skip(chars - (width - 1)).collect();
+    format!("…{tail}")
+}
+
 /// The column of the folded statuses, which wraps when the table would not fit.
 const STATUSES: usize = 1;
 
@@ -355,9 +365,13 @@ impl Exporter for TableExporter {
             let alike = |f: fn(&SummaryRow) -> u64| block.iter().all(|&i| f(&rows[i]) == f(first));
             // Every strategy sees every reported line, so one count is the corpus's, and
             // the lines none searched are said once, above, rather than in every row.
-            let mut title = format!("{corpus}:");
+            let mut title = format!("{}:", fit_path(corpus, TERMINAL - 1));
             if alike(|r| r.puzzles) {
-                let _ = write!(title, " {} puzzles", thousands(first.puzzles));
+                let count = format!("{} puzzles", thousands(first.puzzles));
+                // A long path keeps its line; the count goes under it.
+                let room = TERMINAL.saturating_sub(title.chars().count() + 1);
+                let gap = if count.len() <= room { " " } else { "\n" };
+                let _ = write!(title, "{gap}{count}");
             }
             let shared = alike(|r| r.invalid) && alike(|r| r.malformed);
             if shared {
@@ -583,6 +597,23 @@ mod tests {
             ],
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_corpus_path_too_long_for_the_line_is_cut_at_its_start_and_the_count_moves_down() {
+        let long = format!("/data/{}/puzzles.txt", "d".repeat(120));
+        let mut summary = crate::report::Summary::default();
+        summary.group(&long, "fast");
+        let settings = crate::runner::Settings::default();
+        let text = TableExporter.export(&SummaryReport::new(&summary, &settings, 1, 1));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.iter().all(|l| l.chars().count() <= 100), "{text}");
+        assert!(
+            lines[0].starts_with('…') && lines[0].ends_with("/puzzles.txt:"),
+            "{text}"
+        );
+        assert_eq!(lines[1], "0 puzzles", "{text}");
+        assert_eq!(fit_path("short.txt", 99), "short.txt");
     }
 
     #[test]
