@@ -165,6 +165,8 @@ fn by_reads_a_column_of_the_csv_corpus() {
 fn bad_inputs_exit_2_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.html");
+    // A report already there stays as it was when the inputs cannot be read.
+    std::fs::write(&out, "last week's report").unwrap();
     let bad = dir.path().join("bad.csv");
     std::fs::write(
         &bad,
@@ -187,6 +189,7 @@ fn bad_inputs_exit_2_naming_the_file_and_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("missing.csv"));
+    assert_eq!(read(&out), "last week's report");
     bench()
         .arg("report")
         .arg(&bad)
