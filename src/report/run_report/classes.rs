@@ -6,6 +6,7 @@
 
 use super::read::{Group, Row};
 use super::stats::quantile;
+use crate::report::Status;
 
 /// Exact values are listed up to this many; more are put into ranges (numbers) or the
 /// most common kept (text), so that a table stays readable.
@@ -34,10 +35,14 @@ pub struct ClassRow {
     pub label: String,
     /// Lines in it.
     pub lines: u64,
-    /// Per group (in the order given): (median, mean) time over its searched rows of the
-    /// class; `None` when it searched none.
+    /// Per group (in the order given): (median, mean) time over its finished searches of
+    /// the class; `None` when it finished none. Aborted searches are left out: the time
+    /// they gave up at says how long the limit was, not how fast the strategy is.
     pub times: Vec<Option<(u64, f64)>>,
-    /// The group with the lowest median, when any has one.
+    /// Per group: its aborted searches of the class.
+    pub aborted: Vec<u64>,
+    /// Among the groups that finished the most puzzles of the class, the one with the
+    /// lowest median; `None` when none finished any.
     pub fastest: Option<usize>,
 }
 
@@ -65,16 +70,19 @@ pub fn breakdown(classing: &Classing, groups: &[&Group]) -> Vec<ClassRow> {
     for &(_, c) in &classing.by_line {
         lines[c as usize] += 1;
     }
-    let per_group: Vec<Vec<Vec<u64>>> = groups
+    let per_group: Vec<(Vec<Vec<u64>>, Vec<u64>)> = groups
         .iter()
         .map(|g| {
             let mut times = vec![Vec::new(); n];
+            let mut aborted = vec![0u64; n];
             for (row, class) in classes_of(&g.rows, &classing.by_line) {
-                if let Some(t) = row.time_ns() {
-                    times[class as usize].push(t);
+                match row.time_ns() {
+                    Some(t) if row.finished() => times[class as usize].push(t),
+                    _ if row.status == Status::Aborted => aborted[class as usize] += 1,
+                    _ => {}
                 }
             }
-            times
+            (times, aborted)
         })
         .collect();
     (0..n)
@@ -82,7 +90,7 @@ pub fn breakdown(classing: &Classing, groups: &[&Group]) -> Vec<ClassRow> {
         .map(|c| {
             let times: Vec<Option<(u64, f64)>> = per_group
                 .iter()
-                .map(|classes| {
+                .map(|(classes, _)| {
                     let mut t = classes[c].clone();
                     if t.is_empty() {
                         return None;
@@ -92,16 +100,22 @@ pub fn breakdown(classing: &Classing, groups: &[&Group]) -> Vec<ClassRow> {
                     Some((quantile(&t, 0.5), mean))
                 })
                 .collect();
-            let fastest = times
+            // Most finished first: a strategy that gave up on most of the class is not
+            // the fastest on it, however quick its few finished searches were.
+            let fastest = per_group
                 .iter()
+                .zip(&times)
                 .enumerate()
-                .filter_map(|(i, t)| t.map(|(median, _)| (median, i)))
+                .filter_map(|(i, ((classes, _), t))| {
+                    t.map(|(median, _)| (std::cmp::Reverse(classes[c].len()), median, i))
+                })
                 .min()
-                .map(|(_, i)| i);
+                .map(|(_, _, i)| i);
             ClassRow {
                 label: classing.labels[c].clone(),
                 lines: lines[c],
                 times,
+                aborted: per_group.iter().map(|(_, aborted)| aborted[c]).collect(),
                 fastest,
             }
         })
@@ -316,7 +330,6 @@ fn numeric(name: &str, note: String, pairs: Vec<(u64, f64)>) -> Classing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Status;
 
     /// (line, status, solutions, time, clues, guesses)
     type Spec = (u64, Status, u32, u64, u8, Option<u64>);
@@ -379,11 +392,14 @@ mod tests {
         assert_eq!(labels, ["0", "1", "2+", "disagree"]);
         let lines: Vec<u64> = table.iter().map(|r| r.lines).collect();
         assert_eq!(lines, [1, 3, 1, 1]);
-        // Class "1": lines 1, 2, 6. a: 100, 300, 1000 -> median 300; b: 200, 200, 500.
+        // Class "1": lines 1, 2, 6. a finished 100, 300 (median 100, mean 200) and gave up
+        // on line 6 at 1000, which is left out; b finished 200, 200, 500.
         let one = &table[1];
-        assert_eq!(one.times[0].map(|t| t.0), Some(300));
+        assert_eq!(one.times[0].map(|t| t.0), Some(100));
         assert_eq!(one.times[1].map(|t| t.0), Some(200));
-        assert!((one.times[0].unwrap().1 - 1400.0 / 3.0).abs() < 1e-9);
+        assert!((one.times[0].unwrap().1 - 200.0).abs() < 1e-9);
+        assert_eq!(one.aborted, [1, 0]);
+        // a's median is lower, but b finished all three and a only two.
         assert_eq!(one.fastest, Some(1));
         // Class "0": a 70, b 40.
         assert_eq!(table[0].fastest, Some(1));
@@ -408,6 +424,28 @@ mod tests {
             .collect();
         // a's finished guesses: 0, 3, 1, 0, 9 (line 6 aborted).
         assert_eq!(by, [("0", 2), ("1", 1), ("2–3", 1), ("8–15", 1)]);
+    }
+
+    #[test]
+    fn a_strategy_that_aborted_everything_is_not_the_fastest() {
+        // naive gives up at once on every puzzle; dlx finishes them, slower.
+        let naive = group(
+            "naive",
+            &[(1, Aborted, 0, 5, 25, None), (2, Aborted, 0, 6, 25, None)],
+        );
+        let dlx = group(
+            "dlx",
+            &[(1, Unique, 1, 900, 25, None), (2, Unique, 1, 700, 25, None)],
+        );
+        let groups = [&naive, &dlx];
+        let table = breakdown(&clues(&groups), &groups);
+        assert_eq!(table.len(), 1);
+        assert_eq!(table[0].times[0], None);
+        assert_eq!(table[0].aborted, [2, 0]);
+        assert_eq!(table[0].times[1], Some((700, 800.0)));
+        assert_eq!(table[0].fastest, Some(1));
+        let none_finished = breakdown(&clues(&[&naive]), &[&naive]);
+        assert_eq!(none_finished[0].fastest, None);
     }
 
     #[test]

@@ -234,9 +234,10 @@ fn section(
 
     page.heading(3, "By puzzle class");
     page.paragraph(
-        "Each cell: a strategy's median time per puzzle on the puzzles of the class, its \
-         mean in brackets; the last column names the fastest by median. The winner often \
-         changes with the class.",
+        "Each cell: a strategy's median time per puzzle on the puzzles of the class it \
+         finished, its mean in brackets, then how many it aborted, if any; the last column \
+         names the fastest: of the strategies that finished the most puzzles of the class, \
+         the one with the lowest median. The winner often changes with the class.",
     );
     let mut classings = vec![classes::solution_count(groups), classes::clues(groups)];
     classings.extend(classes::guesses(groups));
@@ -504,15 +505,19 @@ fn class_table(page: &mut Page, classing: &Classing, groups: &[&Group]) {
         .iter()
         .map(|r| {
             let mut row = vec![r.label.clone(), thousands(r.lines)];
-            for t in &r.times {
-                match t {
-                    Some((median, mean)) => row.push(format!(
+            for (t, &aborted) in r.times.iter().zip(&r.aborted) {
+                let mut cell = match t {
+                    Some((median, mean)) => format!(
                         "{} ({})",
                         short_duration(*median as f64),
                         short_duration(*mean)
-                    )),
-                    None => row.push("-".to_string()),
+                    ),
+                    None => "-".to_string(),
+                };
+                if aborted > 0 {
+                    cell.push_str(&format!(", {} aborted", thousands(aborted)));
                 }
+                row.push(cell);
             }
             row.push(r.fastest.map_or("-".into(), |i| groups[i].label.clone()));
             row
