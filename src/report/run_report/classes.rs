@@ -197,7 +197,25 @@ pub fn guesses(groups: &[&Group]) -> Option<Classing> {
 
 /// Lines by a corpus column's value: numbers as numbers (ranges when many), text as
 /// text (the most common when many, the rest as "other").
-pub fn column(name: &str, note: String, mut values: Vec<(u64, String)>) -> Classing {
+/// Empty cells are a class of their own, "(empty)", last: one missing value must not turn
+/// a column of numbers into text.
+pub fn column(name: &str, note: String, values: Vec<(u64, String)>) -> Classing {
+    let (empty, filled): (Vec<_>, Vec<_>) =
+        values.into_iter().partition(|(_, v)| v.trim().is_empty());
+    let mut classing = filled_column(name, note, filled);
+    if !empty.is_empty() {
+        let class = classing.labels.len() as u32;
+        classing.labels.push("(empty)".into());
+        classing
+            .by_line
+            .extend(empty.into_iter().map(|(line, _)| (line, class)));
+        classing.by_line.sort_unstable_by_key(|&(line, _)| line);
+    }
+    classing
+}
+
+/// `column` of the cells that have a value.
+fn filled_column(name: &str, note: String, mut values: Vec<(u64, String)>) -> Classing {
     values.sort_by_key(|&(line, _)| line);
     let numbers: Option<Vec<(u64, f64)>> = values
         .iter()
@@ -471,5 +489,16 @@ mod tests {
         let c = column("difficulty", String::new(), few);
         assert_eq!(c.labels, ["easy", "hard"]);
         assert_eq!(c.by_line, [(1, 0), (2, 0), (3, 1)]);
+
+        // One empty cell among numbers: its own class, the numbers still sorted as numbers.
+        let gappy: Vec<(u64, String)> = [(1, "10"), (2, " "), (3, "2"), (4, "1"), (5, "11")]
+            .map(|(l, v)| (l, v.to_string()))
+            .to_vec();
+        let c = column("rating", String::new(), gappy);
+        assert_eq!(c.labels, ["1", "2", "10", "11", "(empty)"]);
+        assert_eq!(c.by_line, [(1, 2), (2, 4), (3, 1), (4, 0), (5, 3)]);
+        let blank = column("rating", String::new(), vec![(1, String::new())]);
+        assert_eq!(blank.labels, ["(empty)"]);
+        assert_eq!(blank.by_line, [(1, 0)]);
     }
 }
