@@ -61,7 +61,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn distinct_pairs(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     let mut kept: Vec<(String, String)> = Vec::new();
     for (a, b) in pairs {
-        if !kept.iter().any(|(x, y)| (x, y) == (&a, &b) || (x, y) == (&b, &a)) {
+        if !kept
+            .iter()
+            .any(|(x, y)| (x, y) == (&a, &b) || (x, y) == (&b, &a))
+        {
             kept.push((a, b));
         }
     }

@@ -50,15 +50,49 @@ pub fn render(inputs: &Inputs, options: &Options) -> Result<String, ReportError>
             corpora.push(&g.corpus);
         }
     }
-    for corpus in corpora {
+    let by = by_columns(&corpora, options)?;
+    for (i, corpus) in corpora.into_iter().enumerate() {
         let groups: Vec<&Group> = inputs
             .groups
             .iter()
             .filter(|g| g.corpus == corpus)
             .collect();
-        section(&mut page, inputs, corpus, &groups, &labels, options)?;
+        let by = by
+            .as_ref()
+            .map(|(column, values)| (column.as_str(), &values[i]));
+        section(&mut page, inputs, corpus, &groups, &labels, options, by)?;
     }
     Ok(page.finish())
+}
+
+/// `--by`'s column and its values in each corpus (in `corpora`'s order), or why a corpus
+/// has none: a text corpus among CSV ones goes without the table, but a column that no
+/// corpus has is an error.
+type ByColumn = (String, Vec<Result<Vec<(u64, String)>, ReportError>>);
+
+fn by_columns(corpora: &[&str], options: &Options) -> Result<Option<ByColumn>, ReportError> {
+    let Some(column) = &options.by else {
+        return Ok(None);
+    };
+    let mut values: Vec<_> = corpora
+        .iter()
+        .map(|corpus| by_column::read_column(corpus, column))
+        .collect();
+    if values.iter().all(Result::is_err) {
+        if values.len() == 1 {
+            return Err(values.pop().expect("one corpus").unwrap_err());
+        }
+        let why: Vec<String> = values
+            .into_iter()
+            .filter_map(Result::err)
+            .map(|e| e.to_string())
+            .collect();
+        return Err(ReportError::ByNowhere {
+            column: column.clone(),
+            why: why.join("; "),
+        });
+    }
+    Ok(Some((column.clone(), values)))
 }
 
 fn distinct_labels(inputs: &Inputs) -> Vec<String> {
@@ -167,6 +201,7 @@ fn section(
     groups: &[&Group],
     labels: &[String],
     options: &Options,
+    by: Option<(&str, &Result<Vec<(u64, String)>, ReportError>)>,
 ) -> Result<(), ReportError> {
     let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
     page.heading(2, &format!("corpus {corpus}"));
@@ -241,16 +276,27 @@ fn section(
     );
     let mut classings = vec![classes::solution_count(groups), classes::clues(groups)];
     classings.extend(classes::guesses(groups));
-    if let Some(column) = &options.by {
-        let values = by_column::read_column(corpus, column)?;
-        classings.push(classes::column(
+    let mut by_missing = None;
+    match by {
+        Some((column, Ok(values))) => classings.push(classes::column(
             column,
             format!("column {column} of {corpus}"),
-            values,
-        ));
+            values.clone(),
+        )),
+        Some((column, Err(e))) => {
+            let why = match e {
+                ReportError::By { message, .. } => message.clone(),
+                other => other.to_string(),
+            };
+            by_missing = Some(format!("No table by {column}: {why}."));
+        }
+        None => {}
     }
     for classing in &classings {
         class_table(page, classing, groups);
+    }
+    if let Some(note) = by_missing {
+        page.meta(&note);
     }
 
     page.heading(3, "Slowest puzzles");
