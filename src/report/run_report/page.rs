@@ -206,9 +206,9 @@ fn section(
     let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
     page.heading(2, &format!("corpus {corpus}"));
     page.meta(&format!(
-        "{} puzzle lines, {} strategies",
-        thousands(lines as u64),
-        groups.len()
+        "{}, {}",
+        counted(lines as u64, "puzzle line"),
+        counted(groups.len() as u64, "strategy")
     ));
     let color = |g: &Group| labels.iter().position(|l| *l == g.label).unwrap_or(0);
     let times: Vec<Vec<u64>> = groups
@@ -301,7 +301,15 @@ fn section(
 
     page.heading(3, "Slowest puzzles");
     for g in groups {
-        page.heading(4, &format!("{}: the {} slowest", g.label, g.slowest.len()));
+        match g.slowest.len() {
+            0 => {
+                page.heading(4, &g.label);
+                page.paragraph("Nothing was searched: every line was malformed or invalid.");
+                continue;
+            }
+            1 => page.heading(4, &format!("{}: the slowest", g.label)),
+            n => page.heading(4, &format!("{}: the {n} slowest", g.label)),
+        }
         let rows: Vec<Vec<String>> = g
             .slowest
             .iter()
@@ -310,7 +318,7 @@ fn section(
                     s.line.to_string(),
                     s.puzzle.clone(),
                     s.status.to_string(),
-                    duration(s.time_ns as f64),
+                    short_duration(s.time_ns as f64),
                     s.nodes.map_or("-".into(), thousands),
                 ]
             })
@@ -362,7 +370,7 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
                 short_duration(s.median_ns as f64),
                 short_duration(s.p99_ns as f64),
                 short_duration(s.max_ns as f64),
-                s.mean_nodes.map_or("-".into(), |n| format!("{n:.1}")),
+                s.mean_nodes.map_or("-".into(), tenths),
                 s.guesses_per_puzzle
                     .map_or("-".into(), |n| format!("{n:.2}")),
             ]);
@@ -381,6 +389,21 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
             "Some answers are wrong: see the error column of the per-puzzle CSV for which and why.",
         );
     }
+}
+
+/// `n` things, in the singular for one: "1 strategy", "14 puzzle lines".
+fn counted(n: u64, one: &str) -> String {
+    match (n, one.strip_suffix('y')) {
+        (1, _) => format!("1 {one}"),
+        (_, Some(stem)) => format!("{} {stem}ies", thousands(n)),
+        _ => format!("{} {one}s", thousands(n)),
+    }
+}
+
+/// `x` to one decimal with thousands separators: "12,345.7".
+fn tenths(x: f64) -> String {
+    let tenths = (x * 10.0).round().max(0.0) as u64;
+    format!("{}.{}", thousands(tenths / 10), tenths % 10)
 }
 
 fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
