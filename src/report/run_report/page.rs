@@ -116,6 +116,15 @@ fn settings(page: &mut Page, inputs: &Inputs) {
         return;
     }
     for (name, s) in &inputs.summaries {
+        if !inputs.groups.iter().any(|g| describes(s, g)) {
+            // Shown, so that a mistyped JSON is noticed, but without its settings: they
+            // would read as those of runs it is not of.
+            page.warning(&format!(
+                "{name} matches none of the CSVs' (corpus, strategy, puzzles): its settings \
+                 are left out"
+            ));
+            continue;
+        }
         let limits = format!(
             "max solutions {}, node budget {}, timeout {}, repeat {}",
             s.max_solutions,
@@ -163,14 +172,7 @@ fn settings(page: &mut Page, inputs: &Inputs) {
 fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport> {
     let stem = |p: &Path| p.file_stem().map(|s| s.to_os_string());
     let csv_stem = stem(&inputs.csvs[group.file]);
-    let holds = |s: &SummaryReport| {
-        s.rows.iter().any(|r| {
-            r.corpus == group.corpus
-                && r.strategy == group.strategy
-                && r.puzzles == group.rows.len() as u64
-        })
-    };
-    let candidates = || inputs.summaries.iter().filter(|(_, s)| holds(s));
+    let candidates = || inputs.summaries.iter().filter(|(_, s)| describes(s, group));
     let named = candidates().find(|(name, _)| stem(Path::new(name)) == csv_stem);
     // A strategy timed in several CSVs: only the summary named like its own CSV is
     // known to be of its run.
@@ -178,6 +180,15 @@ fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport
     named
         .or_else(|| candidates().next().filter(|_| !timed_twice))
         .map(|(_, s)| s)
+}
+
+/// Whether `summary` has a row of `group`'s corpus, strategy and number of rows.
+fn describes(summary: &SummaryReport, group: &Group) -> bool {
+    summary.rows.iter().any(|r| {
+        r.corpus == group.corpus
+            && r.strategy == group.strategy
+            && r.puzzles == group.rows.len() as u64
+    })
 }
 
 fn limits_of(summary: &SummaryReport) -> Limits {

@@ -161,6 +161,22 @@ fn mean_nodes_have_thousands_separators() {
 }
 
 #[test]
+fn a_summary_of_another_run_is_named_without_its_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "other.txt,1,a,unique,1,5,,100,25,,,\n";
+    let path = write(dir.path(), "other.csv", &format!("{HEADER}{rows}"));
+    let inputs = Inputs::read(&[path])
+        .unwrap()
+        .with_summary("run-a.json", summary(Some(10_000), None));
+    let html = render(&inputs, &Options::default()).unwrap();
+    assert!(
+        html.contains("run-a.json matches none of the CSVs&#39; (corpus, strategy, puzzles)"),
+        "{html}"
+    );
+    assert!(!html.contains("Test CPU 9000"), "{html}");
+}
+
+#[test]
 fn without_a_summary_the_page_says_what_is_missing() {
     let dir = tempfile::tempdir().unwrap();
     let inputs = Inputs::read(&[sample_csv(dir.path())]).unwrap();
