@@ -68,7 +68,10 @@ pub fn render(inputs: &Inputs, options: &Options) -> Result<String, ReportError>
 /// `--by`'s column and its values in each corpus (in `corpora`'s order), or why a corpus
 /// has none: a text corpus among CSV ones goes without the table, but a column that no
 /// corpus has is an error.
-type ByColumn = (String, Vec<Result<Vec<(u64, String)>, ReportError>>);
+type ByColumn = (String, Vec<ColumnValues>);
+
+/// A corpus's (line, value) of `--by`'s column, or why it has none.
+type ColumnValues = Result<Vec<(u64, String)>, ReportError>;
 
 fn by_columns(corpora: &[&str], options: &Options) -> Result<Option<ByColumn>, ReportError> {
     let Some(column) = &options.by else {
@@ -212,7 +215,7 @@ fn section(
     groups: &[&Group],
     labels: &[String],
     options: &Options,
-    by: Option<(&str, &Result<Vec<(u64, String)>, ReportError>)>,
+    by: Option<(&str, &ColumnValues)>,
 ) -> Result<(), ReportError> {
     let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
     page.heading(2, &format!("corpus {corpus}"));
