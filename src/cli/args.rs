@@ -123,3 +123,34 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     }
     Ok(n)
 }
+
+/// `A,B`: two different strategies (`--scatter`, `--between`); a strategy against itself
+/// says nothing, so it is refused here rather than drawn or compared.
+pub fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+            let (a, b) = (a.trim(), b.trim());
+            if a == b {
+                return Err(format!(
+                    "{s:?} names {a} twice: give two different strategies (try fast,dlx)"
+                ));
+            }
+            Ok((a.to_string(), b.to_string()))
+        }
+        _ => Err(format!("{s:?} is not two strategies A,B (try fast,dlx)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_is_two_different_names() {
+        assert_eq!(parse_pair(" fast , dlx"), Ok(("fast".into(), "dlx".into())));
+        for bad in ["fast", "fast,", ",dlx", "fast,fast", "fast, fast "] {
+            assert!(parse_pair(bad).is_err(), "{bad} was taken");
+        }
+        assert!(parse_pair("fast,fast").unwrap_err().contains("twice"));
+    }
+}

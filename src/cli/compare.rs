@@ -16,6 +16,7 @@ use sudoku_bench::compare::export::{
 use sudoku_bench::compare::html::HtmlExporter;
 use sudoku_bench::compare::{self, Options, Outcome, Run};
 
+use super::args::parse_pair;
 use super::outputs::{self, Output};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -101,17 +102,6 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
         ));
     }
     Ok(value)
-}
-
-fn parse_pair(s: &str) -> Result<(String, String), String> {
-    match s.split_once(',') {
-        Some((old, new)) if !old.trim().is_empty() && !new.trim().is_empty() => {
-            Ok((old.trim().to_string(), new.trim().to_string()))
-        }
-        _ => Err(format!(
-            "{s:?} is not two strategies OLD,NEW (try fast-base,fast-head)"
-        )),
-    }
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {

@@ -10,6 +10,7 @@ use sudoku_bench::report::html::Page;
 use sudoku_bench::report::run_report::{render, Inputs, Options};
 use sudoku_bench::report::summary::SummaryReport;
 
+use super::args::parse_pair;
 use super::outputs::{self, Output};
 
 #[derive(Debug, clap::Args)]
@@ -36,33 +37,40 @@ pub struct Args {
     by: Option<String>,
 }
 
-fn parse_pair(s: &str) -> Result<(String, String), String> {
-    match s.split_once(',') {
-        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
-            Ok((a.trim().to_string(), b.trim().to_string()))
-        }
-        _ => Err(format!("{s:?} is not two strategies A,B (try fast,dlx)")),
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = outputs::check(&args.inputs, vec![Output::named("--out", &args.out)])?;
+    let inputs = Inputs::read(&args.inputs)?;
+    let options = Options {
+        scatter: distinct_pairs(args.scatter),
+        by: args.by,
+    };
+    let html = render(&inputs, &options)?;
+    // Created once the page is rendered, not before: an input that cannot be read then
+    // leaves the file that was there (say, last week's report) as it was.
     let mut out = files
         .create()?
         .into_iter()
         .next()
         .context("no output was opened")?;
-    let inputs = Inputs::read(&args.inputs)?;
-    let options = Options {
-        scatter: args.scatter,
-        by: args.by,
-    };
-    let html = render(&inputs, &options)?;
     out.writer
         .write_all(html.as_bytes())
         .and_then(|()| out.writer.flush())
         .with_context(|| format!("cannot write {}", out.path.display()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The pairs in the order given, each once: B,A after A,B is the same chart mirrored.
+fn distinct_pairs(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut kept: Vec<(String, String)> = Vec::new();
+    for (a, b) in pairs {
+        if !kept
+            .iter()
+            .any(|(x, y)| (x, y) == (&a, &b) || (x, y) == (&b, &a))
+        {
+            kept.push((a, b));
+        }
+    }
+    kept
 }
 
 /// The report of the CSV a run just wrote at `csv`, with the run's own summary for its
@@ -94,4 +102,16 @@ pub fn of_run(
         .write_all(html.as_bytes())
         .and_then(|()| out.writer.flush())
         .with_context(|| format!("cannot write {}", out.path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_asked_for_twice_is_drawn_once() {
+        let p = |a: &str, b: &str| (a.to_string(), b.to_string());
+        let asked = vec![p("a", "b"), p("b", "a"), p("a", "c"), p("a", "b")];
+        assert_eq!(distinct_pairs(asked), [p("a", "b"), p("a", "c")]);
+    }
 }

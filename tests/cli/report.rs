@@ -7,12 +7,15 @@ use predicates::prelude::*;
 
 use crate::{bench, fixture};
 
-/// Run `strategies` over `corpus` into `dir/name.csv` (and its summary JSON); the CSV path.
-fn run_into(dir: &Path, name: &str, corpus: &str, strategies: &str) -> PathBuf {
+/// Run `strategies` over `corpora` (separated by spaces) into `dir/name.csv` (and its
+/// summary JSON); the CSV path.
+fn run_into(dir: &Path, name: &str, corpora: &str, strategies: &str) -> PathBuf {
     let csv = dir.join(format!("{name}.csv"));
     let json = dir.join(format!("{name}.json"));
     bench()
-        .args(["run", corpus, "-s", strategies, "-q", "--no-warmup"])
+        .arg("run")
+        .args(corpora.split_whitespace())
+        .args(["-s", strategies, "-q", "--no-warmup"])
         .arg("-o")
         .arg(&csv)
         .arg("--summary")
@@ -147,6 +150,41 @@ fn by_reads_a_column_of_the_csv_corpus() {
             "{value} not a class of one puzzle in\n{table}"
         );
     }
+    // A text corpus in the same run goes without the table, with a note saying why.
+    let mixed = run_into(
+        dir.path(),
+        "mixed",
+        &format!("{corpus} datasets/classic.txt"),
+        "fast",
+    );
+    bench()
+        .arg("report")
+        .arg(&mixed)
+        .args(["--by", "difficulty", "-o"])
+        .arg(&html)
+        .assert()
+        .success();
+    let page = read(&html);
+    assert_eq!(page.matches("by difficulty</h4>").count(), 1, "{page}");
+    assert!(
+        page.contains("No table by difficulty: not a CSV corpus"),
+        "{page}"
+    );
+    // A column no corpus has is an error naming each corpus.
+    let text = run_into(dir.path(), "text", "datasets/classic.txt", "fast");
+    bench()
+        .arg("report")
+        .arg(&text)
+        .arg(&mixed)
+        .args(["--by", "rating", "-o"])
+        .arg(&html)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no corpus of the report has this column")
+                .and(predicate::str::contains("datasets/classic.txt"))
+                .and(predicate::str::contains("kaggle_id.csv")),
+        );
     bench()
         .arg("report")
         .arg(&csv)
@@ -165,6 +203,8 @@ fn by_reads_a_column_of_the_csv_corpus() {
 fn bad_inputs_exit_2_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.html");
+    // A report already there stays as it was when the inputs cannot be read.
+    std::fs::write(&out, "last week's report").unwrap();
     let bad = dir.path().join("bad.csv");
     std::fs::write(
         &bad,
@@ -187,6 +227,7 @@ fn bad_inputs_exit_2_naming_the_file_and_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("missing.csv"));
+    assert_eq!(read(&out), "last week's report");
     bench()
         .arg("report")
         .arg(&bad)

@@ -6,6 +6,7 @@
 
 use super::read::{Group, Row};
 use super::stats::quantile;
+use crate::report::Status;
 
 /// Exact values are listed up to this many; more are put into ranges (numbers) or the
 /// most common kept (text), so that a table stays readable.
@@ -34,10 +35,14 @@ pub struct ClassRow {
     pub label: String,
     /// Lines in it.
     pub lines: u64,
-    /// Per group (in the order given): (median, mean) time over its searched rows of the
-    /// class; `None` when it searched none.
+    /// Per group (in the order given): (median, mean) time over its finished searches of
+    /// the class; `None` when it finished none. Aborted searches are left out: the time
+    /// they gave up at says how long the limit was, not how fast the strategy is.
     pub times: Vec<Option<(u64, f64)>>,
-    /// The group with the lowest median, when any has one.
+    /// Per group: its aborted searches of the class.
+    pub aborted: Vec<u64>,
+    /// Among the groups that finished the most puzzles of the class, the one with the
+    /// lowest median; `None` when none finished any.
     pub fastest: Option<usize>,
 }
 
@@ -65,16 +70,19 @@ pub fn breakdown(classing: &Classing, groups: &[&Group]) -> Vec<ClassRow> {
     for &(_, c) in &classing.by_line {
         lines[c as usize] += 1;
     }
-    let per_group: Vec<Vec<Vec<u64>>> = groups
+    let per_group: Vec<(Vec<Vec<u64>>, Vec<u64>)> = groups
         .iter()
         .map(|g| {
             let mut times = vec![Vec::new(); n];
+            let mut aborted = vec![0u64; n];
             for (row, class) in classes_of(&g.rows, &classing.by_line) {
-                if let Some(t) = row.time_ns() {
-                    times[class as usize].push(t);
+                match row.time_ns() {
+                    Some(t) if row.finished() => times[class as usize].push(t),
+                    _ if row.status == Status::Aborted => aborted[class as usize] += 1,
+                    _ => {}
                 }
             }
-            times
+            (times, aborted)
         })
         .collect();
     (0..n)
@@ -82,7 +90,7 @@ pub fn breakdown(classing: &Classing, groups: &[&Group]) -> Vec<ClassRow> {
         .map(|c| {
             let times: Vec<Option<(u64, f64)>> = per_group
                 .iter()
-                .map(|classes| {
+                .map(|(classes, _)| {
                     let mut t = classes[c].clone();
                     if t.is_empty() {
                         return None;
@@ -92,16 +100,22 @@ pub fn breakdown(classing: &Classing, groups: &[&Group]) -> Vec<ClassRow> {
                     Some((quantile(&t, 0.5), mean))
                 })
                 .collect();
-            let fastest = times
+            // Most finished first: a strategy that gave up on most of the class is not
+            // the fastest on it, however quick its few finished searches were.
+            let fastest = per_group
                 .iter()
+                .zip(&times)
                 .enumerate()
-                .filter_map(|(i, t)| t.map(|(median, _)| (median, i)))
+                .filter_map(|(i, ((classes, _), t))| {
+                    t.map(|(median, _)| (std::cmp::Reverse(classes[c].len()), median, i))
+                })
                 .min()
-                .map(|(_, i)| i);
+                .map(|(_, _, i)| i);
             ClassRow {
                 label: classing.labels[c].clone(),
                 lines: lines[c],
                 times,
+                aborted: per_group.iter().map(|(_, aborted)| aborted[c]).collect(),
                 fastest,
             }
         })
@@ -183,7 +197,25 @@ pub fn guesses(groups: &[&Group]) -> Option<Classing> {
 
 /// Lines by a corpus column's value: numbers as numbers (ranges when many), text as
 /// text (the most common when many, the rest as "other").
-pub fn column(name: &str, note: String, mut values: Vec<(u64, String)>) -> Classing {
+/// Empty cells are a class of their own, "(empty)", last: one missing value must not turn
+/// a column of numbers into text.
+pub fn column(name: &str, note: String, values: Vec<(u64, String)>) -> Classing {
+    let (empty, filled): (Vec<_>, Vec<_>) =
+        values.into_iter().partition(|(_, v)| v.trim().is_empty());
+    let mut classing = filled_column(name, note, filled);
+    if !empty.is_empty() {
+        let class = classing.labels.len() as u32;
+        classing.labels.push("(empty)".into());
+        classing
+            .by_line
+            .extend(empty.into_iter().map(|(line, _)| (line, class)));
+        classing.by_line.sort_unstable_by_key(|&(line, _)| line);
+    }
+    classing
+}
+
+/// `column` of the cells that have a value.
+fn filled_column(name: &str, note: String, mut values: Vec<(u64, String)>) -> Classing {
     values.sort_by_key(|&(line, _)| line);
     let numbers: Option<Vec<(u64, f64)>> = values
         .iter()
@@ -316,7 +348,6 @@ fn numeric(name: &str, note: String, pairs: Vec<(u64, f64)>) -> Classing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Status;
 
     /// (line, status, solutions, time, clues, guesses)
     type Spec = (u64, Status, u32, u64, u8, Option<u64>);
@@ -379,11 +410,14 @@ mod tests {
         assert_eq!(labels, ["0", "1", "2+", "disagree"]);
         let lines: Vec<u64> = table.iter().map(|r| r.lines).collect();
         assert_eq!(lines, [1, 3, 1, 1]);
-        // Class "1": lines 1, 2, 6. a: 100, 300, 1000 -> median 300; b: 200, 200, 500.
+        // Class "1": lines 1, 2, 6. a finished 100, 300 (median 100, mean 200) and gave up
+        // on line 6 at 1000, which is left out; b finished 200, 200, 500.
         let one = &table[1];
-        assert_eq!(one.times[0].map(|t| t.0), Some(300));
+        assert_eq!(one.times[0].map(|t| t.0), Some(100));
         assert_eq!(one.times[1].map(|t| t.0), Some(200));
-        assert!((one.times[0].unwrap().1 - 1400.0 / 3.0).abs() < 1e-9);
+        assert!((one.times[0].unwrap().1 - 200.0).abs() < 1e-9);
+        assert_eq!(one.aborted, [1, 0]);
+        // a's median is lower, but b finished all three and a only two.
         assert_eq!(one.fastest, Some(1));
         // Class "0": a 70, b 40.
         assert_eq!(table[0].fastest, Some(1));
@@ -411,6 +445,28 @@ mod tests {
     }
 
     #[test]
+    fn a_strategy_that_aborted_everything_is_not_the_fastest() {
+        // naive gives up at once on every puzzle; dlx finishes them, slower.
+        let naive = group(
+            "naive",
+            &[(1, Aborted, 0, 5, 25, None), (2, Aborted, 0, 6, 25, None)],
+        );
+        let dlx = group(
+            "dlx",
+            &[(1, Unique, 1, 900, 25, None), (2, Unique, 1, 700, 25, None)],
+        );
+        let groups = [&naive, &dlx];
+        let table = breakdown(&clues(&groups), &groups);
+        assert_eq!(table.len(), 1);
+        assert_eq!(table[0].times[0], None);
+        assert_eq!(table[0].aborted, [2, 0]);
+        assert_eq!(table[0].times[1], Some((700, 800.0)));
+        assert_eq!(table[0].fastest, Some(1));
+        let none_finished = breakdown(&clues(&[&naive]), &[&naive]);
+        assert_eq!(none_finished[0].fastest, None);
+    }
+
+    #[test]
     fn many_values_go_into_ranges_or_the_most_common() {
         let pairs: Vec<(u64, String)> = (1..=100).map(|i| (i, (i % 40).to_string())).collect();
         let c = column("x", String::new(), pairs);
@@ -433,5 +489,16 @@ mod tests {
         let c = column("difficulty", String::new(), few);
         assert_eq!(c.labels, ["easy", "hard"]);
         assert_eq!(c.by_line, [(1, 0), (2, 0), (3, 1)]);
+
+        // One empty cell among numbers: its own class, the numbers still sorted as numbers.
+        let gappy: Vec<(u64, String)> = [(1, "10"), (2, " "), (3, "2"), (4, "1"), (5, "11")]
+            .map(|(l, v)| (l, v.to_string()))
+            .to_vec();
+        let c = column("rating", String::new(), gappy);
+        assert_eq!(c.labels, ["1", "2", "10", "11", "(empty)"]);
+        assert_eq!(c.by_line, [(1, 2), (2, 4), (3, 1), (4, 0), (5, 3)]);
+        let blank = column("rating", String::new(), vec![(1, String::new())]);
+        assert_eq!(blank.labels, ["(empty)"]);
+        assert_eq!(blank.by_line, [(1, 0)]);
     }
 }

@@ -85,4 +85,12 @@ pub enum ReportError {
         /// What went wrong.
         message: String,
     },
+    /// `--by`'s column is in none of the corpora.
+    #[error("--by {column}: no corpus of the report has this column: {why}")]
+    ByNowhere {
+        /// The column asked for.
+        column: String,
+        /// Each corpus's reason.
+        why: String,
+    },
 }

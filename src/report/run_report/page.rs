@@ -50,15 +50,52 @@ pub fn render(inputs: &Inputs, options: &Options) -> Result<String, ReportError>
             corpora.push(&g.corpus);
         }
     }
-    for corpus in corpora {
+    let by = by_columns(&corpora, options)?;
+    for (i, corpus) in corpora.into_iter().enumerate() {
         let groups: Vec<&Group> = inputs
             .groups
             .iter()
             .filter(|g| g.corpus == corpus)
             .collect();
-        section(&mut page, inputs, corpus, &groups, &labels, options)?;
+        let by = by
+            .as_ref()
+            .map(|(column, values)| (column.as_str(), &values[i]));
+        section(&mut page, inputs, corpus, &groups, &labels, options, by)?;
     }
     Ok(page.finish())
+}
+
+/// `--by`'s column and its values in each corpus (in `corpora`'s order), or why a corpus
+/// has none: a text corpus among CSV ones goes without the table, but a column that no
+/// corpus has is an error.
+type ByColumn = (String, Vec<ColumnValues>);
+
+/// A corpus's (line, value) of `--by`'s column, or why it has none.
+type ColumnValues = Result<Vec<(u64, String)>, ReportError>;
+
+fn by_columns(corpora: &[&str], options: &Options) -> Result<Option<ByColumn>, ReportError> {
+    let Some(column) = &options.by else {
+        return Ok(None);
+    };
+    let mut values: Vec<_> = corpora
+        .iter()
+        .map(|corpus| by_column::read_column(corpus, column))
+        .collect();
+    if values.iter().all(Result::is_err) {
+        if values.len() == 1 {
+            return Err(values.pop().expect("one corpus").unwrap_err());
+        }
+        let why: Vec<String> = values
+            .into_iter()
+            .filter_map(Result::err)
+            .map(|e| e.to_string())
+            .collect();
+        return Err(ReportError::ByNowhere {
+            column: column.clone(),
+            why: why.join("; "),
+        });
+    }
+    Ok(Some((column.clone(), values)))
 }
 
 fn distinct_labels(inputs: &Inputs) -> Vec<String> {
@@ -82,6 +119,15 @@ fn settings(page: &mut Page, inputs: &Inputs) {
         return;
     }
     for (name, s) in &inputs.summaries {
+        if !inputs.groups.iter().any(|g| describes(s, g)) {
+            // Shown, so that a mistyped JSON is noticed, but without its settings: they
+            // would read as those of runs it is not of.
+            page.warning(&format!(
+                "{name} matches none of the CSVs' (corpus, strategy, puzzles): its settings \
+                 are left out"
+            ));
+            continue;
+        }
         let limits = format!(
             "max solutions {}, node budget {}, timeout {}, repeat {}",
             s.max_solutions,
@@ -129,14 +175,7 @@ fn settings(page: &mut Page, inputs: &Inputs) {
 fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport> {
     let stem = |p: &Path| p.file_stem().map(|s| s.to_os_string());
     let csv_stem = stem(&inputs.csvs[group.file]);
-    let holds = |s: &SummaryReport| {
-        s.rows.iter().any(|r| {
-            r.corpus == group.corpus
-                && r.strategy == group.strategy
-                && r.puzzles == group.rows.len() as u64
-        })
-    };
-    let candidates = || inputs.summaries.iter().filter(|(_, s)| holds(s));
+    let candidates = || inputs.summaries.iter().filter(|(_, s)| describes(s, group));
     let named = candidates().find(|(name, _)| stem(Path::new(name)) == csv_stem);
     // A strategy timed in several CSVs: only the summary named like its own CSV is
     // known to be of its run.
@@ -144,6 +183,15 @@ fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport
     named
         .or_else(|| candidates().next().filter(|_| !timed_twice))
         .map(|(_, s)| s)
+}
+
+/// Whether `summary` has a row of `group`'s corpus, strategy and number of rows.
+fn describes(summary: &SummaryReport, group: &Group) -> bool {
+    summary.rows.iter().any(|r| {
+        r.corpus == group.corpus
+            && r.strategy == group.strategy
+            && r.puzzles == group.rows.len() as u64
+    })
 }
 
 fn limits_of(summary: &SummaryReport) -> Limits {
@@ -167,13 +215,14 @@ fn section(
     groups: &[&Group],
     labels: &[String],
     options: &Options,
+    by: Option<(&str, &ColumnValues)>,
 ) -> Result<(), ReportError> {
     let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
     page.heading(2, &format!("corpus {corpus}"));
     page.meta(&format!(
-        "{} puzzle lines, {} strategies",
-        thousands(lines as u64),
-        groups.len()
+        "{}, {}",
+        counted(lines as u64, "puzzle line"),
+        counted(groups.len() as u64, "strategy")
     ));
     let color = |g: &Group| labels.iter().position(|l| *l == g.label).unwrap_or(0);
     let times: Vec<Vec<u64>> = groups
@@ -237,27 +286,47 @@ fn section(
 
     page.heading(3, "By puzzle class");
     page.paragraph(
-        "Each cell: a strategy's median time per puzzle on the puzzles of the class, its \
-         mean in brackets; the last column names the fastest by median. The winner often \
-         changes with the class.",
+        "Each cell: a strategy's median time per puzzle on the puzzles of the class it \
+         finished, its mean in brackets, then how many it aborted, if any; the last column \
+         names the fastest: of the strategies that finished the most puzzles of the class, \
+         the one with the lowest median. The winner often changes with the class.",
     );
     let mut classings = vec![classes::solution_count(groups), classes::clues(groups)];
     classings.extend(classes::guesses(groups));
-    if let Some(column) = &options.by {
-        let values = by_column::read_column(corpus, column)?;
-        classings.push(classes::column(
+    let mut by_missing = None;
+    match by {
+        Some((column, Ok(values))) => classings.push(classes::column(
             column,
             format!("column {column} of {corpus}"),
-            values,
-        ));
+            values.clone(),
+        )),
+        Some((column, Err(e))) => {
+            let why = match e {
+                ReportError::By { message, .. } => message.clone(),
+                other => other.to_string(),
+            };
+            by_missing = Some(format!("No table by {column}: {why}."));
+        }
+        None => {}
     }
     for classing in &classings {
         class_table(page, classing, groups);
     }
+    if let Some(note) = by_missing {
+        page.meta(&note);
+    }
 
     page.heading(3, "Slowest puzzles");
     for g in groups {
-        page.heading(4, &format!("{}: the {} slowest", g.label, g.slowest.len()));
+        match g.slowest.len() {
+            0 => {
+                page.heading(4, &g.label);
+                page.paragraph("Nothing was searched: every line was malformed or invalid.");
+                continue;
+            }
+            1 => page.heading(4, &format!("{}: the slowest", g.label)),
+            n => page.heading(4, &format!("{}: the {n} slowest", g.label)),
+        }
         let rows: Vec<Vec<String>> = g
             .slowest
             .iter()
@@ -266,7 +335,7 @@ fn section(
                     s.line.to_string(),
                     s.puzzle.clone(),
                     s.status.to_string(),
-                    duration(s.time_ns as f64),
+                    short_duration(s.time_ns as f64),
                     s.nodes.map_or("-".into(), thousands),
                 ]
             })
@@ -318,7 +387,7 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
                 short_duration(s.median_ns as f64),
                 short_duration(s.p99_ns as f64),
                 short_duration(s.max_ns as f64),
-                s.mean_nodes.map_or("-".into(), |n| format!("{n:.1}")),
+                s.mean_nodes.map_or("-".into(), tenths),
                 s.guesses_per_puzzle
                     .map_or("-".into(), |n| format!("{n:.2}")),
             ]);
@@ -337,6 +406,21 @@ fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
             "Some answers are wrong: see the error column of the per-puzzle CSV for which and why.",
         );
     }
+}
+
+/// `n` things, in the singular for one: "1 strategy", "14 puzzle lines".
+fn counted(n: u64, one: &str) -> String {
+    match (n, one.strip_suffix('y')) {
+        (1, _) => format!("1 {one}"),
+        (_, Some(stem)) => format!("{} {stem}ies", thousands(n)),
+        _ => format!("{} {one}s", thousands(n)),
+    }
+}
+
+/// `x` to one decimal with thousands separators: "12,345.7".
+fn tenths(x: f64) -> String {
+    let tenths = (x * 10.0).round().max(0.0) as u64;
+    format!("{}.{}", thousands(tenths / 10), tenths % 10)
 }
 
 fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
@@ -511,15 +595,19 @@ fn class_table(page: &mut Page, classing: &Classing, groups: &[&Group]) {
         .iter()
         .map(|r| {
             let mut row = vec![r.label.clone(), thousands(r.lines)];
-            for t in &r.times {
-                match t {
-                    Some((median, mean)) => row.push(format!(
+            for (t, &aborted) in r.times.iter().zip(&r.aborted) {
+                let mut cell = match t {
+                    Some((median, mean)) => format!(
                         "{} ({})",
                         short_duration(*median as f64),
                         short_duration(*mean)
-                    )),
-                    None => row.push("-".to_string()),
+                    ),
+                    None => "-".to_string(),
+                };
+                if aborted > 0 {
+                    cell.push_str(&format!(", {} aborted", thousands(aborted)));
                 }
+                row.push(cell);
             }
             row.push(r.fastest.map_or("-".into(), |i| groups[i].label.clone()));
             row

@@ -127,10 +127,53 @@ fn counts_par2_and_slowest_come_from_every_row_and_appear_in_the_page() {
     ] {
         assert!(html.contains(text), "{text} not in\n{html}");
     }
+    // The slowest puzzles' times are in the other tables' short form.
+    let slowest_row = format!(
+        "<td class=\"grid\">{}</td><td>unique</td><td class=\"r\">12.0 µs</td>",
+        grid(12)
+    );
+    assert!(html.contains(&slowest_row), "{slowest_row} not in\n{html}");
+    assert!(html.contains("13 puzzle lines, 2 strategies"), "{html}");
     // The noise warnings need 200 puzzles.
     assert!(!html.contains("the slowest 1%"), "{html}");
     // b's PAR-2: only a's summary row matches (b's is not in it): its limits are unknown.
     assert!(html.contains("not known for b"), "{html}");
+}
+
+#[test]
+fn one_strategy_that_searched_nothing_gets_no_empty_slowest_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "c.txt,1,a,malformed,,,,,,,,line is not a puzzle\n";
+    let path = write(dir.path(), "none.csv", &format!("{HEADER}{rows}"));
+    let html = render(&Inputs::read(&[path]).unwrap(), &Options::default()).unwrap();
+    assert!(html.contains("1 puzzle line, 1 strategy"), "{html}");
+    assert!(!html.contains("slowest</h4>"), "{html}");
+    assert!(html.contains("Nothing was searched"), "{html}");
+}
+
+#[test]
+fn mean_nodes_have_thousands_separators() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "c.txt,1,a,unique,1,1234567,,100,25,,,\nc.txt,2,a,unique,1,1234568,,100,25,,,\n";
+    let path = write(dir.path(), "big.csv", &format!("{HEADER}{rows}"));
+    let html = render(&Inputs::read(&[path]).unwrap(), &Options::default()).unwrap();
+    assert!(html.contains("<td class=\"r\">1,234,567.5</td>"), "{html}");
+}
+
+#[test]
+fn a_summary_of_another_run_is_named_without_its_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "other.txt,1,a,unique,1,5,,100,25,,,\n";
+    let path = write(dir.path(), "other.csv", &format!("{HEADER}{rows}"));
+    let inputs = Inputs::read(&[path])
+        .unwrap()
+        .with_summary("run-a.json", summary(Some(10_000), None));
+    let html = render(&inputs, &Options::default()).unwrap();
+    assert!(
+        html.contains("run-a.json matches none of the CSVs&#39; (corpus, strategy, puzzles)"),
+        "{html}"
+    );
+    assert!(!html.contains("Test CPU 9000"), "{html}");
 }
 
 #[test]
