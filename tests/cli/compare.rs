@@ -507,9 +507,8 @@ fn bad_input_exits_2_naming_file_and_line() {
         .stderr(predicate::str::contains("missing.csv"));
 }
 
-#[test]
-fn a_summary_json_is_compared_with_less_power() {
-    let dir = TempDir::new().unwrap();
+/// The summary JSON of a `bitmask` run over the built-in corpus, written in `dir`.
+fn bitmask_summary(dir: &TempDir) -> PathBuf {
     let json = dir.path().join("run.json");
     Command::cargo_bin("sudoku-bench")
         .unwrap()
@@ -518,6 +517,13 @@ fn a_summary_json_is_compared_with_less_power() {
         .arg(&json)
         .assert()
         .success();
+    json
+}
+
+#[test]
+fn a_summary_json_is_compared_with_less_power() {
+    let dir = TempDir::new().unwrap();
+    let json = bitmask_summary(&dir);
     compare(&[json.as_os_str(), json.as_os_str()])
         .code(0)
         .stdout(predicate::str::contains("Summary JSON input"))
@@ -835,14 +841,7 @@ fn html_of_an_in_run_comparison() {
 #[test]
 fn html_of_summary_jsons_says_there_is_no_per_puzzle_data() {
     let dir = TempDir::new().unwrap();
-    let json = dir.path().join("run.json");
-    Command::cargo_bin("sudoku-bench")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", "--quiet", "--out", "-", "-s", "bitmask", "--summary"])
-        .arg(&json)
-        .assert()
-        .success();
+    let json = bitmask_summary(&dir);
     let os = std::ffi::OsStr::new;
     let page = stdout(&compare(&[json.as_os_str(), json.as_os_str(), os("--format=html")]).code(0));
     assert!(page.contains("No per-puzzle data"), "{page}");

@@ -11,16 +11,21 @@ const EASY_SOLUTION: &str =
 const HARD_SOLUTION: &str =
     "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
 
-/// (line, strategy) -> status
-fn statuses(rows: &[Row]) -> BTreeMap<(u64, String), String> {
+/// (line, strategy) -> the row's `column`.
+fn by_line(rows: &[Row], column: &str) -> BTreeMap<(u64, String), String> {
     rows.iter()
         .map(|r| {
             (
                 (r["line"].parse().unwrap(), r["strategy"].clone()),
-                r["status"].clone(),
+                r[column].clone(),
             )
         })
         .collect()
+}
+
+/// (line, strategy) -> status
+fn statuses(rows: &[Row]) -> BTreeMap<(u64, String), String> {
+    by_line(rows, "status")
 }
 
 fn strategies() -> Vec<String> {
@@ -617,14 +622,7 @@ fn finished_alike(a: &Answers, b: &Answers) -> BTreeMap<String, usize> {
 
 /// (line, strategy) -> nodes
 fn nodes(rows: &[Row]) -> BTreeMap<(u64, String), String> {
-    rows.iter()
-        .map(|r| {
-            (
-                (r["line"].parse().unwrap(), r["strategy"].clone()),
-                r["nodes"].clone(),
-            )
-        })
-        .collect()
+    by_line(rows, "nodes")
 }
 
 #[test]
