@@ -2,30 +2,10 @@
 //! (columns found by header name, unknown columns ignored), or a summary JSON.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::report::run_file::{self, RunFileError};
 use crate::report::summary::SummaryReport;
-
-/// Why a run could not be read. Every variant names the file, and the line when there is one.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    #[error("{path}: cannot read")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}:{line}: {message}")]
-    Bad {
-        path: PathBuf,
-        line: u64,
-        message: String,
-    },
-    #[error("{path}: not a summary JSON written by `sudoku-bench run --summary`")]
-    Json {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-}
 
 /// One (puzzle, strategy) row of a per-puzzle CSV, as `compare` needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,17 +70,10 @@ pub enum Run {
 
 impl Run {
     /// Read `path`: JSON when its first non-blank byte is `{`, else a per-puzzle CSV.
-    pub fn load(path: &Path) -> Result<Run, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
-            let report: SummaryReport =
-                serde_json::from_slice(&bytes).map_err(|source| LoadError::Json {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
+    pub fn load(path: &Path) -> Result<Run, RunFileError> {
+        let bytes = std::fs::read(path).map_err(|e| RunFileError::io(path, e))?;
+        if run_file::is_summary(&bytes) {
+            let report = run_file::parse_summary(path, &bytes)?;
             return Ok(Run::Summary(summary_aggregates(&report)));
         }
         parse_csv(path, &bytes).map(Run::PerPuzzle)
@@ -185,8 +158,8 @@ fn summary_aggregates(report: &SummaryReport) -> BTreeMap<(String, String), Aggr
 /// ignored.
 const NEEDED: [&str; 6] = ["corpus", "line", "strategy", "nodes", "time_ns", "puzzle"];
 
-fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
-    let bad = |line: u64, message: String| LoadError::Bad {
+fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, RunFileError> {
+    let bad = |line: u64, message: String| RunFileError::Bad {
         path: path.to_path_buf(),
         line,
         message,
@@ -221,7 +194,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
         }
         let line = record.position().map_or(0, |p| p.line());
         let field = |i: usize| record.get(i).unwrap_or("").trim();
-        let number = |col: usize| -> Result<Option<u64>, LoadError> {
+        let number = |col: usize| -> Result<Option<u64>, RunFileError> {
             let v = field(idx[col]);
             if v.is_empty() {
                 return Ok(None);
@@ -291,7 +264,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, LoadError> {
 mod tests {
     use super::*;
 
-    fn load_text(text: &str) -> Result<Run, LoadError> {
+    fn load_text(text: &str) -> Result<Run, RunFileError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.csv");
         std::fs::write(&path, text).unwrap();

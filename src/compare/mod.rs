@@ -23,7 +23,7 @@ pub mod summary;
 use serde::Serialize;
 
 pub use between::between;
-pub use load::{LoadError, Run};
+pub use load::Run;
 use stats::Bootstrap;
 
 /// What decides a verdict.

@@ -8,6 +8,7 @@ pub mod html;
 pub mod json;
 pub mod noise;
 pub mod plot;
+pub mod run_file;
 pub mod run_report;
 pub mod sink;
 pub mod summary;

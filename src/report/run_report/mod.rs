@@ -13,6 +13,8 @@ mod tests;
 
 use std::path::PathBuf;
 
+use crate::report::run_file::RunFileError;
+
 pub use page::{render, Options};
 pub use read::Inputs;
 
@@ -20,32 +22,9 @@ pub use read::Inputs;
 /// option at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    /// A file could not be opened or read.
-    #[error("cannot read {path}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A row or the header of a per-puzzle CSV is not what `run` writes.
-    #[error("{path}:{line}: {message}")]
-    Bad {
-        /// The CSV.
-        path: PathBuf,
-        /// Its line (1-based, the header is line 1).
-        line: u64,
-        /// What is wrong.
-        message: String,
-    },
-    /// A file starting with `{` is not a summary JSON.
-    #[error("{path}: not a summary JSON written by `sudoku-bench run --summary`")]
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: serde_json::Error,
-    },
+    /// A CSV or summary JSON could not be read.
+    #[error(transparent)]
+    File(#[from] RunFileError),
     /// One CSV holds two rows of one puzzle for one strategy.
     #[error(
         "{path}: corpus {corpus}, strategy {strategy}: line {line} has two rows (one CSV \

@@ -5,10 +5,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::ReportError;
+use crate::report::run_file::{self, RunFileError};
 use crate::report::summary::SummaryReport;
 use crate::report::Status;
 
@@ -240,8 +240,8 @@ impl Inputs {
     pub fn read(paths: &[PathBuf]) -> Result<Inputs, ReportError> {
         let mut inputs = Inputs::default();
         for path in paths {
-            if starts_with_brace(path)? {
-                let report = read_summary(path)?;
+            if run_file::is_summary_file(path)? {
+                let report = run_file::read_summary(path)?;
                 inputs.summaries.push((path.display().to_string(), report));
             } else {
                 inputs.read_csv(path)?;
@@ -261,21 +261,18 @@ impl Inputs {
     }
 
     fn read_csv(&mut self, path: &Path) -> Result<(), ReportError> {
-        let io = |source| ReportError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = File::open(path).map_err(io)?;
+        let file = File::open(path).map_err(|e| RunFileError::io(path, e))?;
         let index = self.csvs.len();
         self.csvs.push(path.to_path_buf());
         let first = self.groups.len();
         read_rows(path, file, index, &mut self.groups)?;
         if self.groups.len() == first {
-            return Err(ReportError::Bad {
+            return Err(RunFileError::Bad {
                 path: path.to_path_buf(),
                 line: 1,
                 message: "no per-puzzle rows: nothing to report".into(),
-            });
+            }
+            .into());
         }
         for group in &mut self.groups[first..] {
             group.seal(path)?;
@@ -321,35 +318,6 @@ impl Inputs {
             }
         }
     }
-}
-
-fn starts_with_brace(path: &Path) -> Result<bool, ReportError> {
-    let io = |source| ReportError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut file = File::open(path).map_err(io)?;
-    let mut buf = [0u8; 4096];
-    loop {
-        let n = file.read(&mut buf).map_err(io)?;
-        if n == 0 {
-            return Ok(false);
-        }
-        if let Some(b) = buf[..n].iter().find(|b| !b.is_ascii_whitespace()) {
-            return Ok(*b == b'{');
-        }
-    }
-}
-
-fn read_summary(path: &Path) -> Result<SummaryReport, ReportError> {
-    let bytes = std::fs::read(path).map_err(|source| ReportError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    serde_json::from_slice(&bytes).map_err(|source| ReportError::Json {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Where each column is; `None` for an optional one the CSV lacks.
@@ -474,7 +442,7 @@ fn read_rows(
     index: usize,
     groups: &mut Vec<Group>,
 ) -> Result<(), ReportError> {
-    let bad = |line: u64, message: String| ReportError::Bad {
+    let bad = |line: u64, message: String| RunFileError::Bad {
         path: path.to_path_buf(),
         line,
         message,
@@ -505,7 +473,7 @@ fn read_rows(
                     } => format!("{len} fields, but the header has {expected_len}"),
                     _ => e.to_string(),
                 };
-                return Err(bad(at, message));
+                return Err(bad(at, message).into());
             }
         }
         let line = record.position().map_or(line, |p| p.line());
