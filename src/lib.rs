@@ -14,6 +14,7 @@ pub mod canonical;
 pub mod classify;
 pub mod clock;
 pub mod compare;
+pub mod compress;
 pub mod corpus;
 pub mod dedupe;
 pub mod engine;

@@ -7,7 +7,9 @@
 //! is a comment, a blank or the header. LF, CRLF and a lone CR each end a line. A line
 //! that is not a puzzle (one longer than `MAX_LINE` too) is a `Kind::Malformed` record
 //! and a puzzle whose givens break a rule is `Kind::Invalid`: neither stops the stream.
-//! Only failures to read at all are errors, and a compressed corpus, refused.
+//! Only failures to read at all are errors. A compressed corpus (gzip, zstd, xz, bzip2,
+//! told by its magic number) is decompressed as it streams; line numbers and columns are
+//! those of the decompressed text.
 //!
 //! There is one read path: `Corpus::read_chunk`. Lines are split by `split::first_line`
 //! and become records through `Chunk::take` (which classifies with `State::kind_into`),
@@ -16,6 +18,7 @@
 
 mod csv;
 mod kind;
+mod shard;
 mod split;
 mod start;
 mod text;
@@ -29,7 +32,8 @@ use self::split::Split;
 use crate::grid::Grid;
 
 pub use self::csv::CsvLayout;
-pub use self::start::Compression;
+pub use self::shard::Shard;
+pub use crate::compress::Codec;
 
 /// How a corpus is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,16 +60,11 @@ pub enum LoadError {
     },
     #[error("cannot start the reader thread")]
     Thread(#[source] io::Error),
-    #[error(
-        "{name}: compressed ({}) corpora are not supported yet; decompress it first, e.g. \
-         `{} {} | sudoku-bench run -`",
-        compression.name,
-        compression.cat,
-        if name == "-" { "FILE" } else { name }
-    )]
-    Compressed {
+    #[error("{name}: cannot start its {codec} decoder")]
+    Decoder {
         name: String,
-        compression: Compression,
+        codec: Codec,
+        source: io::Error,
     },
     #[error(
         "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
@@ -251,6 +250,8 @@ pub struct Corpus {
     size: Option<u64>,
     /// The first bytes were looked at (`start`).
     started: bool,
+    /// The compression the first bytes named, once `started`.
+    codec: Option<Codec>,
     bytes_read: u64,
     /// `bytes_read` when the last chunk was read.
     bytes_reported: u64,
@@ -279,9 +280,9 @@ pub const MAX_LINE: usize = 1 << 16;
 impl Corpus {
     /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
     ///
-    /// A regular file's first bytes are read at once, so a compressed file is refused here,
-    /// before any work; stdin's or a pipe's only on the first read, as opening one must not
-    /// wait for its writer.
+    /// A regular file's first bytes are read at once, so a compressed file's decoder starts
+    /// (or fails) here, before any work; stdin's or a pipe's only on the first read, as
+    /// opening one must not wait for its writer.
     pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
         if path.as_os_str() == "-" {
             let reader = BufReader::with_capacity(READ_BUFFER, io::stdin());
@@ -323,6 +324,7 @@ impl Corpus {
             },
             size,
             started: false,
+            codec: None,
             bytes_read: 0,
             bytes_reported: 0,
             failed: None,
@@ -476,15 +478,47 @@ impl Corpus {
         Ok(true)
     }
 
-    /// Before the first line: refuse a compressed corpus and skip a UTF-8 byte-order mark
-    /// (so columns do not count it, and the first line's bytes do not hold it).
+    /// Before the first line: put a decoder in front of a compressed corpus, and skip a
+    /// UTF-8 byte-order mark (so columns do not count it, and the first line's bytes do not
+    /// hold it).
     fn start(&mut self) -> Result<(), LoadError> {
         if self.started {
             return Ok(());
         }
         self.started = true;
-        // A short first read (a pipe gives what it has) is gathered up to `HEAD` bytes,
-        // then put back in front of the rest.
+        self.gather_head()?;
+        let buf = self
+            .reader
+            .fill_buf()
+            .map_err(|source| read_error(&self.state, source))?;
+        if let Some(codec) = Codec::detect(buf) {
+            let compressed = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+            let decoder = codec
+                .decoder(compressed)
+                .map_err(|source| LoadError::Decoder {
+                    name: self.state.name.clone(),
+                    codec,
+                    source,
+                })?;
+            self.reader = Box::new(BufReader::with_capacity(READ_BUFFER, decoder));
+            self.codec = Some(codec);
+            self.gather_head()?;
+        }
+        let buf = self
+            .reader
+            .fill_buf()
+            .map_err(|source| read_error(&self.state, source))?;
+        if buf.starts_with(start::BOM) {
+            self.reader.consume(start::BOM.len());
+            self.bytes_read += start::BOM.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Make the reader's buffer hold at least `HEAD` bytes (fewer only at the end): a
+    /// short first read (a pipe gives what it has) is gathered, then put back in front of
+    /// the rest.
+    fn gather_head(&mut self) -> Result<(), LoadError> {
         let mut head = Vec::new();
         let mut failed = None;
         loop {
@@ -510,24 +544,13 @@ impl Corpus {
             let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
             self.reader = Box::new(io::Cursor::new(head).chain(rest));
         }
-        if let Some(error) = failed {
-            return Err(error);
-        }
-        let buf = self
-            .reader
-            .fill_buf()
-            .map_err(|source| read_error(&self.state, source))?;
-        if let Some(compression) = start::compression(buf) {
-            return Err(LoadError::Compressed {
-                name: self.state.name.clone(),
-                compression,
-            });
-        }
-        if buf.starts_with(start::BOM) {
-            self.reader.consume(start::BOM.len());
-            self.bytes_read += start::BOM.len() as u64;
-        }
-        Ok(())
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// The compression of the corpus, once its first bytes were read (after the first
+    /// `read_chunk`, or at `open` for a regular file).
+    pub fn codec(&self) -> Option<Codec> {
+        self.codec
     }
 
     /// True when nothing is left to read: the next `read_chunk` would return no records

@@ -347,6 +347,19 @@ pub struct SummaryReport {
     /// of its times). Absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pipes: Vec<PipeCost>,
+    /// The part of the input this run took (`--shard K/N`). Absent for the whole input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::corpus::Shard>,
+    /// Rows of the per-puzzle CSV that an earlier run wrote and `run --resume` kept; the
+    /// rows count them as if solved now, `wall_ns` and `preemptions` cover only this
+    /// process. Absent when the run did not resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_rows: Option<u64>,
+    /// The machines whose parts `merge` put together, when more than one: then the times
+    /// come from several machines and only counts and nodes compare as one run's would.
+    /// Empty for a single run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<Machine>,
     /// One per corpus and strategy.
     pub rows: Vec<SummaryRow>,
 }
@@ -388,6 +401,9 @@ impl SummaryReport {
             interrupted: false,
             not_reached: Some(0),
             pipes: Vec::new(),
+            shard: None,
+            resumed_rows: None,
+            machines: Vec::new(),
             rows: summary.rows(),
         }
     }
@@ -579,6 +595,9 @@ mod tests {
             interrupted,
             not_reached,
             pipes: Vec::new(),
+            shard: None,
+            resumed_rows: None,
+            machines: Vec::new(),
             rows: Vec::new(),
         }
     }

@@ -158,11 +158,12 @@ fn an_os_error_is_said_once() {
         );
 }
 
-const COMPRESSED: [(&str, &[u8], &str); 4] = [
-    ("gzip", &[0x1f, 0x8b, 8, 0, 0, 0], "zcat"),
-    ("zstd", &[0x28, 0xb5, 0x2f, 0xfd, 0, 0], "zstdcat"),
-    ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0], "xzcat"),
-    ("bzip2", b"BZh91AY&SY", "bzcat"),
+/// The start of a stream in each compressed format, followed by bytes no decoder accepts.
+const BROKEN_COMPRESSED: [(&str, &[u8]); 4] = [
+    ("gzip", &[0x1f, 0x8b, 8, 0, 0, 0]),
+    ("zstd", &[0x28, 0xb5, 0x2f, 0xfd, 0, 0]),
+    ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0]),
+    ("bzip2", b"BZh91AY&SY"),
 ];
 
 /// `--out PATH` for the commands that take it.
@@ -174,17 +175,13 @@ fn out_args<'a>(command: &str, out: &'a Path) -> Vec<&'a std::ffi::OsStr> {
 }
 
 #[test]
-fn compressed_corpora_are_refused_by_every_command() {
+fn a_broken_compressed_corpus_is_a_read_error_naming_it_in_every_command() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.txt");
-    for (format, magic, tool) in COMPRESSED {
+    for (format, magic) in BROKEN_COMPRESSED {
         let corpus = dir.path().join(format!("c.{format}"));
         std::fs::write(&corpus, [magic, b"\n", P.as_bytes(), b"\n"].concat()).unwrap();
-        let said = predicate::str::contains(format!(
-            "compressed ({format}) corpora are not supported yet; decompress it first, e.g. \
-             `{tool} {} | sudoku-bench run -`",
-            corpus.display()
-        ));
+        let said = predicate::str::contains(format!("{}: ", corpus.display()));
         for command in ["run", "check", "filter"] {
             bench()
                 .arg(command)
@@ -203,9 +200,7 @@ fn compressed_corpora_are_refused_by_every_command() {
                 .write_stdin([magic, b"\n", P.as_bytes()].concat())
                 .assert()
                 .code(2)
-                .stderr(predicate::str::contains(format!(
-                    "compressed ({format}) corpora are not supported yet"
-                )));
+                .stderr(predicate::str::contains("-: read error after line 0"));
         }
     }
 }

@@ -1,0 +1,67 @@
+//! `Shard`: the K-th of N parts of a corpus, K counted from 1 (as `cargo nextest
+//! --partition count:K/N` counts). Every line of a corpus belongs to exactly one part,
+//! whatever N, and keeps its line number in it.
+
+use serde::{Deserialize, Serialize};
+
+/// The `index`-th of `count` parts (1 <= index <= count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: u32,
+    /// N, at least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole corpus: part 1 of 1.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Part `index` of `count`; `None` unless 1 <= index <= count.
+    pub fn new(index: u32, count: u32) -> Option<Shard> {
+        (1..=count)
+            .contains(&index)
+            .then_some(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N`, as `--shard` takes it.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?} is not K/N (e.g. 3/8: the third of 8 parts)"))?;
+        let number = |what: &str, text: &str| {
+            text.trim()
+                .parse::<u32>()
+                .map_err(|e| format!("{s:?}: {what} {text:?} is not a whole number ({e})"))
+        };
+        let (k, n) = (number("K", k)?, number("N", n)?);
+        Shard::new(k, n).ok_or_else(|| {
+            format!("{s:?}: K must be from 1 to N (parts are counted from 1, as in 1/{n})")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_k_of_n_from_one() {
+        assert_eq!("3/8".parse(), Ok(Shard { index: 3, count: 8 }));
+        assert_eq!("1/1".parse(), Ok(Shard::WHOLE));
+        for bad in ["0/8", "9/8", "0/0", "3", "a/8", "3/", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        assert_eq!(Shard { index: 2, count: 7 }.to_string(), "2/7");
+    }
+}
