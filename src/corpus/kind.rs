@@ -20,6 +20,9 @@ pub(super) struct State {
     pub layout: Option<Layout>,
     /// Lines read so far: the 1-based number of the last one.
     pub line: u64,
+    /// Lines up to this one are read and classified (which settles the format) but become
+    /// no record: see `Corpus::skip_through`.
+    pub skip_through: u64,
 }
 
 impl State {

@@ -26,6 +26,8 @@ mod text;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use self::kind::State;
 use self::split::Split;
@@ -223,7 +225,9 @@ impl Chunk {
         }
         let record = &mut self.records[self.len];
         state.kind_into(&mut record.kind, content, cut)?;
-        if self.lines == Lines::Entries && !record.kind.is_entry() {
+        if state.line <= state.skip_through
+            || (self.lines == Lines::Entries && !record.kind.is_entry())
+        {
             return Ok(());
         }
         record.line = state.line;
@@ -252,8 +256,12 @@ pub struct Corpus {
     started: bool,
     /// The compression the first bytes named, once `started`.
     codec: Option<Codec>,
+    /// Bytes of the text read (decompressed, for a compressed corpus).
     bytes_read: u64,
-    /// `bytes_read` when the last chunk was read.
+    /// For a compressed corpus, bytes of the file its decoder consumed: progress is
+    /// measured against the file's size, so it counts stored bytes.
+    stored_read: Option<Arc<AtomicU64>>,
+    /// `bytes_read()` when the last chunk was read.
     bytes_reported: u64,
     /// An error held back so that the lines read before it are reported first.
     failed: Option<LoadError>,
@@ -321,11 +329,13 @@ impl Corpus {
                 forced,
                 layout: None,
                 line: 0,
+                skip_through: 0,
             },
             size,
             started: false,
             codec: None,
             bytes_read: 0,
+            stored_read: None,
             bytes_reported: 0,
             failed: None,
             line_buffer: Vec::new(),
@@ -342,9 +352,14 @@ impl Corpus {
         self.size
     }
 
-    /// Bytes consumed so far.
+    /// Bytes of the input consumed so far, as stored: of the compressed file for a
+    /// compressed corpus (its decoder may have read a little ahead of the lines), so that
+    /// it compares with `size`.
     pub fn bytes_read(&self) -> u64 {
-        self.bytes_read
+        match &self.stored_read {
+            Some(stored) => stored.load(Ordering::Relaxed),
+            None => self.bytes_read,
+        }
     }
 
     /// Read up to `max` records into `chunk` (the lines its `Lines` keeps), reusing its
@@ -373,8 +388,9 @@ impl Corpus {
                 Err(error) => self.failed = Some(error),
             }
         }
-        chunk.bytes = self.bytes_read - self.bytes_reported;
-        self.bytes_reported = self.bytes_read;
+        let position = self.bytes_read();
+        chunk.bytes = position - self.bytes_reported;
+        self.bytes_reported = position;
         match self.failed.take() {
             Some(error) if chunk.len == 0 => Err(error),
             failed => {
@@ -492,16 +508,23 @@ impl Corpus {
             .fill_buf()
             .map_err(|source| read_error(&self.state, source))?;
         if let Some(codec) = Codec::detect(buf) {
-            let compressed = std::mem::replace(&mut self.reader, Box::new(io::empty()));
-            let decoder = codec
-                .decoder(compressed)
-                .map_err(|source| LoadError::Decoder {
-                    name: self.state.name.clone(),
-                    codec,
-                    source,
-                })?;
+            let stored = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+            let stored_read = Arc::new(AtomicU64::new(0));
+            let counted = Counted {
+                inner: stored,
+                count: Arc::clone(&stored_read),
+            };
+            let decoder =
+                codec
+                    .decoder(Box::new(counted))
+                    .map_err(|source| LoadError::Decoder {
+                        name: self.state.name.clone(),
+                        codec,
+                        source,
+                    })?;
             self.reader = Box::new(BufReader::with_capacity(READ_BUFFER, decoder));
             self.codec = Some(codec);
+            self.stored_read = Some(stored_read);
             self.gather_head()?;
         }
         let buf = self
@@ -547,6 +570,13 @@ impl Corpus {
         failed.map_or(Ok(()), Err)
     }
 
+    /// Read the lines up to and including `line` (1-based) without making records of them:
+    /// for `run --resume`, which has their rows. They are still classified, so a CSV
+    /// corpus's header settles its layout, and counted, so later lines keep their numbers.
+    pub fn skip_through(&mut self, line: u64) {
+        self.state.skip_through = line;
+    }
+
     /// The compression of the corpus, once its first bytes were read (after the first
     /// `read_chunk`, or at `open` for a regular file).
     pub fn codec(&self) -> Option<Codec> {
@@ -559,6 +589,31 @@ impl Corpus {
         self.started
             && self.failed.is_none()
             && matches!(self.reader.fill_buf(), Ok(rest) if rest.is_empty())
+    }
+}
+
+/// A reader that counts the bytes consumed from it, for a decoder's input.
+struct Counted {
+    inner: Box<dyn BufRead + Send>,
+    count: Arc<AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(out)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl BufRead for Counted {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
     }
 }
 

@@ -585,6 +585,9 @@ fn a_compressed_file_and_a_compressed_stream_read_as_their_text() {
     assert_eq!(c.codec(), Some(Codec::Gzip));
     let mut chunk = Chunk::new(Lines::All);
     assert_eq!(c.read_chunk(&mut chunk, 10).unwrap(), 2);
+    // Progress compares with the file's size: stored bytes, not the text's.
+    assert_eq!(chunk.bytes(), gzip.len() as u64);
+    assert_eq!(c.bytes_read(), gzip.len() as u64);
     assert_eq!(chunk.records()[0].raw.whole(), Some(&text.as_bytes()[..82]));
     assert_eq!(
         (chunk.records()[1].line, &chunk.records()[1].kind),
@@ -606,4 +609,25 @@ fn a_broken_compressed_stream_is_a_read_error_naming_the_corpus() {
         err.to_string().starts_with("-: read error after line 0"),
         "{err}"
     );
+}
+
+#[test]
+fn skipped_lines_make_no_records_and_later_ones_keep_their_numbers() {
+    let text = "puzzle,solution\n\
+                4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......,\n\
+                x,\n\
+                52...6.........7.13...........4..8..6......5...........418.........3..2...87.....,\n";
+    for skip in 0..=5u64 {
+        let reader = BufReader::with_capacity(7, io::Cursor::new(text.as_bytes().to_vec()));
+        let mut c = Corpus::from_reader("c.csv", Box::new(reader), None, None);
+        c.skip_through(skip);
+        let mut chunk = Chunk::new(Lines::All);
+        let mut lines = Vec::new();
+        while c.read_chunk(&mut chunk, 2).unwrap() > 0 {
+            lines.extend(chunk.records().iter().map(|r| (r.line, r.kind.is_entry())));
+        }
+        let all = [(1, false), (2, true), (3, true), (4, true)];
+        let kept: Vec<_> = all.into_iter().filter(|(l, _)| *l > skip).collect();
+        assert_eq!(lines, kept, "skip through {skip}");
+    }
 }
