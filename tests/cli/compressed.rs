@@ -2,10 +2,10 @@
 //! from files and stdin; `filter` and `generate` writing by the output's extension, whole
 //! even when interrupted; a cut stream reported sanely; memory flat on a large `.zst`.
 
+use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use sudoku_bench::compress::Codec;
@@ -20,14 +20,8 @@ fn shipped(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Held while this process compresses (xz's encoder takes about 94 MiB) and while the
-/// memory test starts its child: a child's peak RSS counts the peak of the process it was
-/// spawned from, up to its exec.
-static IN_PROCESS_MEMORY: Mutex<()> = Mutex::new(());
-
 /// `text` compressed by the crate's own encoder.
 fn compress(codec: Codec, text: &[u8]) -> Vec<u8> {
-    let _alone = IN_PROCESS_MEMORY.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = Vec::new();
     let mut encoder = codec.encoder(&mut out).unwrap();
     encoder.write_all(text).unwrap();
@@ -312,37 +306,19 @@ fn memory_stays_flat_on_a_two_million_line_zst() {
         encoder.finish().unwrap();
     }
     let summary = dir.path().join("s.json");
-    let alone = IN_PROCESS_MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-    // Give back what the compressors here freed, then bring this process's peak down to
-    // its current RSS (what an exec from it inherits); where that cannot be done, the
-    // measure is an upper bound.
-    // SAFETY: malloc_trim only releases free heap memory.
-    unsafe { libc::malloc_trim(0) };
-    if let Err(e) = std::fs::write("/proc/self/clear_refs", "5") {
-        say_skipped(&format!("resetting the test's own peak RSS: {e}"));
-    }
-    let own = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let own = own
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .unwrap_or("VmHWM: ?");
     let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
-        .args(["run", "-s", "fast", "-q", "-o", "/dev/null", "--summary"])
-        .arg(&summary)
-        .arg(&corpus)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    drop(alone);
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 writes it for our own unreaped child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    let (status, usage) = spawn_measured(&[
+        OsStr::new("run"),
+        OsStr::new("-s"),
+        OsStr::new("fast"),
+        OsStr::new("-q"),
+        OsStr::new("-o"),
+        OsStr::new("/dev/null"),
+        OsStr::new("--summary"),
+        summary.as_os_str(),
+        corpus.as_os_str(),
+    ]);
     let wall = started.elapsed();
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "status {status}"
@@ -351,8 +327,7 @@ fn memory_stays_flat_on_a_two_million_line_zst() {
     let rss_mib = usage.ru_maxrss as f64 / 1024.0;
     let _ = writeln!(
         std::io::stderr(),
-        "2,000,000-line .zst through run -s fast: max RSS {rss_mib:.1} MiB, wall {wall:.1?} \
-         (the test process at its start: {own})"
+        "2,000,000-line .zst through run -s fast: max RSS {rss_mib:.1} MiB, wall {wall:.1?}"
     );
     assert!(rss_mib < 64.0, "max RSS {rss_mib:.1} MiB");
     let json: serde_json::Value =
@@ -360,4 +335,38 @@ fn memory_stays_flat_on_a_two_million_line_zst() {
     let row = &json["rows"][0];
     assert_eq!(row["puzzles"], 2_000_000, "{json}");
     assert_eq!(row["unique"], 2_000_000, "{json}");
+}
+
+/// Run the binary with `args` and wait for it: its wait status and resource usage.
+///
+/// Not spawned from this process: a process's peak RSS includes the peak of the address
+/// space it exec'd from, here the test harness with its other tests' memory. A shell forks
+/// it and exits at once; this process, made a subreaper, inherits it and waits for it.
+#[cfg(target_os = "linux")]
+fn spawn_measured(args: &[&OsStr]) -> (i32, libc::rusage) {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag of this process.
+    let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    assert_eq!(rc, 0, "prctl(PR_SET_CHILD_SUBREAPER)");
+    let shell = Command::new("sh")
+        .arg("-c")
+        .arg(r#""$0" "$@" </dev/null >/dev/null & echo $!"#)
+        .arg(env!("CARGO_BIN_EXE_sudoku-bench"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("sh runs");
+    assert!(shell.status.success(), "sh: {:?}", shell.status);
+    let pid: libc::pid_t = String::from_utf8(shell.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .expect("sh prints the pid");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for a child of this process.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `status` and `usage` are valid for writes for the call.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    (status, usage)
 }
