@@ -97,9 +97,13 @@ impl Codec {
 /// has returned `Ok`: dropping it does not finish it (zstd's would not, and the others'
 /// would lose the error), so a command finishes it on every path it stops by.
 pub enum Encoder<W: Write> {
+    /// `.gz`, one member.
     Gzip(flate2::write::GzEncoder<W>),
+    /// `.zst`, one frame.
     Zstd(zstd::stream::write::Encoder<'static, W>),
+    /// `.xz`, one stream.
     Xz(liblzma::write::XzEncoder<W>),
+    /// `.bz2`, one stream.
     Bzip2(bzip2::write::BzEncoder<W>),
 }
 
