@@ -3,7 +3,7 @@
 //! an optional rejects file with where it came from and why it was not kept.
 
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,7 +18,7 @@ use sudoku_bench::report::Status;
 use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
-use super::outputs::{self, Opened, Output};
+use super::outputs::{self, CorpusWriter, Opened, Output};
 use super::progress::Progress;
 use super::signals;
 
@@ -99,18 +99,16 @@ pub struct Args {
 /// Writes lines as they were read, making sure a line that lacked its line ending (the last
 /// of a file) is not glued to the next one.
 struct LineWriter {
-    out: Box<dyn Write>,
-    path: PathBuf,
+    out: CorpusWriter,
     open_line: bool,
 }
 
 impl LineWriter {
-    fn new(file: Opened) -> LineWriter {
-        LineWriter {
-            out: Box::new(BufWriter::with_capacity(1 << 16, file.writer)),
-            path: file.path,
+    fn new(file: Opened) -> anyhow::Result<LineWriter> {
+        Ok(LineWriter {
+            out: file.corpus()?,
             open_line: false,
-        }
+        })
     }
 
     fn write(&mut self, prefix: &[u8], raw: &[u8]) -> anyhow::Result<()> {
@@ -124,14 +122,12 @@ impl LineWriter {
             self.open_line = !(raw.ends_with(b"\n") || raw.ends_with(b"\r"));
             Ok::<_, std::io::Error>(())
         })();
-        result.with_context(|| format!("cannot write {}", self.path.display()))
+        result.with_context(|| format!("cannot write {}", self.out.path.display()))
     }
 
+    /// Only separates lines: the last line stays as it was read.
     fn finish(&mut self) -> anyhow::Result<()> {
-        // Only separate lines: the last line stays as it was read.
-        self.out
-            .flush()
-            .with_context(|| format!("cannot write {}", self.path.display()))
+        self.out.finish()
     }
 }
 
@@ -158,8 +154,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = outputs::check(&args.corpora, named.collect())?;
     let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
     let mut opened = files.create()?.into_iter().map(LineWriter::new);
-    let mut out = opened.next().context("no output was opened")?;
-    let mut rejects = opened.next();
+    let mut out = opened.next().context("no output was opened")??;
+    let mut rejects = opened.next().transpose()?;
 
     let classifier = Classifier::new(info, limits, args.threads)?;
     let mut progress = Progress::new(total_bytes, args.quiet);
@@ -212,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             "error: {}:{line}: {layout}, unlike the {first} already in {}: \
                              none of its lines written (filter each layout to its own file)",
                             corpus.name(),
-                            out.path.display()
+                            out.out.path.display()
                         ));
                         failures += 1;
                         held.clear();

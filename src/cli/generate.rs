@@ -2,7 +2,7 @@
 //! default), made in parallel and written in index order, so that a seed names the same
 //! bytes on any thread count; reports puzzles per second on stderr.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -130,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut opened = outputs::check(&[], vec![Output::named("--out", &args.out)])?.create()?;
     let file = opened.pop().context("no output was opened")?;
     let path = file.path.display().to_string();
-    let mut out = BufWriter::with_capacity(1 << 16, file.writer);
+    let mut out = file.corpus()?;
     if args.format == OutFormat::Csv {
         out.write_all(b"quizzes,solutions\n")
             .with_context(|| format!("cannot write {path}"))?;
@@ -180,8 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         progress.advance(made, start + made);
         start += made;
     }
-    out.flush()
-        .with_context(|| format!("cannot write {path}"))?;
+    out.finish()?;
     progress.finish();
     let secs = started.elapsed().as_secs_f64();
     eprintln!(

@@ -10,12 +10,13 @@
 
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
+use sudoku_bench::compress::{Codec, Encoder};
 
 /// An output a command will write.
 #[derive(Debug, Clone)]
@@ -54,6 +55,81 @@ pub struct Opened {
     pub path: PathBuf,
     /// Unbuffered: callers that write small pieces wrap it in a `BufWriter`.
     pub writer: Box<dyn Write + Send>,
+}
+
+impl Opened {
+    /// The output as a corpus written the way its name says: compressed when it ends in
+    /// `.gz`, `.zst`, `.xz` or `.bz2`, as is otherwise (stdout included); buffered.
+    pub fn corpus(self) -> anyhow::Result<CorpusWriter> {
+        const BUFFER: usize = 1 << 16;
+        let sink = match Codec::from_extension(&self.path) {
+            Some(codec) => {
+                let encoder = codec
+                    .encoder(self.writer)
+                    .with_context(|| format!("cannot write {} ({codec})", self.path.display()))?;
+                Sink::Compressed(codec, BufWriter::with_capacity(BUFFER, encoder))
+            }
+            None => Sink::Plain(BufWriter::with_capacity(BUFFER, self.writer)),
+        };
+        Ok(CorpusWriter {
+            path: self.path,
+            sink,
+        })
+    }
+}
+
+/// A corpus being written by `filter` or `generate`. `finish` must be called on every path
+/// the command ends by, an interrupted one included: only then is a compressed file whole.
+pub struct CorpusWriter {
+    /// The path written, for messages.
+    pub path: PathBuf,
+    sink: Sink,
+}
+
+enum Sink {
+    Plain(BufWriter<Box<dyn Write + Send>>),
+    Compressed(Codec, BufWriter<Encoder<Box<dyn Write + Send>>>),
+}
+
+impl CorpusWriter {
+    /// Write what is buffered and, for a compressed file, the format's trailer; the error
+    /// names the file.
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        let (result, codec) = match &mut self.sink {
+            Sink::Plain(out) => (out.flush(), None),
+            Sink::Compressed(codec, out) => (
+                out.flush().and_then(|()| out.get_mut().finish()),
+                Some(*codec),
+            ),
+        };
+        result.with_context(|| match codec {
+            Some(codec) => format!("cannot write {} ({codec})", self.path.display()),
+            None => format!("cannot write {}", self.path.display()),
+        })
+    }
+}
+
+impl Write for CorpusWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Plain(out) => out.write(buf),
+            Sink::Compressed(_, out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Plain(out) => out.write_all(buf),
+            Sink::Compressed(_, out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Plain(out) => out.flush(),
+            Sink::Compressed(_, out) => out.flush(),
+        }
+    }
 }
 
 /// Inputs and outputs found distinct; `create` makes the outputs.

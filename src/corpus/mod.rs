@@ -54,10 +54,15 @@ pub enum Format {
 pub enum LoadError {
     #[error("cannot open {path}")]
     Open { path: PathBuf, source: io::Error },
-    #[error("{name}: read error after line {line}")]
+    /// `codec`: the corpus's compression, named since a broken stream is its usual cause.
+    #[error(
+        "{name}: read error after line {line}{}",
+        .codec.map(|c| format!(" ({c})")).unwrap_or_default()
+    )]
     Read {
         name: String,
         line: u64,
+        codec: Option<Codec>,
         source: io::Error,
     },
     #[error("cannot start the reader thread")]
@@ -410,7 +415,7 @@ impl Corpus {
             Ok(buf) => buf,
             // `read_line` tries again.
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(()),
-            Err(source) => return Err(read_error(&self.state, source)),
+            Err(source) => return Err(read_error(&self.state, self.codec, source)),
         };
         let mut used = 0;
         let mut taken = Ok(());
@@ -450,7 +455,7 @@ impl Corpus {
             let buf = match self.reader.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(source) => return Err(read_error(&self.state, source)),
+                Err(source) => return Err(read_error(&self.state, self.codec, source)),
             };
             if after_cr {
                 let crlf = buf.first() == Some(&b'\n');
@@ -506,7 +511,7 @@ impl Corpus {
         let buf = self
             .reader
             .fill_buf()
-            .map_err(|source| read_error(&self.state, source))?;
+            .map_err(|source| read_error(&self.state, self.codec, source))?;
         if let Some(codec) = Codec::detect(buf) {
             let stored = std::mem::replace(&mut self.reader, Box::new(io::empty()));
             let stored_read = Arc::new(AtomicU64::new(0));
@@ -530,7 +535,7 @@ impl Corpus {
         let buf = self
             .reader
             .fill_buf()
-            .map_err(|source| read_error(&self.state, source))?;
+            .map_err(|source| read_error(&self.state, self.codec, source))?;
         if buf.starts_with(start::BOM) {
             self.reader.consume(start::BOM.len());
             self.bytes_read += start::BOM.len() as u64;
@@ -558,7 +563,7 @@ impl Corpus {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(source) => {
-                    failed = Some(read_error(&self.state, source));
+                    failed = Some(read_error(&self.state, self.codec, source));
                     break;
                 }
             }
@@ -617,10 +622,11 @@ impl BufRead for Counted {
     }
 }
 
-fn read_error(state: &State, source: io::Error) -> LoadError {
+fn read_error(state: &State, codec: Option<Codec>, source: io::Error) -> LoadError {
     LoadError::Read {
         name: state.name.clone(),
         line: state.line,
+        codec,
         source,
     }
 }

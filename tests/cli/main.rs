@@ -9,6 +9,7 @@ use assert_cmd::Command;
 #[cfg(unix)]
 mod browser;
 mod compare;
+mod compressed;
 mod corpus;
 mod ffi;
 #[cfg(unix)]
