@@ -138,7 +138,7 @@ fn from_env(var: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, Stri
 mod tests {
     use super::*;
 
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + '_ {
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |name| {
             pairs
                 .iter()
@@ -198,7 +198,8 @@ mod tests {
         let past = [("JOB_COMPLETION_INDEX", "4"), ("JOB_COMPLETIONS", "4")];
         assert!(refused(&past).contains("not below"));
         assert!(refused(&[("SLURM_ARRAY_TASK_ID", "x")]).contains("not a whole number"));
-        assert_eq!(parse_spec("0/3").is_err(), true);
-        assert_eq!(parse_spec("4/3").is_err(), true);
+        assert!(parse_spec("0/3").is_err());
+        assert!(parse_spec("4/3").is_err());
+        assert_eq!(parse_spec(" auto"), Ok(Spec::Auto));
     }
 }

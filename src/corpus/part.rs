@@ -52,7 +52,7 @@ impl std::fmt::Display for Part {
                 let what = codec.map_or("a stream".to_string(), |c| format!("a {c} file"));
                 write!(
                     f,
-                    "part {shard} of {what}: every {}th line from line {}",
+                    "part {shard} of {what}: one line in {}, from line {}",
                     shard.count, shard.index
                 )
             }
