@@ -47,7 +47,7 @@ fn corpora() -> Vec<(&'static str, Vec<u8>)> {
     for i in 0..300 {
         match i % 7 {
             0 => many.push_str("# comment\r\n"),
-            1 => many.push_str("\r"),
+            1 => many.push('\r'),
             3 => many.push_str(&format!("{EASY}\r")),
             _ => many.push_str(&format!("{EASY}\n")),
         }
