@@ -167,3 +167,30 @@ fn generate_parts_concatenated_are_the_whole_output() {
         .collect();
     assert_eq!(parts, whole);
 }
+
+#[test]
+fn each_filtered_part_of_a_csv_corpus_is_a_csv_with_its_header() {
+    let filter = |shard: &str| {
+        let args = [
+            "filter",
+            "datasets/minimal_solutions.csv",
+            "-o",
+            "-",
+            "-q",
+            "--shard",
+            shard,
+        ];
+        String::from_utf8(bench_env(&args, &[], true).0).unwrap()
+    };
+    let whole = filter("1/1");
+    let (header, body) = whole.split_once('\n').unwrap();
+    assert_eq!(header, "quizzes,solutions");
+    let mut bodies = String::new();
+    for k in 1..=3 {
+        let part = filter(&format!("{k}/3"));
+        let (first, rest) = part.split_once('\n').unwrap();
+        assert_eq!(first, header, "part {k}/3");
+        bodies.push_str(rest);
+    }
+    assert_eq!(bodies, body);
+}
