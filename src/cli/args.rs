@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::classify;
-use sudoku_bench::corpus::{Corpus, Format};
+use sudoku_bench::corpus::{Corpus, Format, Shard};
 use sudoku_bench::strategy::{self, StrategyInfo};
 
 /// A corpus format.
@@ -89,15 +89,23 @@ pub fn parse_one_strategy(s: &str) -> Result<String, String> {
 }
 
 /// Open every corpus before any work starts, so a typo fails at once rather than after an
-/// hour; also their total size in bytes when every one is a regular file.
+/// hour; also their total size in bytes when every one is a regular file. With `shard`,
+/// part K of N of each, and (unless `quiet`) a note on stderr of how each was split.
 pub fn open_corpora(
     paths: &[PathBuf],
     format: Option<Format>,
+    shard: Option<Shard>,
+    quiet: bool,
 ) -> anyhow::Result<(Vec<Corpus>, Option<u64>)> {
     let corpora = paths
         .iter()
-        .map(|path| Corpus::open(path, format))
+        .map(|path| Corpus::open_part(path, format, shard.unwrap_or(Shard::WHOLE)))
         .collect::<Result<Vec<_>, _>>()?;
+    for corpus in corpora.iter().filter(|_| !quiet) {
+        if let Some(part) = corpus.part() {
+            eprintln!("corpus {}: {part}", corpus.name());
+        }
+    }
     let total_bytes = corpora.iter().map(|c| c.size()).sum::<Option<u64>>();
     Ok((corpora, total_bytes))
 }

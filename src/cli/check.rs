@@ -36,6 +36,9 @@ pub struct Args {
     #[command(flatten)]
     input: super::args::InputFormat,
 
+    #[command(flatten)]
+    shard: super::shard::ShardArg,
+
     /// Worker threads for `--solutions` (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
@@ -51,7 +54,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let format = args.input.format();
     outputs::check(&args.corpora, Vec::new())?;
-    let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
+    let (mut corpora, total_bytes) =
+        open_corpora(&args.corpora, format, args.shard.resolve()?, args.quiet)?;
     let classifier = args
         .solutions
         .then(|| Classifier::new(info, Limits::default(), args.threads))

@@ -79,6 +79,9 @@ pub struct Args {
     #[command(flatten)]
     input: super::args::InputFormat,
 
+    #[command(flatten)]
+    shard: super::shard::ShardArg,
+
     /// Node budget per search; a search that runs out is `aborted` (rejected). 0: none.
     #[arg(long, default_value_t = 0)]
     max_nodes: u64,
@@ -152,7 +155,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
     let files = outputs::check(&args.corpora, named.collect())?;
-    let (mut corpora, total_bytes) = open_corpora(&args.corpora, format)?;
+    let (mut corpora, total_bytes) =
+        open_corpora(&args.corpora, format, args.shard.resolve()?, args.quiet)?;
     let mut opened = files.create()?.into_iter().map(LineWriter::new);
     let mut out = opened.next().context("no output was opened")??;
     let mut rejects = opened.next().transpose()?;

@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::ValueEnum;
 use rayon::prelude::*;
+use sudoku_bench::corpus::Shard;
 use sudoku_bench::engine::Engine;
 use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
 use sudoku_bench::strategy::Limits;
@@ -75,6 +76,11 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short = 'q')]
     quiet: bool,
+
+    // With --shard K/N: only part K of the --count puzzles, by index, so that the N parts'
+    // outputs concatenated are the whole output byte for byte (a CSV's header is part 1's).
+    #[command(flatten)]
+    shard: super::shard::ShardArg,
 }
 
 fn parse_clues(s: &str) -> Result<(usize, usize), String> {
@@ -124,6 +130,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "generate",
     )?;
     let pool = engine.pool();
+    let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
+    // Indices [first, last) of the whole output's.
+    let (first, last) = shard.byte_range(args.count);
+    if shard != Shard::WHOLE && !args.quiet {
+        eprintln!(
+            "generate: part {shard}: puzzles {first}..{last} of {}",
+            args.count
+        );
+    }
 
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
@@ -131,18 +146,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let file = opened.pop().context("no output was opened")?;
     let path = file.path.display().to_string();
     let mut out = file.corpus()?;
-    if args.format == OutFormat::Csv {
+    if args.format == OutFormat::Csv && first == 0 {
         out.write_all(b"quizzes,solutions\n")
             .with_context(|| format!("cannot write {path}"))?;
     }
     let started = Instant::now();
-    let mut progress = Progress::new(Some(args.count), args.quiet);
+    let mut progress = Progress::new(Some(last - first), args.quiet);
     // `None`: not made, because a stop was requested first.
     let mut batch: Vec<Option<Result<Generated, GenerateError>>> = Vec::new();
     let mut line = Vec::with_capacity(200);
-    let mut start = 0;
-    while start < args.count && !stop.requested() {
-        let end = (start + BATCH).min(args.count);
+    let mut start = first;
+    while start < last && !stop.requested() {
+        let end = (start + BATCH).min(last);
         pool.install(|| {
             // u64 ranges are not indexed in rayon; a batch is far below usize::MAX.
             (0..(end - start) as usize)
@@ -177,25 +192,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.write_all(&line)
                 .with_context(|| format!("cannot write {path}"))?;
         }
-        progress.advance(made, start + made);
+        progress.advance(made, start - first + made);
         start += made;
     }
     out.finish()?;
     progress.finish();
     let secs = started.elapsed().as_secs_f64();
+    let made = start - first;
     eprintln!(
-        "generate: {start} puzzles in {secs:.2} s: {:.0} puzzles/s ({} threads, uniqueness by {})",
-        start as f64 / secs.max(1e-9),
+        "generate: {made} puzzles in {secs:.2} s: {:.0} puzzles/s ({} threads, uniqueness by {})",
+        made as f64 / secs.max(1e-9),
         pool.current_num_threads(),
         info.name
     );
     if let Some(signal) = stop.cause() {
         eprintln!(
-            "generate: interrupted by {}: the first {start} puzzles written, the other {} of {} \
+            "generate: interrupted by {}: the first {made} puzzles written, the other {} of {} \
              not made",
             signals::name(signal),
-            args.count - start,
-            args.count
+            last - start,
+            last - first
         );
         return Ok(signals::exit_code(signal));
     }

@@ -10,6 +10,7 @@ mod outputs;
 mod progress;
 mod report;
 mod run;
+mod shard;
 mod signals;
 mod solvers;
 mod warnings;

@@ -50,6 +50,9 @@ pub struct Args {
     #[command(flatten)]
     solvers: super::solvers::SolverArgs,
 
+    #[command(flatten)]
+    shard: super::shard::ShardArg,
+
     /// Count solutions up to N: 2 tells unique from multiple; 1 stops at the first.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     max_solutions: u32,
@@ -249,14 +252,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .chain(report_output)
             .collect(),
     )?;
-    let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format)?;
+    let shard = args.shard.resolve()?;
+    let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
     if args.corpora.is_empty() {
-        corpora.push(Corpus::from_reader(
+        let mut corpus = Corpus::from_reader(
             DEFAULT_CORPUS_NAME,
             Box::new(io::Cursor::new(DEFAULT_CORPUS)),
             Some(DEFAULT_CORPUS.len() as u64),
             format,
-        ));
+        );
+        if let Some(shard) = shard {
+            corpus.round_robin(shard);
+        }
+        corpora.push(corpus);
         total_bytes = Some(DEFAULT_CORPUS.len() as u64);
     }
 
@@ -331,6 +339,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         interrupted: stop.requested(),
         not_reached,
         pipes,
+        shard,
         ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {

@@ -23,6 +23,8 @@ pub(super) struct State {
     /// Lines up to this one are read and classified (which settles the format) but become
     /// no record: see `Corpus::skip_through`.
     pub skip_through: u64,
+    /// Round robin: only the lines of this part become records (see `Corpus::round_robin`).
+    pub round_robin: Option<super::Shard>,
 }
 
 impl State {

@@ -18,6 +18,7 @@
 
 mod csv;
 mod kind;
+mod part;
 mod shard;
 mod split;
 mod start;
@@ -34,6 +35,7 @@ use self::split::Split;
 use crate::grid::Grid;
 
 pub use self::csv::CsvLayout;
+pub use self::part::Part;
 pub use self::shard::Shard;
 pub use crate::compress::Codec;
 
@@ -212,6 +214,16 @@ impl Chunk {
         self.len == 0
     }
 
+    /// Make `record` the chunk's next one, as read elsewhere.
+    fn push(&mut self, record: Record) {
+        if self.len == self.records.len() {
+            self.records.push(record);
+        } else {
+            self.records[self.len] = record;
+        }
+        self.len += 1;
+    }
+
     /// Count the next line and make it the chunk's next record, if the chunk keeps it:
     /// the one way a line becomes a record, whichever path read it. `content` is the
     /// line without its `ending` (only its first `MAX_LINE` bytes when `cut`).
@@ -224,13 +236,23 @@ impl Chunk {
         cut: bool,
     ) -> Result<(), LoadError> {
         state.line += 1;
+        // Another part's line is only counted, once the format is settled: that is what
+        // makes N round-robin parts cheaper than N whole reads.
+        let foreign = state.round_robin.is_some_and(|s| !s.holds(state.line));
+        if foreign && state.layout.is_some() {
+            return Ok(());
+        }
         // The kind is written where the record would go, then kept or not.
         if self.len == self.records.len() {
             self.records.push(Record::default());
         }
         let record = &mut self.records[self.len];
         state.kind_into(&mut record.kind, content, cut)?;
+        // Every part of a CSV corpus rewritten line by line keeps its header, so that
+        // each is a CSV of its own.
+        let header_kept = self.lines == Lines::All && record.kind == Kind::Header;
         if state.line <= state.skip_through
+            || (foreign && !header_kept)
             || (self.lines == Lines::Entries && !record.kind.is_entry())
         {
             return Ok(());
@@ -272,6 +294,14 @@ pub struct Corpus {
     failed: Option<LoadError>,
     /// Where a line that runs past the reader's buffer is gathered.
     line_buffer: Vec<u8>,
+    /// A byte-range part: `bytes_read` at which its last line has been read (no line
+    /// starting there or later is its).
+    end: Option<u64>,
+    /// A byte-range part's CSV header, read before its range, for the first chunk that
+    /// keeps every line.
+    header: Option<Record>,
+    /// How this corpus is a part of its input, when it is one.
+    part: Option<part::Part>,
 }
 
 impl std::fmt::Debug for Corpus {
@@ -335,6 +365,7 @@ impl Corpus {
                 layout: None,
                 line: 0,
                 skip_through: 0,
+                round_robin: None,
             },
             size,
             started: false,
@@ -344,6 +375,9 @@ impl Corpus {
             bytes_reported: 0,
             failed: None,
             line_buffer: Vec::new(),
+            end: None,
+            header: None,
+            part: None,
         }
     }
 
@@ -361,9 +395,11 @@ impl Corpus {
     /// compressed corpus (its decoder may have read a little ahead of the lines), so that
     /// it compares with `size`.
     pub fn bytes_read(&self) -> u64 {
-        match &self.stored_read {
-            Some(stored) => stored.load(Ordering::Relaxed),
-            None => self.bytes_read,
+        match (&self.stored_read, self.end) {
+            (Some(stored), _) => stored.load(Ordering::Relaxed),
+            // A byte-range part's last line may run past its range.
+            (None, Some(end)) => self.bytes_read.min(end),
+            (None, None) => self.bytes_read,
         }
     }
 
@@ -379,6 +415,11 @@ impl Corpus {
         }
         if let Err(error) = self.start() {
             self.failed = Some(error);
+        }
+        if let Some(header) = self.header.take() {
+            if chunk.lines == Lines::All && header.line > self.state.skip_through && max > 0 {
+                chunk.push(header);
+            }
         }
         while chunk.len < max && self.failed.is_none() {
             let taken = self
@@ -419,7 +460,8 @@ impl Corpus {
         };
         let mut used = 0;
         let mut taken = Ok(());
-        while chunk.len < max {
+        let end = self.end.unwrap_or(u64::MAX);
+        while chunk.len < max && self.bytes_read + (used as u64) < end {
             let rest = &buf[used..];
             let Split::Line { content, len } = split::first_line(rest) else {
                 break;
@@ -446,6 +488,9 @@ impl Corpus {
     /// The general path, for one line wherever it lies: across refills of the reader's
     /// buffer, and past `MAX_LINE` (the rest is read and dropped). `Ok(false)` at the end.
     fn read_line(&mut self, chunk: &mut Chunk) -> Result<bool, LoadError> {
+        if self.past_end() {
+            return Ok(false);
+        }
         let line = &mut self.line_buffer;
         line.clear();
         let (mut total, mut cut) = (0usize, false);
@@ -591,9 +636,19 @@ impl Corpus {
     /// True when nothing is left to read: the next `read_chunk` would return no records
     /// and no error. False when that is not known without reading on.
     pub fn at_end(&mut self) -> bool {
+        if self.failed.is_none() && self.past_end() {
+            return true;
+        }
         self.started
             && self.failed.is_none()
             && matches!(self.reader.fill_buf(), Ok(rest) if rest.is_empty())
+    }
+}
+
+impl Corpus {
+    /// True when a byte-range part has read its last line.
+    fn past_end(&self) -> bool {
+        self.end.is_some_and(|end| self.bytes_read >= end)
     }
 }
 

@@ -23,6 +23,22 @@ impl Shard {
             .contains(&index)
             .then_some(Shard { index, count })
     }
+
+    /// True when 1-based `line` is in this part of a round-robin split: line L goes to
+    /// part ((L - 1) mod N) + 1.
+    #[inline(always)]
+    pub fn holds(self, line: u64) -> bool {
+        line.saturating_sub(1) % u64::from(self.count.max(1))
+            == u64::from(self.index.saturating_sub(1))
+    }
+
+    /// The byte range [start, end) of this part of `size` bytes: part K takes the lines
+    /// whose first byte lies in [floor((K-1)S/N), floor(KS/N)).
+    pub fn byte_range(self, size: u64) -> (u64, u64) {
+        // Fields are public (and deserialised): a part out of range must not panic here.
+        let at = |k: u32| (u128::from(size) * u128::from(k) / u128::from(self.count.max(1))) as u64;
+        (at(self.index.saturating_sub(1)), at(self.index))
+    }
 }
 
 impl std::fmt::Display for Shard {

@@ -22,6 +22,7 @@ mod options;
 mod report;
 mod run;
 mod safety;
+mod shard;
 
 /// Say on the process's own stderr that a test skipped its work: not through `eprintln!`,
 /// which the test harness captures (and hides) for a test that passes.
