@@ -9,6 +9,7 @@ mod generate;
 mod outputs;
 mod progress;
 mod report;
+mod resume;
 mod run;
 mod signals;
 mod solvers;
