@@ -137,17 +137,17 @@ fn check_settings(summary_path: Option<&Path>, settings: &Settings) -> anyhow::R
             earlier.max_solutions.to_string(),
             now.max_solutions.to_string(),
         ),
-        (
-            "--max-nodes",
-            show(earlier.max_nodes),
-            show(now.max_nodes),
-        ),
+        ("--max-nodes", show(earlier.max_nodes), show(now.max_nodes)),
         (
             "--timeout (ns)",
             show(earlier.timeout_ns),
             show(now.timeout_ns),
         ),
-        ("--repeat", earlier.repeat.to_string(), now.repeat.to_string()),
+        (
+            "--repeat",
+            earlier.repeat.to_string(),
+            now.repeat.to_string(),
+        ),
         ("--permute", show(earlier.permute), show(now.permute)),
     ];
     for (flag, then, now) in pairs {
@@ -227,10 +227,14 @@ fn scan(
     let cut = end == len && !ends_whole;
     if record.iter().ne(COLUMNS.iter().map(|c| c.as_bytes())) {
         let header = COLUMNS.join(",");
-        let text = String::from_utf8_lossy(record.as_slice());
-        if cut && record.len() <= 1 && header.starts_with(&*text) {
-            // A header cut short: no row was written yet.
-            return Ok(scan);
+        if cut && len <= header.len() as u64 {
+            let mut start = vec![0; len as usize];
+            file.read_exact_at(&mut start, 0)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            if header.as_bytes().starts_with(&start) {
+                // A header cut short: no row was written yet.
+                return Ok(scan);
+            }
         }
         bail!(
             "{}: --resume: the header is not the one run writes ({header}): not a per-puzzle \
@@ -260,7 +264,9 @@ fn scan(
             }
             Err(e) => bail!("{}: --resume: {e}", at(&record)),
         };
-        let from = pending.as_ref().map_or(scan.last.map_or(0, |l| l.0), |p| p.corpus);
+        let from = pending
+            .as_ref()
+            .map_or(scan.last.map_or(0, |l| l.0), |p| p.corpus);
         let Some(corpus) = corpora[from..]
             .iter()
             .position(|c| *c == row.corpus)

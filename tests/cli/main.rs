@@ -19,6 +19,7 @@ mod interrupt;
 mod loader;
 mod options;
 mod report;
+mod resume;
 mod run;
 mod safety;
 
