@@ -325,3 +325,43 @@ fn resume_after_sigint_equals_an_uninterrupted_run() {
     assert!(resumed["resumed_rows"].as_u64().unwrap() <= partial as u64);
     assert_eq!(resumed["interrupted"], false);
 }
+
+/// Two corpora, cut in the first (the second then runs whole) and in the second (the first
+/// is not solved again): both resume to the whole run.
+#[test]
+fn a_run_of_several_corpora_resumes_in_the_corpus_it_stopped_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
+    let args = |csv: &str, json: &str, resume: bool| {
+        let mut args = vec![CLASSIC, "datasets/minimal.txt", "-s", STRATEGIES];
+        args.extend(["-o", csv, "--summary", json]);
+        if resume {
+            args.push("--resume");
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    };
+    args(&full, &full_json, false);
+    let text = std::fs::read(&full).unwrap();
+    let ends = line_ends(&text);
+    let classic_rows = untimed(&full)
+        .iter()
+        .filter(|r| r["corpus"] == CLASSIC)
+        .count();
+    for (name, keep_rows) in [("first", 4), ("second", classic_rows + 20)] {
+        let (cut, cut_json) = (
+            path(dir.path(), &format!("{name}.csv")),
+            path(dir.path(), &format!("{name}.json")),
+        );
+        std::fs::write(&cut, &text[..ends[keep_rows] + 7]).unwrap();
+        let out = args(&cut, &cut_json, true);
+        assert!(
+            stderr(&out).contains(&format!("has {keep_rows} rows whole")),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(untimed(&cut), untimed(&full), "cut in the {name} corpus");
+        assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
+    }
+}
