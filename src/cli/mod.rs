@@ -9,6 +9,7 @@ mod generate;
 mod outputs;
 mod progress;
 mod report;
+mod resume;
 mod run;
 mod shard;
 mod signals;

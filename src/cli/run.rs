@@ -21,6 +21,7 @@ use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 use super::args::{open_corpora, parse_threads, strategy_named};
 use super::outputs::{self, Output};
 use super::progress::Progress;
+use super::resume::{self, Continue};
 use super::signals;
 use super::warnings::Warnings;
 
@@ -125,6 +126,12 @@ pub struct Args {
     /// puzzles and solutions as read.
     #[arg(long, value_name = "SEED")]
     permute: Option<u64>,
+
+    /// Go on with the per-puzzle CSV that -o names, cut short by an interrupt or a killed
+    /// job: its whole rows are kept, the rest is solved and appended, and the summary
+    /// covers them all. Same corpora, strategies and limits as the run that wrote it.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// `--summary-format`.
@@ -245,13 +252,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report_output = args.report.as_deref().map(|p| Output::named("--report", p));
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
-    let files = outputs::check(
-        &args.corpora,
-        std::iter::once(csv_output)
-            .chain(summary_output)
-            .chain(report_output)
-            .collect(),
-    )?;
+    let all_outputs: Vec<Output> = std::iter::once(csv_output)
+        .chain(summary_output)
+        .chain(report_output)
+        .collect();
+    let files = if args.resume {
+        // The CSV is checked with the others but opened by `resume`, never emptied.
+        outputs::check(&args.corpora, all_outputs.clone())?;
+        outputs::check(&args.corpora, all_outputs[1..].to_vec())?
+    } else {
+        outputs::check(&args.corpora, all_outputs)?
+    };
     let shard = args.shard.resolve()?;
     let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
     if args.corpora.is_empty() {
@@ -268,17 +279,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         total_bytes = Some(DEFAULT_CORPUS.len() as u64);
     }
 
-    // Every output is created before any work, so one that cannot be fails at once; the
-    // summary's is written at the end.
-    let mut opened = files.create()?.into_iter();
-    let csv_file = opened.next().context("no CSV output was opened")?;
-    let mut summary_file = if has_summary { opened.next() } else { None };
-    let mut report_file = opened.next();
-    let out_path = csv_file.path;
-    let cannot_write = || format!("cannot write {}", out_path.display());
-    let mut csv = CsvSink::new(csv_file.writer).with_context(cannot_write)?;
-
-    let clock = MonotonicClock::default();
     let settings = Settings {
         strategies,
         limits,
@@ -288,8 +288,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         permute: args.permute,
         ..Settings::default()
     };
-    let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut summary = Summary::default();
+    let (resume, appending) = if args.resume {
+        let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
+        let strategy_names: Vec<&str> = settings.strategies.iter().map(|s| &*s.name).collect();
+        let (resume, file) = resume::prepare(
+            args.out.as_deref(),
+            args.summary.as_deref(),
+            &names,
+            &strategy_names,
+            &settings,
+            &mut summary,
+        )?;
+        (Some(resume), Some(file))
+    } else {
+        (None, None)
+    };
+
+    // Every output is created before any work, so one that cannot be fails at once; the
+    // summary's is written at the end.
+    let mut opened = files.create()?.into_iter();
+    let (out_path, csv) = match (appending, args.out.as_ref()) {
+        (Some(file), Some(path)) => (path.clone(), CsvSink::continuing(Box::new(file))),
+        _ => {
+            let csv_file = opened.next().context("no CSV output was opened")?;
+            (csv_file.path, CsvSink::new(csv_file.writer))
+        }
+    };
+    let mut summary_file = if has_summary { opened.next() } else { None };
+    let mut report_file = opened.next();
+    let cannot_write = || format!("cannot write {}", out_path.display());
+    let mut csv = csv.with_context(cannot_write)?;
+
+    let clock = MonotonicClock::default();
+    let mut runner = Runner::new(settings, args.threads, &clock)?;
     let mut progress = Progress::polled(
         total_bytes,
         names(&runner.settings().strategies),
@@ -305,6 +337,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The corpus the run stopped in, and its records read but not reported.
     let mut stopped_in = None;
     for (index, corpus) in corpora.iter_mut().enumerate() {
+        match resume.as_ref().map(|r| r.of(index)) {
+            Some(Continue::Done) => continue,
+            Some(Continue::After(line)) => corpus.skip_through(line),
+            None => {}
+        }
         // The summary's count is the shortest job: second, for another worker to take.
         let mut sinks = (&mut csv, (&mut warnings, &mut summary));
         match runner.run(corpus, &mut sinks) {
@@ -340,6 +377,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         not_reached,
         pipes,
         shard,
+        resumed_rows: resume.as_ref().map(|r| r.kept_rows),
         ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {

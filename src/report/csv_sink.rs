@@ -38,12 +38,17 @@ impl std::fmt::Debug for CsvSink {
 impl CsvSink {
     /// Start writing the CSV, header first, to `out`.
     pub fn new(out: Box<dyn Write + Send>) -> io::Result<CsvSink> {
-        let mut writer = WriterThread::spawn(out, WRITE_QUEUE)?;
+        let mut sink = CsvSink::continuing(out)?;
         let mut header = Vec::new();
         push_header(&mut header);
-        writer.send(header)?;
+        sink.writer.send(header)?;
+        Ok(sink)
+    }
+
+    /// Go on writing rows after those already in `out`, header included (`run --resume`).
+    pub fn continuing(out: Box<dyn Write + Send>) -> io::Result<CsvSink> {
         Ok(CsvSink {
-            writer,
+            writer: WriterThread::spawn(out, WRITE_QUEUE)?,
             corpus: Vec::new(),
             strategies: Vec::new(),
         })

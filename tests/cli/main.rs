@@ -20,6 +20,7 @@ mod interrupt;
 mod loader;
 mod options;
 mod report;
+mod resume;
 mod run;
 mod safety;
 mod shard;

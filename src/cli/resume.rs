@@ -1,0 +1,357 @@
+//! `run --resume`: go on with a per-puzzle CSV that a run left cut short (an interrupt, a
+//! pre-empted job). The CSV is read once, streamed: its whole rows are checked against the
+//! run's corpora and strategies and counted back into the summary; what follows the last
+//! whole line (a cut row, a line missing some strategies' rows) is cut off the file, and the
+//! run appends from there, so the file ends as one uninterrupted run would have written it.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Write};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use sudoku_bench::report::csv::{push_header, read_row, COLUMNS};
+use sudoku_bench::report::run_file;
+use sudoku_bench::report::summary::SummaryReport;
+use sudoku_bench::report::{PuzzleResult, Summary};
+use sudoku_bench::runner::Settings;
+
+/// Where a resumed run goes on.
+#[derive(Debug)]
+pub struct Resume {
+    /// Rows kept from the earlier run.
+    pub kept_rows: u64,
+    /// The last line done: (index of its corpus, line). `None`: nothing was done.
+    last: Option<(usize, u64)>,
+}
+
+/// What the run does with one of its corpora.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Continue {
+    /// Every line of it is in the CSV already.
+    Done,
+    /// Lines up to this one are in the CSV (0: none).
+    After(u64),
+}
+
+impl Resume {
+    /// What is left to do in the corpus at `index`.
+    pub fn of(&self, index: usize) -> Continue {
+        match self.last {
+            Some((at, _)) if index < at => Continue::Done,
+            Some((at, line)) if index == at => Continue::After(line),
+            _ => Continue::After(0),
+        }
+    }
+}
+
+/// Check that `out` is a CSV this run can go on with, count its whole rows into `summary`,
+/// cut it to them and open it for appending (the file is returned, its header written).
+/// `corpora` and `strategies` are the run's, in
+/// order; `summary_path` is its --summary, which may hold the earlier run's settings.
+/// Everything is refused before the file is touched.
+pub fn prepare(
+    out: Option<&Path>,
+    summary_path: Option<&Path>,
+    corpora: &[&str],
+    strategies: &[&str],
+    settings: &Settings,
+    summary: &mut Summary,
+) -> anyhow::Result<(Resume, File)> {
+    let Some(path) = out else {
+        bail!("--resume goes on with the per-puzzle CSV named by -o: name it (-o run.csv)");
+    };
+    if path.as_os_str() == "-" {
+        bail!("--resume cannot go on with -o -: stdout cannot be read back; name the CSV");
+    }
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "--resume: {} does not exist: nothing to resume; run without --resume",
+            path.display()
+        ),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if !meta.is_file() {
+        bail!(
+            "--resume: {} is not a regular file: nothing to resume",
+            path.display()
+        );
+    }
+    check_settings(summary_path, settings)?;
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let scan = scan(path, &file, corpora, strategies, summary)?;
+
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.set_len(scan.keep)
+        .with_context(|| format!("cannot cut {} to its whole rows", path.display()))?;
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if scan.keep == 0 {
+        let mut header = Vec::new();
+        push_header(&mut header);
+        file.write_all(&header)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let upto = match scan.last {
+        Some((corpus, line)) => format!(" (corpus {} up to line {line})", corpora[corpus]),
+        None => String::new(),
+    };
+    eprintln!(
+        "resume: {} has {} rows whole{upto}; dropped {} cut rows; going on",
+        path.display(),
+        scan.rows,
+        scan.dropped
+    );
+    let resume = Resume {
+        kept_rows: scan.rows,
+        last: scan.last,
+    };
+    Ok((resume, file))
+}
+
+/// Refuse limits that differ from the earlier run's, when its summary JSON says them.
+fn check_settings(summary_path: Option<&Path>, settings: &Settings) -> anyhow::Result<()> {
+    let earlier = match summary_path {
+        Some(p) if p.as_os_str() != "-" && p.is_file() && run_file::is_summary_file(p)? => {
+            run_file::read_summary(p)?
+        }
+        _ => {
+            eprintln!(
+                "resume: no summary JSON of the earlier run (--summary): its settings could \
+                 not be checked; the limits must be the same for the rows to belong together"
+            );
+            return Ok(());
+        }
+    };
+    let now = SummaryReport::new(&Summary::default(), settings, 0, 0);
+    let show = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+    let pairs = [
+        (
+            "--max-solutions",
+            earlier.max_solutions.to_string(),
+            now.max_solutions.to_string(),
+        ),
+        ("--max-nodes", show(earlier.max_nodes), show(now.max_nodes)),
+        (
+            "--timeout (ns)",
+            show(earlier.timeout_ns),
+            show(now.timeout_ns),
+        ),
+        (
+            "--repeat",
+            earlier.repeat.to_string(),
+            now.repeat.to_string(),
+        ),
+        ("--permute", show(earlier.permute), show(now.permute)),
+    ];
+    for (flag, then, now) in pairs {
+        if then != now {
+            bail!(
+                "--resume: the earlier run (summary {}) had {flag} {then}, this one {now}: \
+                 its rows would not belong with these; run with the same settings",
+                summary_path.unwrap_or(Path::new("")).display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What reading the CSV found.
+struct Scan {
+    /// Bytes of the header and the whole lines' rows.
+    keep: u64,
+    rows: u64,
+    /// Rows after the last whole line: a cut row, and rows of a line missing some.
+    dropped: u64,
+    last: Option<(usize, u64)>,
+}
+
+/// The rows of the line being read, until every strategy's is there.
+struct Pending {
+    corpus: usize,
+    line: u64,
+    results: Vec<PuzzleResult>,
+}
+
+fn scan(
+    path: &Path,
+    file: &File,
+    corpora: &[&str],
+    strategies: &[&str],
+    summary: &mut Summary,
+) -> anyhow::Result<Scan> {
+    let len = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    let mut last_byte = [0u8];
+    if len > 0 {
+        file.read_exact_at(&mut last_byte, len - 1)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+    }
+    // A record that reaches the end of a file not ending in a line break was cut.
+    let ends_whole = last_byte[0] == b'\n';
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(BufReader::new(file));
+    let mut scan = Scan {
+        keep: 0,
+        rows: 0,
+        dropped: 0,
+        last: None,
+    };
+    let mut record = csv::ByteRecord::new();
+    let at = |record: &csv::ByteRecord| {
+        format!(
+            "{}:{}",
+            path.display(),
+            record.position().map_or(0, |p| p.line())
+        )
+    };
+    let read = |reader: &mut csv::Reader<_>, record: &mut csv::ByteRecord| {
+        reader
+            .read_byte_record(record)
+            .with_context(|| format!("cannot read {}", path.display()))
+    };
+    if !read(&mut reader, &mut record)? {
+        return Ok(scan);
+    }
+    let end = reader.position().byte();
+    let cut = end == len && !ends_whole;
+    if record.iter().ne(COLUMNS.iter().map(|c| c.as_bytes())) {
+        let header = COLUMNS.join(",");
+        if cut && len <= header.len() as u64 {
+            let mut start = vec![0; len as usize];
+            file.read_exact_at(&mut start, 0)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            if header.as_bytes().starts_with(&start) {
+                // A header cut short: no row was written yet.
+                return Ok(scan);
+            }
+        }
+        bail!(
+            "{}: --resume: the header is not the one run writes ({header}): not a per-puzzle \
+             CSV of this tool, or of another version",
+            at(&record)
+        );
+    }
+    if cut {
+        return Ok(scan);
+    }
+    scan.keep = end;
+    let mut pending: Option<Pending> = None;
+    let mut begun = 0;
+    while read(&mut reader, &mut record)? {
+        let end = reader.position().byte();
+        let last_record = end == len;
+        if last_record && !ends_whole {
+            scan.dropped += 1;
+            break;
+        }
+        let row = match read_row(&record) {
+            Ok(row) => row,
+            // An unreadable last row is one cut where a line break happened to fall.
+            Err(_) if last_record => {
+                scan.dropped += 1;
+                break;
+            }
+            Err(e) => bail!("{}: --resume: {e}", at(&record)),
+        };
+        let from = pending
+            .as_ref()
+            .map_or(scan.last.map_or(0, |l| l.0), |p| p.corpus);
+        let Some(corpus) = corpora[from..]
+            .iter()
+            .position(|c| *c == row.corpus)
+            .map(|i| i + from)
+        else {
+            let why = if corpora.contains(&row.corpus.as_str()) {
+                "after rows of a corpus named after it: not in the order of this run's corpora"
+            } else {
+                "which this run does not read"
+            };
+            bail!(
+                "{}: --resume: a row for corpus {}, {why} (it reads {})",
+                at(&record),
+                row.corpus,
+                corpora.join(", ")
+            );
+        };
+        let Some(strategy) = strategies.iter().position(|s| *s == row.strategy) else {
+            bail!(
+                "{}: --resume: a row for strategy {}, which this run does not time (-s {})",
+                at(&record),
+                row.strategy,
+                strategies.join(",")
+            );
+        };
+        let same_line = pending
+            .as_ref()
+            .is_some_and(|p| p.corpus == corpus && p.line == row.line);
+        if !same_line {
+            if let Some(p) = &pending {
+                bail!(
+                    "{}: --resume: line {} of {} has rows for {} of this run's {} strategies \
+                     ({}), and rows follow: not a CSV of a run with these strategies",
+                    at(&record),
+                    p.line,
+                    corpora[p.corpus],
+                    p.results.len(),
+                    strategies.len(),
+                    strategies.join(",")
+                );
+            }
+            if scan.last.is_some_and(|(c, l)| c == corpus && l >= row.line) {
+                bail!(
+                    "{}: --resume: line {} of {} comes after line {}: rows out of order",
+                    at(&record),
+                    row.line,
+                    row.corpus,
+                    scan.last.map_or(0, |l| l.1)
+                );
+            }
+            pending = Some(Pending {
+                corpus,
+                line: row.line,
+                results: Vec::with_capacity(strategies.len()),
+            });
+        }
+        let p = pending.as_mut().expect("made above");
+        if strategy != p.results.len() {
+            bail!(
+                "{}: --resume: strategy {} where {} was due: not in this run's order ({})",
+                at(&record),
+                row.strategy,
+                strategies[p.results.len()],
+                strategies.join(",")
+            );
+        }
+        p.results.push(row.result);
+        if p.results.len() == strategies.len() {
+            let p = pending.take().expect("there is one");
+            // Every corpus up to this one gets its groups in the run's order, rows or not.
+            while begun <= p.corpus {
+                for s in strategies {
+                    summary.group(corpora[begun], s);
+                }
+                begun += 1;
+            }
+            for (s, result) in strategies.iter().zip(&p.results) {
+                let group = summary.group(corpora[p.corpus], s);
+                summary.add(group, result);
+            }
+            scan.rows += p.results.len() as u64;
+            scan.keep = end;
+            scan.last = Some((p.corpus, p.line));
+        }
+    }
+    scan.dropped += pending.map_or(0, |p| p.results.len() as u64);
+    Ok(scan)
+}

@@ -1,0 +1,367 @@
+//! `run --resume`: a CSV cut short (by a real SIGINT, by hand mid-row, mid-line) goes on to
+//! what an uninterrupted run writes, on every column but the times, with the summary of the
+//! whole; a CSV that cannot be continued is refused before it is touched.
+
+use std::path::Path;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use super::interrupt::Running;
+use super::{bench, rows, Row};
+
+/// Two strategies, so that a line can be cut between its rows.
+const STRATEGIES: &str = "dlx,bitmask";
+const CLASSIC: &str = "datasets/classic.txt";
+
+/// Longest wait for the child's first rows: the machine may be busy with other builds.
+const PATIENCE: Duration = Duration::from_secs(180);
+
+fn run(args: &[&str]) -> Output {
+    bench().arg("run").args(args).arg("-q").output().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn path(dir: &Path, name: &str) -> String {
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+/// A run of the classic corpus to `csv` with `summary`, expecting success.
+fn classic_run(csv: &str, summary: &str, resume: bool) -> Output {
+    let mut args = vec![CLASSIC, "-s", STRATEGIES, "-o", csv, "--summary", summary];
+    if resume {
+        args.push("--resume");
+    }
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+/// The rows without their times, which no two runs share.
+fn untimed(csv: &str) -> Vec<Row> {
+    let mut rows = rows(&std::fs::read(csv).unwrap());
+    for row in &mut rows {
+        assert!(row.remove("time_ns").is_some());
+    }
+    rows
+}
+
+fn summary(path: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The summary fields that do not depend on time, per row.
+fn counts(summary: &serde_json::Value) -> Vec<Vec<(String, serde_json::Value)>> {
+    const FIELDS: [&str; 16] = [
+        "corpus",
+        "strategy",
+        "puzzles",
+        "unique",
+        "multiple",
+        "unsolvable",
+        "solved",
+        "invalid",
+        "malformed",
+        "aborted",
+        "mismatches",
+        "failures",
+        "searched",
+        "mean_nodes",
+        "mean_guesses",
+        "no_guess_share",
+    ];
+    summary["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            FIELDS
+                .iter()
+                .map(|f| (f.to_string(), row[*f].clone()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Byte offsets just after each line of `text`.
+fn line_ends(text: &[u8]) -> Vec<usize> {
+    text.iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+/// The classic run cut to `len` bytes and resumed equals the whole run; the resume says it
+/// kept `kept` rows and dropped `dropped`.
+fn cut_and_resume(len: impl Fn(&[usize]) -> usize, kept: u64, dropped: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
+    classic_run(&full, &full_json, false);
+    let text = std::fs::read(&full).unwrap();
+    let cut = path(dir.path(), "cut.csv");
+    std::fs::write(&cut, &text[..len(&line_ends(&text))]).unwrap();
+    let cut_json = path(dir.path(), "cut.json");
+    let out = classic_run(&cut, &cut_json, true);
+    let said = stderr(&out);
+    assert!(
+        said.contains(&format!("has {kept} rows whole"))
+            && said.contains(&format!("dropped {dropped} cut rows")),
+        "{said}"
+    );
+    assert_eq!(untimed(&cut), untimed(&full));
+    let resumed = summary(&cut_json);
+    assert_eq!(counts(&resumed), counts(&summary(&full_json)));
+    assert_eq!(resumed["resumed_rows"].as_u64(), Some(kept));
+}
+
+#[test]
+fn a_cut_last_row_is_dropped_and_redone() {
+    // The header and 5 lines of 2 rows, then 30 bytes of the next row.
+    cut_and_resume(|ends| ends[10] + 30, 10, 1);
+}
+
+#[test]
+fn a_line_with_only_some_strategies_rows_is_redone() {
+    // The header, 5 whole lines and the first strategy's row of the sixth.
+    cut_and_resume(|ends| ends[11], 10, 1);
+}
+
+#[test]
+fn a_cut_header_starts_over() {
+    cut_and_resume(|_| 10, 0, 0);
+}
+
+#[test]
+fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
+    classic_run(&full, &full_json, false);
+    let before = std::fs::read(&full).unwrap();
+    let out = classic_run(&full, &full_json, true);
+    assert_eq!(std::fs::read(&full).unwrap(), before, "{}", stderr(&out));
+    let rows = (line_ends(&before).len() - 1) as u64;
+    assert!(stderr(&out).contains(&format!("has {rows} rows whole")));
+    let resumed = summary(&full_json);
+    assert_eq!(resumed["resumed_rows"].as_u64(), Some(rows));
+    let total: u64 = resumed["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["puzzles"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, rows, "the summary counts the kept rows");
+}
+
+/// `--resume` with `args` fails, saying `why`, and leaves `csv` as it was.
+fn refused(csv: Option<&str>, args: &[&str], why: &str) {
+    let before = csv.map(|c| std::fs::read(c).ok());
+    let mut all = vec!["--resume"];
+    all.extend(args);
+    let out = run(&all);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(why),
+        "{} should say {why}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    if let Some(c) = csv {
+        assert_eq!(std::fs::read(c).ok(), before.unwrap(), "{c} was touched");
+    }
+}
+
+#[test]
+fn what_cannot_be_resumed_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json) = (path(dir.path(), "run.csv"), path(dir.path(), "run.json"));
+    classic_run(&csv, &json, false);
+    // Cut mid-row, so that a resume would change it.
+    let text = std::fs::read(&csv).unwrap();
+    std::fs::write(&csv, &text[..line_ends(&text)[4] + 20]).unwrap();
+    let c = Some(csv.as_str());
+
+    refused(None, &[CLASSIC, "-s", STRATEGIES], "name it (-o run.csv)");
+    refused(
+        None,
+        &[CLASSIC, "-s", STRATEGIES, "-o", "-"],
+        "stdout cannot be read back",
+    );
+    let absent = path(dir.path(), "absent.csv");
+    refused(
+        None,
+        &[CLASSIC, "-s", STRATEGIES, "-o", &absent],
+        "nothing to resume; run without --resume",
+    );
+    assert!(!Path::new(&absent).exists());
+    refused(
+        c,
+        &["datasets/minimal.txt", "-s", STRATEGIES, "-o", &csv],
+        "a row for corpus datasets/classic.txt, which this run does not read",
+    );
+    refused(
+        c,
+        &[CLASSIC, "-s", "dlx", "-o", &csv],
+        "a row for strategy bitmask, which this run does not time",
+    );
+    refused(
+        c,
+        &[CLASSIC, "-s", "dlx,bitmask,naive", "-o", &csv],
+        "of datasets/classic.txt has rows for 2 of this run's 3 strategies",
+    );
+    refused(
+        c,
+        &[
+            CLASSIC,
+            "-s",
+            STRATEGIES,
+            "-o",
+            &csv,
+            "--summary",
+            &json,
+            "--max-nodes",
+            "5",
+        ],
+        "had --max-nodes 1000000, this one 5",
+    );
+
+    let other = path(dir.path(), "other.csv");
+    std::fs::write(&other, "line,puzzle\n1,x\n").unwrap();
+    refused(
+        Some(&other),
+        &[CLASSIC, "-s", STRATEGIES, "-o", &other],
+        "the header is not the one run writes",
+    );
+    let middle = path(dir.path(), "middle.csv");
+    let mut broken = text.clone();
+    let at = line_ends(&text)[3];
+    broken.splice(at..at + 3, *b"x,y");
+    std::fs::write(&middle, &broken).unwrap();
+    refused(
+        Some(&middle),
+        &[CLASSIC, "-s", STRATEGIES, "-o", &middle],
+        "middle.csv:5: --resume:",
+    );
+}
+
+/// THE test: a run stopped by a real SIGINT, resumed with the same arguments, ends as an
+/// uninterrupted run on every column but the times, and its summary counts the same.
+#[test]
+fn resume_after_sigint_equals_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let minimal =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/minimal.txt"))
+            .unwrap();
+    // Quick lines first, whose rows fill the first page-sized write of the CSV; then
+    // puzzles that `naive` takes milliseconds each on, for the signal to land among.
+    let easy =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+    let corpus =
+        easy.repeat(1500) + &minimal.lines().take(300).collect::<Vec<_>>().join("\n") + "\n";
+    std::fs::write(dir.path().join("c.txt"), &corpus).unwrap();
+    let lines = corpus.lines().count();
+    // No time budget: a search aborted by time would differ between the runs.
+    let args = |csv: &str, json: &str| {
+        [
+            "run",
+            "c.txt",
+            "-s",
+            "bitmask,naive",
+            "-j",
+            "1",
+            "--timeout",
+            "0",
+            "-o",
+            csv,
+            "--summary",
+            json,
+            "-q",
+        ]
+        .map(str::to_string)
+    };
+    let full = Running::start(
+        &args("full.csv", "full.json").each_ref().map(|s| s.as_str()),
+        dir.path(),
+    );
+    let stopped = args("cut.csv", "cut.json");
+    let mut child = Running::start(&stopped.each_ref().map(|s| s.as_str()), dir.path());
+    let cut = dir.path().join("cut.csv");
+    let start = Instant::now();
+    while std::fs::metadata(&cut).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            child.0.try_wait().unwrap().is_none(),
+            "ended before any row"
+        );
+        assert!(start.elapsed() < PATIENCE, "no rows after {PATIENCE:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.signal(libc::SIGINT);
+    let status = child.exit_within(PATIENCE).expect("exits after SIGINT");
+    assert_eq!(status.code(), Some(130));
+    let partial = rows(&std::fs::read(&cut).unwrap()).len();
+    assert!(
+        partial > 0 && partial < 2 * lines,
+        "{partial} rows of {}: not cut short",
+        2 * lines
+    );
+
+    let mut full = full;
+    let status = full.exit_within(PATIENCE * 4).expect("the whole run ends");
+    assert!(status.success());
+    let mut resumed = stopped.to_vec();
+    resumed.push("--resume".into());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
+        .args(&resumed)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let at = |name: &str| path(dir.path(), name);
+    assert_eq!(untimed(&at("cut.csv")), untimed(&at("full.csv")));
+    let (resumed, whole) = (summary(&at("cut.json")), summary(&at("full.json")));
+    assert_eq!(counts(&resumed), counts(&whole));
+    assert!(resumed["resumed_rows"].as_u64().unwrap() <= partial as u64);
+    assert_eq!(resumed["interrupted"], false);
+}
+
+/// Two corpora, cut in the first (the second then runs whole) and in the second (the first
+/// is not solved again): both resume to the whole run.
+#[test]
+fn a_run_of_several_corpora_resumes_in_the_corpus_it_stopped_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
+    let args = |csv: &str, json: &str, resume: bool| {
+        let mut args = vec![CLASSIC, "datasets/minimal.txt", "-s", STRATEGIES];
+        args.extend(["-o", csv, "--summary", json]);
+        if resume {
+            args.push("--resume");
+        }
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    };
+    args(&full, &full_json, false);
+    let text = std::fs::read(&full).unwrap();
+    let ends = line_ends(&text);
+    let classic_rows = untimed(&full)
+        .iter()
+        .filter(|r| r["corpus"] == CLASSIC)
+        .count();
+    for (name, keep_rows) in [("first", 4), ("second", classic_rows + 20)] {
+        let (cut, cut_json) = (
+            path(dir.path(), &format!("{name}.csv")),
+            path(dir.path(), &format!("{name}.json")),
+        );
+        std::fs::write(&cut, &text[..ends[keep_rows] + 7]).unwrap();
+        let out = args(&cut, &cut_json, true);
+        assert!(
+            stderr(&out).contains(&format!("has {keep_rows} rows whole")),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(untimed(&cut), untimed(&full), "cut in the {name} corpus");
+        assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
+    }
+}
