@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Starts a one-node Slurm cluster on this machine (Debian's slurmctld, slurmd and munge, run
+# without systemd), submits submit.sh's array over a corpus in N=4 shards with its merge, and
+# checks the merged result against a single-process run of the same corpus:
+#   - the merged CSV equals the single CSV row for row on every column but time_ns;
+#   - the merged summary's counts (statuses, nodes, guesses) equal the single summary's.
+# Needs root (it installs the packages when missing and runs the daemons). Stops every daemon
+# it started and removes its temp directory on exit. Exits non-zero on any difference.
+# Environment: BIN (a sudoku-bench binary; default: cargo build --release), CORPUS (default:
+# ../shared/datasets/puzzles3_magictour_top1465, else datasets/minimal.txt), SHARDS (4),
+# STRATEGIES (fast,dlx), KEEP=1 keeps the temp directory for a look afterwards.
+set -euo pipefail
+start=$(date +%s)
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "local-cluster: run as root (it installs slurm and runs its daemons)" >&2
+    exit 2
+fi
+
+shards=${SHARDS:-4}
+strategies=${STRATEGIES:-fast,dlx}
+corpus=${CORPUS:-}
+if [ -z "$corpus" ]; then
+    corpus=../shared/datasets/puzzles3_magictour_top1465
+    if [ ! -r "$corpus" ]; then
+        echo "local-cluster: $corpus absent, using datasets/minimal.txt"
+        corpus=datasets/minimal.txt
+    fi
+fi
+# One spelling for both runs: the CSV's corpus column is the path as given.
+corpus=$(realpath "$corpus")
+
+if [ -z "${BIN:-}" ]; then
+    echo "== cargo build --release"
+    cargo build --release --locked --quiet
+    BIN=$root/target/release/sudoku-bench
+fi
+BIN=$(realpath "$BIN")
+
+CLUSTER_DIR=$(mktemp -d /tmp/sudoku-slurm.XXXXXX)
+# The jobs run as root too, but keep the tree readable like a shared filesystem would be.
+chmod 755 "$CLUSTER_DIR"
+# shellcheck source=scripts/slurm/cluster-lib.sh
+source scripts/slurm/cluster-lib.sh
+finish() {
+    local rc=$?
+    cluster_stop
+    if [ $rc -ne 0 ] && [ -d "$CLUSTER_DIR/log" ]; then
+        echo "local-cluster: failed; the last daemon and job log lines:" >&2
+        tail -n 15 "$CLUSTER_DIR"/log/* "$CLUSTER_DIR"/out/logs/* >&2 2>/dev/null || true
+    fi
+    if [ "${KEEP:-0}" = 1 ]; then
+        echo "local-cluster: kept $CLUSTER_DIR"
+    else
+        rm -rf "$CLUSTER_DIR"
+    fi
+    echo "local-cluster: $( [ $rc -eq 0 ] && echo passed || echo FAILED ) in $(($(date +%s) - start)) s"
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+cluster_install
+cluster_write_config
+cluster_start
+
+out=$CLUSTER_DIR/out
+echo "== submit.sh $corpus $shards $strategies"
+read -r array merge < <(scripts/slurm/submit.sh "$corpus" "$shards" "$strategies" "$out" "$BIN")
+echo "array job $array, merge job $merge"
+wait_job "$array" 240
+wait_job "$merge" 60
+for f in all.csv all.json; do
+    if [ ! -s "$out/$f" ]; then
+        echo "local-cluster: the merge job finished but wrote no $out/$f" >&2
+        exit 1
+    fi
+done
+
+echo "== single run"
+"$BIN" run "$corpus" -s "$strategies" -q -o "$CLUSTER_DIR/single.csv" --summary "$CLUSTER_DIR/single.json"
+
+echo "== compare"
+python3 scripts/slurm/same-result.py "$CLUSTER_DIR/single.csv" "$out/all.csv" \
+    "$CLUSTER_DIR/single.json" "$out/all.json"
