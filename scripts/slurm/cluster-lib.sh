@@ -35,7 +35,7 @@ cluster_write_config() {
     chmod 400 "$CLUSTER_DIR/munge/munge.key"
     cat >"$CLUSTER_DIR/slurm.conf" <<CONF
 ClusterName=sudoku-bench-local
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$SLURMCTLD_PORT
 SlurmdPort=$SLURMD_PORT
 SlurmUser=root
@@ -60,7 +60,7 @@ MpiDefault=none
 ReturnToService=2
 # Finished jobs stay visible to scontrol long enough for the caller to read their state.
 MinJobAge=600
-$node State=UNKNOWN
+$node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
     export SLURM_CONF="$CLUSTER_DIR/slurm.conf"
