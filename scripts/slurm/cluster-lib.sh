@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by local-cluster.sh: brings up and tears down a one-node Slurm cluster that lives
 # entirely under $CLUSTER_DIR (own munge key and socket, own ports, own state), so that it
 # neither needs systemd nor disturbs a Slurm or munge already installed on the machine.

@@ -11,6 +11,9 @@
 # STRATEGIES (fast,dlx), KEEP=1 keeps the temp directory for a look afterwards.
 set -euo pipefail
 start=$(date +%s)
+# Paths the caller gave are relative to where it stands, not to the repository.
+[ -n "${BIN:-}" ] && BIN=$(realpath "$BIN")
+[ -n "${CORPUS:-}" ] && CORPUS=$(realpath "$CORPUS")
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 
@@ -37,7 +40,6 @@ if [ -z "${BIN:-}" ]; then
     cargo build --release --locked --quiet
     BIN=$root/target/release/sudoku-bench
 fi
-BIN=$(realpath "$BIN")
 
 CLUSTER_DIR=$(mktemp -d /tmp/sudoku-slurm.XXXXXX)
 # The jobs run as root too, but keep the tree readable like a shared filesystem would be.

@@ -30,6 +30,13 @@ fi
 bin=$(realpath "$bin")
 mkdir -p "$out/logs"
 out=$(realpath "$out")
+# Parts already there are continued (run --resume), not redone: right after a failed task,
+# wrong for a different corpus or settings, which the tool then refuses.
+shopt -s nullglob
+parts=("$out"/part-*.csv)
+if [ ${#parts[@]} -gt 0 ]; then
+    echo "$0: $out already holds ${#parts[@]} part(s); their tasks will continue them" >&2
+fi
 
 # Through the environment, not --export=VAR=...: sbatch splits --export on commas, and the
 # strategies are a comma-separated list.
