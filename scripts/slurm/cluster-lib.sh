@@ -96,6 +96,15 @@ cluster_start() {
 
 cluster_stop() {
     local pid
+    # Jobs outlive slurmd (slurmstepd runs them): end them first. Every job on this private
+    # cluster is ours.
+    if [ ${#CLUSTER_PIDS[@]} -gt 0 ] && [ -n "$(squeue -h 2>/dev/null)" ]; then
+        scancel --full --partition=local 2>/dev/null || true
+        for _ in $(seq 1 15); do
+            [ -z "$(squeue -h 2>/dev/null)" ] && break
+            sleep 1
+        done
+    fi
     for pid in "${CLUSTER_PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
