@@ -15,6 +15,8 @@ cluster_install() {
     command -v slurmctld >/dev/null || missing+=(slurmctld)
     command -v slurmd >/dev/null || missing+=(slurmd)
     command -v sbatch >/dev/null || missing+=(slurm-client)
+    # local-cluster.sh compares the results with python3's csv and json modules.
+    command -v python3 >/dev/null || missing+=(python3)
     if [ ${#missing[@]} -gt 0 ]; then
         echo "== apt-get install ${missing[*]}"
         export DEBIAN_FRONTEND=noninteractive
