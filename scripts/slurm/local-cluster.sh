@@ -2,6 +2,7 @@
 # Starts a one-node Slurm cluster on this machine (Debian's slurmctld, slurmd and munge, run
 # without systemd), submits submit.sh's array over a corpus in N=4 shards with its merge, and
 # checks the merged result against a single-process run of the same corpus:
+#   - shard 1 was started once outside Slurm and cut as if killed: its task resumes it;
 #   - the merged CSV equals the single CSV row for row on every column but time_ns;
 #   - the merged summary's counts (statuses, nodes, guesses) equal the single summary's.
 # Needs root (it installs the packages when missing and runs the daemons). Stops every daemon
@@ -68,6 +69,28 @@ cluster_write_config
 cluster_start
 
 out=$CLUSTER_DIR/out
+mkdir -p "$out/logs"
+# A first attempt of task 1 that was killed (pre-empted, node lost): run it outside Slurm, then
+# leave its CSV as a SIGKILL would, half the rows and the last one cut mid-line, with no
+# summary. The array's task 1 must find this part and continue it with run --resume.
+echo "== a killed first attempt of shard 1/$shards"
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=$shards \
+    SLURM_ARRAY_TASK_COUNT=$shards SLURM_CPUS_ON_NODE=1 \
+    CORPUS=$corpus STRATEGIES=$strategies OUT=$out BIN=$BIN \
+    bash scripts/slurm/shard-array.sbatch 2>"$out/logs/attempt-1.out"
+part=$out/part-1.csv
+kept=$((($(wc -l <"$part") - 1) / 2))
+if [ "$kept" -lt 1 ]; then
+    echo "local-cluster: shard 1/$shards of $corpus has too few rows to cut" >&2
+    exit 1
+fi
+{
+    head -n $((kept + 1)) "$part"
+    sed -n "$((kept + 2))p" "$part" | head -c 20
+} >"$part.cut"
+mv "$part.cut" "$part"
+rm -f "$out/part-1.json"
+
 echo "== submit.sh $corpus $shards $strategies"
 read -r array merge < <(scripts/slurm/submit.sh "$corpus" "$shards" "$strategies" "$out" "$BIN")
 echo "array job $array, merge job $merge"
@@ -79,6 +102,16 @@ for f in all.csv all.json; do
         exit 1
     fi
 done
+
+# The resumed task kept whole rows of the first attempt and did not redo them.
+python3 - "$out/part-1.json" "$kept" <<'PY'
+import json, sys
+resumed = json.load(open(sys.argv[1])).get("resumed_rows")
+kept = int(sys.argv[2])
+if not resumed or resumed > kept:
+    sys.exit(f"local-cluster: shard 1 did not resume its {kept} whole rows: resumed_rows {resumed}")
+print(f"shard 1 resumed: {resumed} of the first attempt's {kept} whole rows kept")
+PY
 
 echo "== single run"
 "$BIN" run "$corpus" -s "$strategies" -q -o "$CLUSTER_DIR/single.csv" --summary "$CLUSTER_DIR/single.json"
