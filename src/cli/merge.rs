@@ -145,9 +145,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         eprint!("{}", table.export(&report));
         eprintln!(
-            "merged {} parts, {rows} rows: {}",
-            parts.len(),
-            args.out.display()
+            "merged rows: {} ({rows} rows from {} part files)",
+            args.out.display(),
+            parts.len()
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -17,6 +17,7 @@ mod foreign_lib;
 #[cfg(unix)]
 mod interrupt;
 mod loader;
+mod merge;
 mod options;
 mod report;
 mod run;
