@@ -23,7 +23,7 @@ fn whole_run() -> Vec<(&'static str, u64, &'static str, PuzzleResult)> {
                     line,
                     strategy,
                     PuzzleResult {
-                        status: if x % 11 == 0 {
+                        status: if x.is_multiple_of(11) {
                             Status::Aborted
                         } else {
                             Status::Unique

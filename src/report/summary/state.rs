@@ -288,8 +288,8 @@ mod tests {
                     nodes: (strategy == "fast").then_some(x % 5000),
                     guesses: (strategy == "fast").then_some(x % 3),
                     time_ns: searched.then_some(1 + (x >> 20) % 10u64.pow(1 + i as u32 % 7)),
-                    mismatch: x % 97 == 0,
-                    failed: x % 89 == 0,
+                    mismatch: x.is_multiple_of(97),
+                    failed: x.is_multiple_of(89),
                     ..PuzzleResult::default()
                 },
             ));
