@@ -23,6 +23,7 @@ pub mod generate;
 pub mod grid;
 pub mod interrupt;
 pub mod machine;
+pub mod merge;
 mod per_worker;
 pub mod permute;
 pub mod preemption;

@@ -6,6 +6,7 @@ mod compare;
 mod eta;
 mod filter;
 mod generate;
+mod merge;
 mod outputs;
 mod progress;
 mod report;
@@ -47,6 +48,9 @@ enum Command {
     Generate(generate::Args),
     /// Write one self-contained HTML report (tables and plots) of runs' per-puzzle CSVs.
     Report(report::Args),
+    /// Put the parts of a run split with --shard K/N back together: one per-puzzle CSV in
+    /// input order and the summary a single run would have written.
+    Merge(merge::Args),
 }
 
 pub fn run() -> anyhow::Result<ExitCode> {
@@ -59,6 +63,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Report(args) => report::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -136,7 +136,7 @@ pub struct Args {
 
 /// `--summary-format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum SummaryFormat {
+pub(super) enum SummaryFormat {
     Json,
     Md,
     Csv,
@@ -144,7 +144,7 @@ enum SummaryFormat {
 
 impl SummaryFormat {
     /// The format `--summary-format` names, else the one `path`'s extension names, else JSON.
-    fn of(flag: Option<SummaryFormat>, path: &Path) -> SummaryFormat {
+    pub(super) fn of(flag: Option<SummaryFormat>, path: &Path) -> SummaryFormat {
         let by_extension = || match path.extension()?.to_str()? {
             "json" => Some(SummaryFormat::Json),
             "md" => Some(SummaryFormat::Md),
@@ -154,7 +154,7 @@ impl SummaryFormat {
         flag.or_else(by_extension).unwrap_or(SummaryFormat::Json)
     }
 
-    fn exporter(self) -> &'static dyn Exporter {
+    pub(super) fn exporter(self) -> &'static dyn Exporter {
         match self {
             SummaryFormat::Json => &JsonExporter,
             SummaryFormat::Md => &MarkdownExporter,

@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 use super::{PuzzleResult, Status};
 use crate::machine::Machine;
 
+mod state;
+
+pub use state::{GroupState, StateError, SummaryState};
+
 /// Accumulates results as they stream past.
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -127,11 +131,7 @@ pub struct SummaryRow {
 impl Summary {
     /// The index of the (corpus, strategy) group, created on first use.
     pub fn group(&mut self, corpus: &str, strategy: &str) -> usize {
-        if let Some(i) = self
-            .groups
-            .iter()
-            .position(|g| g.corpus == corpus && g.strategy == strategy)
-        {
+        if let Some(i) = self.find(corpus, strategy) {
             return i;
         }
         self.groups.push(Group {
@@ -154,6 +154,12 @@ impl Summary {
             wall_ns: 0,
         });
         self.groups.len() - 1
+    }
+
+    fn find(&self, corpus: &str, strategy: &str) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| g.corpus == corpus && g.strategy == strategy)
     }
 
     /// Count one result into `group`.
@@ -362,6 +368,10 @@ pub struct SummaryReport {
     pub machines: Vec<Machine>,
     /// One per corpus and strategy.
     pub rows: Vec<SummaryRow>,
+    /// The accumulators behind `rows`, for `merge` to add the parts of a split run up
+    /// exactly. Absent in summaries written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<SummaryState>,
 }
 
 /// A `cmd:` solver's protocol cost: the median time of a trivial exchange, measured
@@ -405,6 +415,7 @@ impl SummaryReport {
             resumed_rows: None,
             machines: Vec::new(),
             rows: summary.rows(),
+            state: Some(summary.state()),
         }
     }
 
@@ -413,6 +424,20 @@ impl SummaryReport {
         self.interrupted.then(|| {
             let left = crate::interrupt::count_or_unknown(self.not_reached);
             format!("interrupted: only what was done is counted; {left} puzzles not reached")
+        })
+    }
+
+    /// The line that says the times come from several machines (a merge of parts run on
+    /// different ones), for the summary's exports.
+    pub fn machines_note(&self) -> Option<String> {
+        (self.machines.len() > 1).then(|| {
+            let cpus: Vec<&str> = self.machines.iter().map(|m| m.cpu.as_str()).collect();
+            format!(
+                "merged from parts run on {} machines ({}): times mix them; counts and nodes \
+                 are as one run's",
+                self.machines.len(),
+                cpus.join("; ")
+            )
         })
     }
 
@@ -599,6 +624,7 @@ mod tests {
             resumed_rows: None,
             machines: Vec::new(),
             rows: Vec::new(),
+            state: None,
         }
     }
 

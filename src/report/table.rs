@@ -226,6 +226,9 @@ fn notes(out: &mut String, report: &SummaryReport) {
     if let Some(note) = report.interrupted_note() {
         let _ = writeln!(out, "{note}");
     }
+    if let Some(note) = report.machines_note() {
+        let _ = writeln!(out, "{note}");
+    }
 }
 
 impl Exporter for WideTableExporter {
@@ -456,6 +459,9 @@ impl Exporter for MarkdownExporter {
             let _ = writeln!(out, "\n{note}");
         }
         if let Some(note) = report.interrupted_note() {
+            let _ = writeln!(out, "\n**{note}**");
+        }
+        if let Some(note) = report.machines_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
         for warning in super::noise::warnings(report) {

@@ -18,6 +18,7 @@ mod foreign_lib;
 #[cfg(unix)]
 mod interrupt;
 mod loader;
+mod merge;
 mod options;
 mod report;
 mod resume;

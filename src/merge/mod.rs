@@ -1,0 +1,359 @@
+//! Putting the parts of a split run back together: `run --shard K/N -o part-K.csv
+//! --summary part-K.json` for K = 1..N, then `merge`. Every check is made before anything
+//! is written, and every refusal names the files.
+//!
+//! The parts' summaries carry their accumulators (`SummaryReport::state`), so the merged
+//! summary is exactly the one a single run would have written: counts, nodes, guesses and
+//! time quantiles alike (times still come from the parts' machines).
+
+mod rows;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::corpus::Shard;
+use crate::machine::Machine;
+use crate::report::run_file::{read_summary, RunFileError};
+use crate::report::summary::{StateError, Summary, SummaryReport};
+
+pub use rows::merge_rows;
+
+/// One part: its per-puzzle CSV and the summary JSON beside it.
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// The per-puzzle CSV.
+    pub csv: PathBuf,
+    /// Its summary JSON: the CSV's path with the extension `.json`.
+    pub json: PathBuf,
+    /// What the JSON says.
+    pub report: SummaryReport,
+}
+
+/// Why parts cannot be merged. Each names the files concerned.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// No part given.
+    #[error("nothing to merge: give the parts' per-puzzle CSVs")]
+    NoParts,
+    /// A part's summary JSON is not there.
+    #[error(
+        "{csv}: its summary {json} is missing; merge needs each part's summary beside its \
+         CSV, as `sudoku-bench run --shard K/N -o part-K.csv --summary part-K.json` writes them"
+    )]
+    MissingSummary {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Where its summary should be.
+        json: PathBuf,
+    },
+    /// A summary JSON could not be read.
+    #[error(transparent)]
+    Summary(#[from] RunFileError),
+    /// A summary written before summaries carried their accumulators.
+    #[error(
+        "{json}: carries no mergeable state (written by an older version); run that part again"
+    )]
+    NoState {
+        /// The summary.
+        json: PathBuf,
+    },
+    /// A summary's accumulators cannot be read.
+    #[error("{json}: {source}")]
+    BadState {
+        /// The summary.
+        json: PathBuf,
+        /// What is wrong.
+        source: StateError,
+    },
+    /// Two parts ran with different settings.
+    #[error("{first} and {other} were run with different {what} ({a} and {b}): parts must come from one command")]
+    Settings {
+        /// The first part's summary.
+        first: PathBuf,
+        /// The part that differs.
+        other: PathBuf,
+        /// The setting.
+        what: &'static str,
+        /// Its value in `first`.
+        a: String,
+        /// Its value in `other`.
+        b: String,
+    },
+    /// A part was interrupted.
+    #[error("{json}: this part was interrupted; finish it with `sudoku-bench run --resume -o {csv} --summary {json}` (same options) first")]
+    Interrupted {
+        /// Its CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+    },
+    /// A whole run among several parts.
+    #[error("{json}: a whole run (no --shard), not a part: it cannot be merged with others")]
+    NotAPart {
+        /// Its summary.
+        json: PathBuf,
+    },
+    /// Parts of different splits.
+    #[error("{first} is part of {a} shards, {other} of {b}")]
+    ShardCount {
+        /// The first part's summary.
+        first: PathBuf,
+        /// The one that differs.
+        other: PathBuf,
+        /// N of `first`.
+        a: u32,
+        /// N of `other`.
+        b: u32,
+    },
+    /// Parts missing from the split.
+    #[error("missing {}", missing.iter().map(|s| format!("part {s}")).collect::<Vec<_>>().join(", "))]
+    MissingShards {
+        /// The shards not given.
+        missing: Vec<Shard>,
+    },
+    /// One shard given twice.
+    #[error("part {shard} twice: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "))]
+    DuplicateShard {
+        /// The shard.
+        shard: Shard,
+        /// The CSVs that claim it.
+        files: Vec<PathBuf>,
+    },
+    /// A CSV cannot be read, or its rows are not in order.
+    #[error("{path}:{line}: {message}")]
+    Rows {
+        /// The CSV.
+        path: PathBuf,
+        /// Its line (the header is line 1); 0 when the file as a whole is at fault.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reading a part or writing the output failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Where a part's summary is: its CSV's path with the extension `.json`.
+pub fn summary_path(csv: &Path) -> PathBuf {
+    csv.with_extension("json")
+}
+
+/// Read the summary beside each CSV and check that together they are one run, split:
+/// the same settings, corpora and strategies, each shard once, none interrupted.
+pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
+    if csvs.is_empty() {
+        return Err(MergeError::NoParts);
+    }
+    let mut parts = Vec::with_capacity(csvs.len());
+    for csv in csvs {
+        let json = summary_path(csv);
+        if !json.exists() {
+            return Err(MergeError::MissingSummary {
+                csv: csv.clone(),
+                json,
+            });
+        }
+        let report = read_summary(&json)?;
+        parts.push(Part {
+            csv: csv.clone(),
+            json,
+            report,
+        });
+    }
+    check(&parts)?;
+    Ok(parts)
+}
+
+/// The checks of [`load`], on parts already read.
+pub fn check(parts: &[Part]) -> Result<(), MergeError> {
+    let Some(first) = parts.first() else {
+        return Err(MergeError::NoParts);
+    };
+    for part in parts {
+        if part.report.interrupted {
+            return Err(MergeError::Interrupted {
+                csv: part.csv.clone(),
+                json: part.json.clone(),
+            });
+        }
+        let listed = groups(part)?;
+        let a = &first.report;
+        let b = &part.report;
+        let settings: [(&'static str, String, String); 8] = [
+            ("tools", a.tool.clone(), b.tool.clone()),
+            ("versions", a.version.clone(), b.version.clone()),
+            (
+                "--max-solutions",
+                a.max_solutions.to_string(),
+                b.max_solutions.to_string(),
+            ),
+            ("--max-nodes", shown(a.max_nodes), shown(b.max_nodes)),
+            ("--timeout (ns)", shown(a.timeout_ns), shown(b.timeout_ns)),
+            ("--repeat", a.repeat.to_string(), b.repeat.to_string()),
+            ("--permute", shown(a.permute), shown(b.permute)),
+            (
+                "corpora and strategies",
+                describe(&groups(first)?),
+                describe(&listed),
+            ),
+        ];
+        for (what, x, y) in settings {
+            if x != y {
+                return Err(MergeError::Settings {
+                    first: first.json.clone(),
+                    other: part.json.clone(),
+                    what,
+                    a: x,
+                    b: y,
+                });
+            }
+        }
+    }
+    check_shards(parts)
+}
+
+fn shown<T: ToString>(value: Option<T>) -> String {
+    value.map_or_else(|| "none".to_string(), |v| v.to_string())
+}
+
+/// The (corpus, strategy) pairs a part's summary lists, in its order.
+fn groups(part: &Part) -> Result<Vec<(String, String)>, MergeError> {
+    let state = part
+        .report
+        .state
+        .as_ref()
+        .ok_or_else(|| MergeError::NoState {
+            json: part.json.clone(),
+        })?;
+    Ok(state
+        .groups
+        .iter()
+        .map(|g| (g.corpus.clone(), g.strategy.clone()))
+        .collect())
+}
+
+fn describe(groups: &[(String, String)]) -> String {
+    let list: Vec<String> = groups.iter().map(|(c, s)| format!("{c}:{s}")).collect();
+    format!("[{}]", list.join(", "))
+}
+
+fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
+    if parts.len() == 1 && parts[0].report.shard.is_none() {
+        return Ok(());
+    }
+    let mut count = None;
+    let mut claims: BTreeMap<u32, Vec<&Part>> = BTreeMap::new();
+    for part in parts {
+        let Some(shard) = part.report.shard else {
+            return Err(MergeError::NotAPart {
+                json: part.json.clone(),
+            });
+        };
+        let (first, n) = *count.get_or_insert((part, shard.count));
+        if shard.count != n {
+            return Err(MergeError::ShardCount {
+                first: first.json.clone(),
+                other: part.json.clone(),
+                a: n,
+                b: shard.count,
+            });
+        }
+        claims.entry(shard.index).or_default().push(part);
+    }
+    let n = count.map_or(0, |(_, n)| n);
+    if let Some((&index, twice)) = claims.iter().find(|(_, c)| c.len() > 1) {
+        return Err(MergeError::DuplicateShard {
+            shard: Shard { index, count: n },
+            files: twice.iter().map(|p| p.csv.clone()).collect(),
+        });
+    }
+    let missing: Vec<Shard> = (1..=n)
+        .filter(|k| !claims.contains_key(k))
+        .map(|index| Shard { index, count: n })
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::MissingShards { missing });
+    }
+    Ok(())
+}
+
+/// The corpora in the run's order (the order of the summaries' groups).
+pub fn corpora(parts: &[Part]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for g in parts
+        .iter()
+        .filter_map(|p| p.report.state.as_ref())
+        .flat_map(|s| &s.groups)
+    {
+        if !out.contains(&g.corpus) {
+            out.push(g.corpus.clone());
+        }
+    }
+    out
+}
+
+/// The summary a single run over the whole input would have written, from checked parts;
+/// dated now. Times from several machines are flagged by `machines`.
+pub fn merged_report(parts: &[Part]) -> Result<SummaryReport, MergeError> {
+    let first = parts.first().ok_or(MergeError::NoParts)?;
+    let mut summary = Summary::default();
+    let mut machines: Vec<Machine> = Vec::new();
+    let mut resumed: Option<u64> = None;
+    for part in parts {
+        let state = part
+            .report
+            .state
+            .as_ref()
+            .ok_or_else(|| MergeError::NoState {
+                json: part.json.clone(),
+            })?;
+        let partial = Summary::from_state(state).map_err(|source| MergeError::BadState {
+            json: part.json.clone(),
+            source,
+        })?;
+        summary.merge(&partial);
+        if !machines.contains(&part.report.machine) {
+            machines.push(part.report.machine.clone());
+        }
+        if let Some(n) = part.report.resumed_rows {
+            resumed = Some(resumed.unwrap_or(0) + n);
+        }
+    }
+    let f = &first.report;
+    Ok(SummaryReport {
+        tool: f.tool.clone(),
+        version: f.version.clone(),
+        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        machine: f.machine.clone(),
+        threads: parts.iter().map(|p| p.report.threads).max().unwrap_or(1),
+        max_solutions: f.max_solutions,
+        max_nodes: f.max_nodes,
+        timeout_ns: f.timeout_ns,
+        repeat: f.repeat,
+        wall_ns: parts
+            .iter()
+            .fold(0u64, |sum, p| sum.saturating_add(p.report.wall_ns)),
+        permute: f.permute,
+        interrupted: false,
+        not_reached: Some(0),
+        pipes: f.pipes.clone(),
+        shard: None,
+        resumed_rows: resumed,
+        machines: if machines.len() > 1 {
+            machines
+        } else {
+            Vec::new()
+        },
+        rows: summary.rows(),
+        state: Some(summary.state()),
+    })
+}
+
+#[cfg(test)]
+mod tests;

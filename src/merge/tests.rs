@@ -1,0 +1,264 @@
+//! Parts made by hand: a whole run's rows split by line, round robin, and its summary
+//! split the same way, so that what `merge` puts back can be compared with the whole.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::report::csv::{push_field, COLUMNS};
+use crate::report::{PuzzleResult, Status};
+use crate::runner::Settings;
+
+const CORPORA: [&str; 2] = ["b.txt", "a,1.txt"];
+const STRATEGIES: [&str; 2] = ["fast", "naive"];
+
+/// (corpus, line, strategy, result) of a whole run, in input order.
+fn whole_run() -> Vec<(&'static str, u64, &'static str, PuzzleResult)> {
+    let mut out = Vec::new();
+    for (c, corpus) in CORPORA.iter().enumerate() {
+        for line in 1..=40u64 {
+            for strategy in STRATEGIES {
+                let x = line * 7919 + c as u64 * 104_729 + strategy.len() as u64;
+                out.push((
+                    *corpus,
+                    line,
+                    strategy,
+                    PuzzleResult {
+                        status: if x.is_multiple_of(11) {
+                            Status::Aborted
+                        } else {
+                            Status::Unique
+                        },
+                        solutions: Some(1),
+                        nodes: Some(x % 1000),
+                        guesses: Some(x % 4),
+                        time_ns: Some(1 + x % 100_000),
+                        ..PuzzleResult::default()
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn csv_text(rows: &[&(&str, u64, &str, PuzzleResult)]) -> Vec<u8> {
+    let mut out = COLUMNS.join(",").into_bytes();
+    out.push(b'\n');
+    for (corpus, line, strategy, r) in rows {
+        push_field(&mut out, corpus.as_bytes());
+        out.extend_from_slice(
+            format!(
+                ",{line},{strategy},{},1,{},{},{},25,,,",
+                r.status.as_str(),
+                r.nodes.unwrap(),
+                r.guesses.unwrap(),
+                r.time_ns.unwrap()
+            )
+            .as_bytes(),
+        );
+        out.push(b'\n');
+    }
+    out
+}
+
+fn summary_of(rows: &[&(&str, u64, &str, PuzzleResult)]) -> Summary {
+    let mut s = Summary::default();
+    // As a run's sink does: every group exists from its corpus's start.
+    for corpus in CORPORA {
+        for strategy in STRATEGIES {
+            s.group(corpus, strategy);
+        }
+    }
+    for (corpus, _, strategy, r) in rows {
+        let g = s.group(corpus, strategy);
+        s.add(g, r);
+    }
+    s
+}
+
+/// The whole run split into `n` parts written into `dir`: part-K.csv and part-K.json.
+fn write_parts(dir: &Path, n: u32) -> Vec<PathBuf> {
+    let all = whole_run();
+    (1..=n)
+        .map(|k| {
+            let mine: Vec<_> = all
+                .iter()
+                .filter(|(_, line, _, _)| (line - 1) % n as u64 == (k - 1) as u64)
+                .collect();
+            let csv = dir.join(format!("part-{k}.csv"));
+            std::fs::write(&csv, csv_text(&mine)).unwrap();
+            let report = SummaryReport {
+                shard: Some(Shard { index: k, count: n }),
+                ..SummaryReport::new(&summary_of(&mine), &Settings::default(), 2, 10)
+            };
+            std::fs::write(summary_path(&csv), serde_json::to_string(&report).unwrap()).unwrap();
+            csv
+        })
+        .collect()
+}
+
+fn merged(csvs: &[PathBuf]) -> Result<Vec<u8>, MergeError> {
+    let parts = load(csvs)?;
+    let mut out = Vec::new();
+    merge_rows(csvs, &corpora(&parts), &mut out, Path::new("out.csv"))?;
+    Ok(out)
+}
+
+#[test]
+fn parts_merge_back_into_the_whole_rows_and_summary() {
+    let all = whole_run();
+    let whole: Vec<_> = all.iter().collect();
+    for n in [1, 2, 3, 7] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut csvs = write_parts(dir.path(), n);
+        // The order the parts are given in does not matter.
+        csvs.reverse();
+        assert_eq!(merged(&csvs).unwrap(), csv_text(&whole), "{n} parts");
+        let report = merged_report(&load(&csvs).unwrap()).unwrap();
+        assert_eq!(report.rows, summary_of(&whole).rows(), "{n} parts");
+        assert_eq!(report.wall_ns, 10 * n as u64);
+        assert_eq!((report.shard, report.machines.len()), (None, 0));
+    }
+}
+
+fn edit(json: &Path, f: impl FnOnce(&mut SummaryReport)) {
+    let mut report: SummaryReport = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    f(&mut report);
+    std::fs::write(json, serde_json::to_string(&report).unwrap()).unwrap();
+}
+
+fn refusal(csvs: &[PathBuf]) -> String {
+    load(csvs).unwrap_err().to_string()
+}
+
+#[test]
+fn parts_of_different_settings_are_refused_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 3);
+    let json = summary_path(&csvs[2]);
+    edit(&json, |r| r.max_nodes = Some(5));
+    let err = refusal(&csvs);
+    assert!(
+        err.contains("part-1.json") && err.contains("part-3.json"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--max-nodes") && err.contains("none and 5"),
+        "{err}"
+    );
+    edit(&json, |r| {
+        r.max_nodes = None;
+        r.version = "9.9.9".into();
+    });
+    let err = refusal(&csvs);
+    assert!(err.contains("versions") && err.contains("9.9.9"), "{err}");
+    edit(&json, |r| {
+        r.version = env!("CARGO_PKG_VERSION").into();
+        r.state.as_mut().unwrap().groups.pop();
+    });
+    let err = refusal(&csvs);
+    assert!(err.contains("corpora and strategies"), "{err}");
+    edit(&json, |r| r.state = None);
+    let err = refusal(&csvs);
+    assert!(
+        err.contains("part-3.json") && err.contains("no mergeable state"),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_duplicate_whole_and_interrupted_parts_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 4);
+    let err = refusal(&[csvs[0].clone(), csvs[3].clone()]);
+    assert_eq!(err, "missing part 2/4, part 3/4");
+    let err = refusal(&[&csvs[..], &csvs[1..2]].concat());
+    assert!(err.starts_with("part 2/4 twice: ") && err.matches("part-2.csv").count() == 2);
+    edit(&summary_path(&csvs[1]), |r| r.interrupted = true);
+    let err = refusal(&csvs);
+    assert!(err.contains("part-2.json: this part was interrupted") && err.contains("--resume"));
+    edit(&summary_path(&csvs[1]), |r| {
+        r.interrupted = false;
+        r.shard = None;
+    });
+    let err = refusal(&csvs);
+    assert!(err.contains("part-2.json: a whole run"), "{err}");
+    edit(&summary_path(&csvs[1]), |r| {
+        r.shard = Some(Shard { index: 2, count: 5 })
+    });
+    let err = refusal(&csvs);
+    assert!(err.contains("part-1.json is part of 4 shards, ") && err.contains("part-2.json of 5"));
+    std::fs::remove_file(summary_path(&csvs[1])).unwrap();
+    let err = refusal(&csvs);
+    assert!(
+        err.contains("part-2.csv: its summary") && err.contains("--shard K/N"),
+        "{err}"
+    );
+    assert!(matches!(load(&[]), Err(MergeError::NoParts)));
+}
+
+#[test]
+fn a_whole_run_alone_merges_as_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 1);
+    edit(&summary_path(&csvs[0]), |r| r.shard = None);
+    let all = whole_run();
+    assert_eq!(
+        merged(&csvs).unwrap(),
+        csv_text(&all.iter().collect::<Vec<_>>())
+    );
+}
+
+#[test]
+fn overlapping_or_disordered_rows_are_named_by_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 2);
+    // Part 1 also claims line 2 (part 2's), after its own line 1.
+    let one = std::fs::read_to_string(&csvs[0]).unwrap();
+    let two = std::fs::read_to_string(&csvs[1]).unwrap();
+    let stolen = two.lines().nth(1).unwrap();
+    let mut lines: Vec<&str> = one.lines().collect();
+    lines.insert(3, stolen);
+    std::fs::write(&csvs[0], lines.join("\n") + "\n").unwrap();
+    let err = merged(&csvs).unwrap_err().to_string();
+    assert!(
+        err.contains("line 2 of b.txt is also in")
+            && err.contains("part-1.csv:4")
+            && err.contains("part-2.csv:2"),
+        "{err}"
+    );
+    // Line 3 before line 1 in part 1.
+    let mut lines: Vec<&str> = one.lines().collect();
+    lines.swap(1, 3);
+    std::fs::write(&csvs[0], lines.join("\n") + "\n").unwrap();
+    let err = merged(&csvs).unwrap_err().to_string();
+    assert!(
+        err.contains("part-1.csv:3: line 1 of b.txt comes after"),
+        "{err}"
+    );
+    std::fs::write(&csvs[0], one.replacen("corpus,", "korpus,", 1)).unwrap();
+    let err = merged(&csvs).unwrap_err().to_string();
+    assert!(
+        err.contains("part-2.csv:1: its header differs from"),
+        "{err}"
+    );
+}
+
+#[test]
+fn parts_from_several_machines_are_listed_and_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 2);
+    edit(&summary_path(&csvs[1]), |r| {
+        r.machine.cpu = "Other CPU".into()
+    });
+    let report = merged_report(&load(&csvs).unwrap()).unwrap();
+    assert_eq!(report.machines.len(), 2);
+    assert_eq!(report.machines[1].cpu, "Other CPU");
+    let note = report.machines_note().unwrap();
+    assert!(note.contains("2 machines"), "{note}");
+    let one_machine = SummaryReport {
+        machines: Vec::new(),
+        ..report
+    };
+    assert_eq!(one_machine.machines_note(), None);
+}
