@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use crate::corpus::Shard;
 use crate::machine::Machine;
 use crate::report::run_file::{read_summary, RunFileError};
-use crate::report::summary::{StateError, Summary, SummaryReport};
+use crate::report::summary::{StateError, Summary, SummaryReport, SummaryState};
 
 pub use rows::merge_rows;
 
@@ -27,6 +27,18 @@ pub struct Part {
     pub json: PathBuf,
     /// What the JSON says.
     pub report: SummaryReport,
+}
+
+impl Part {
+    /// The accumulators its summary carries: what a part without them cannot be merged by.
+    fn state(&self) -> Result<&SummaryState, MergeError> {
+        self.report
+            .state
+            .as_ref()
+            .ok_or_else(|| MergeError::NoState {
+                json: self.json.clone(),
+            })
+    }
 }
 
 /// Why parts cannot be merged. Each names the files concerned.
@@ -224,14 +236,8 @@ fn shown<T: ToString>(value: Option<T>) -> String {
 
 /// The (corpus, strategy) pairs a part's summary lists, in its order.
 fn groups(part: &Part) -> Result<Vec<(String, String)>, MergeError> {
-    let state = part
-        .report
-        .state
-        .as_ref()
-        .ok_or_else(|| MergeError::NoState {
-            json: part.json.clone(),
-        })?;
-    Ok(state
+    Ok(part
+        .state()?
         .groups
         .iter()
         .map(|g| (g.corpus.clone(), g.strategy.clone()))
@@ -306,17 +312,11 @@ pub fn merged_report(parts: &[Part]) -> Result<SummaryReport, MergeError> {
     let mut machines: Vec<Machine> = Vec::new();
     let mut resumed: Option<u64> = None;
     for part in parts {
-        let state = part
-            .report
-            .state
-            .as_ref()
-            .ok_or_else(|| MergeError::NoState {
+        let partial =
+            Summary::from_state(part.state()?).map_err(|source| MergeError::BadState {
                 json: part.json.clone(),
+                source,
             })?;
-        let partial = Summary::from_state(state).map_err(|source| MergeError::BadState {
-            json: part.json.clone(),
-            source,
-        })?;
         summary.merge(&partial);
         if !machines.contains(&part.report.machine) {
             machines.push(part.report.machine.clone());
