@@ -13,6 +13,10 @@
 # (the summary's, from summed solve times), of their ratio within a round, and of
 # each one's median time per puzzle. A row whose answers were wrong or failed says so.
 #
+# Four classes are made on the fly with `sudoku-bench generate` (recipes in
+# datasets/README.md): puzzles with 2+ solutions and puzzles with none whose givens break no
+# rule, COUNT each (default 10000), seed 1.
+#
 # More corpora: add a "label|path" line to CORPORA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +34,7 @@ CORPORA=(
     "forum hardest 1905 11+|$shared/datasets/puzzles5_forum_hardest_1905_11+"
 )
 MODES=(2 1)
+count=${COUNT:-10000}
 rounds=${ROUNDS:-5}
 # clang++ is what tdoku's own figures use, and builds it faster than g++ does here.
 cxx=${CXX:-$(command -v clang++ || echo g++)}
@@ -54,6 +59,19 @@ bin=target/release/sudoku-bench
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+echo "== generating the classes of $count puzzles each" >&2
+CLASSES=(
+    "2+ solutions, 3 more blanks|--solutions many --extra-blanks 3"
+    "2+ solutions, 12 more blanks|--solutions many --extra-blanks 12"
+    "no solution, 1 given changed|--solutions none"
+    "no solution, 8 blanks and 1 given changed|--solutions none --extra-blanks 8"
+)
+for k in "${!CLASSES[@]}"; do
+    # shellcheck disable=SC2086 # the class's options, split on purpose
+    "$bin" generate --count "$count" --seed 1 ${CLASSES[$k]#*|} --quiet \
+        --out "$work/class-$k.txt" 2>/dev/null
+    CORPORA+=("${CLASSES[$k]%%|*} (generated)|$work/class-$k.txt")
+done
 for round in $(seq 1 "$rounds"); do
     for c in "${!CORPORA[@]}"; do
         corpus=${CORPORA[$c]#*|}

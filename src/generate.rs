@@ -1,5 +1,7 @@
 //! Puzzle generation: random complete grids, then clues removed in random order while the
-//! puzzle keeps exactly one solution.
+//! puzzle keeps exactly one solution. From such a puzzle two other classes are made, the
+//! ones a uniqueness filter spends its time on: puzzles with several solutions (more clues
+//! removed) and puzzles with none whose givens break no rule (one given changed).
 //!
 //! Reproducibility is the point: puzzle `i` of a corpus depends only on `(seed, i)` (each
 //! index gets its own RNG stream), never on the thread that made it or on the order puzzles
@@ -76,6 +78,29 @@ pub struct Settings {
     pub max_clues: usize,
     /// Give up on a puzzle after this many tries at the clue range.
     pub max_attempts: u32,
+    /// How many solutions the puzzles have.
+    pub solutions: Solutions,
+}
+
+/// The solution count of the generated puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Solutions {
+    /// Exactly one: the unique puzzle itself (minimal unless the clue range stops it).
+    #[default]
+    One,
+    /// Two or more: the unique puzzle with this many more givens (or symmetric groups of
+    /// them) blanked, and more while it still has one solution.
+    Many {
+        /// Givens (or groups) blanked beyond the unique puzzle; at least 1.
+        extra_blanks: usize,
+    },
+    /// None, with givens that break no rule: the unique puzzle with `extra_blanks` more
+    /// givens (or groups) blanked, then one given changed to a digit that its row, column
+    /// and box do not hold, chosen so no solution is left.
+    None {
+        /// Givens (or groups) blanked before one is changed; may be 0.
+        extra_blanks: usize,
+    },
 }
 
 impl Default for Settings {
@@ -86,16 +111,18 @@ impl Default for Settings {
             min_clues: 0,
             max_clues: 81,
             max_attempts: 10_000,
+            solutions: Solutions::One,
         }
     }
 }
 
-/// One generated puzzle and its unique solution.
+/// One generated puzzle and the complete grid it was made from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Generated {
-    /// The puzzle, with exactly one solution.
+    /// The puzzle, with the solution count the settings ask for.
     pub puzzle: Grid,
-    /// Its solution.
+    /// The complete grid the puzzle was made from: its unique solution with
+    /// [`Solutions::One`], one of its solutions with `Many`, no solution of it with `None`.
     pub solution: Grid,
 }
 
@@ -127,7 +154,14 @@ const UNIQUE: Limits = Limits {
     timeout: None,
 };
 
-/// Puzzle `index` of the corpus `settings` describes, checking uniqueness with `solver`.
+/// Limits that tell a puzzle with no solution from one with some.
+const FIRST: Limits = Limits {
+    max_solutions: 1,
+    ..UNIQUE
+};
+
+/// Puzzle `index` of the corpus `settings` describes, checking solution counts with
+/// `solver`.
 pub fn generate(
     settings: &Settings,
     index: u64,
@@ -155,7 +189,27 @@ pub fn generate(
                 }
             }
         }
-        if clues <= settings.max_clues {
+        if clues > settings.max_clues {
+            continue;
+        }
+        let puzzle = match settings.solutions {
+            Solutions::One => Some(puzzle),
+            Solutions::Many { extra_blanks } => Some(blank_more(
+                puzzle,
+                &mut orbits,
+                extra_blanks,
+                &mut rng,
+                solver,
+            )),
+            Solutions::None { extra_blanks } => {
+                let puzzle = match extra_blanks {
+                    0 => puzzle,
+                    n => blank_more(puzzle, &mut orbits, n, &mut rng, solver),
+                };
+                break_one(puzzle, &mut rng, solver)
+            }
+        };
+        if let Some(puzzle) = puzzle {
             return Ok(Generated { puzzle, solution });
         }
     }
@@ -165,6 +219,54 @@ pub fn generate(
         max: settings.max_clues,
         attempts: settings.max_attempts,
     })
+}
+
+/// `puzzle` (unique) with `extra` more groups of givens blanked, in random order, then more
+/// while it still has one solution (it can, when a clue range stopped the removal early).
+fn blank_more(
+    mut puzzle: Grid,
+    orbits: &mut [Vec<usize>],
+    extra: usize,
+    rng: &mut Rng,
+    solver: &mut dyn Strategy,
+) -> Grid {
+    rng.shuffle(orbits);
+    let mut blanked = 0;
+    for orbit in orbits.iter() {
+        if puzzle.get(orbit[0]) == 0 {
+            continue;
+        }
+        for &cell in orbit {
+            puzzle.set(cell, 0);
+        }
+        blanked += 1;
+        if blanked >= extra.max(1) && solver.solve(&puzzle, &UNIQUE).solutions == 2 {
+            break;
+        }
+    }
+    puzzle
+}
+
+/// `puzzle` (unique) with one given changed to a digit its row, column and box do not hold,
+/// such that no solution is left; `None` when no given can be changed so.
+fn break_one(puzzle: Grid, rng: &mut Rng, solver: &mut dyn Strategy) -> Option<Grid> {
+    let mut givens: Vec<usize> = (0..81).filter(|&c| puzzle.get(c) != 0).collect();
+    rng.shuffle(&mut givens);
+    let mut digits: Vec<u8> = (1..=9).collect();
+    for cell in givens {
+        rng.shuffle(&mut digits);
+        for &d in &digits {
+            let mut broken = puzzle;
+            broken.set(cell, d);
+            if d == puzzle.get(cell) || !broken.breaks_no_rule() {
+                continue;
+            }
+            if solver.solve(&broken, &FIRST).solutions == 0 {
+                return Some(broken);
+            }
+        }
+    }
+    None
 }
 
 /// A uniformly shuffled, but not uniformly distributed, complete grid: fewest-candidates
@@ -306,6 +408,70 @@ mod tests {
                 assert_eq!(g.puzzle.get(cell) == 0, g.puzzle.get(twin) == 0);
             }
             assert_eq!(dlx.solve(&g.puzzle, &UNIQUE).solutions, 1);
+        }
+    }
+
+    #[test]
+    fn many_and_none_have_the_counts_asked_for_and_come_from_the_grid() {
+        let mut dlx = solver("dlx");
+        let mut bitmask = solver("bitmask");
+        let three = Limits {
+            max_solutions: 3,
+            ..UNIQUE
+        };
+        for (solutions, want) in [
+            (Solutions::Many { extra_blanks: 1 }, 2..=3),
+            (Solutions::Many { extra_blanks: 6 }, 3..=3),
+            (Solutions::None { extra_blanks: 0 }, 0..=0),
+            (Solutions::None { extra_blanks: 5 }, 0..=0),
+        ] {
+            let settings = Settings {
+                seed: 9,
+                solutions,
+                ..Settings::default()
+            };
+            let unique = Settings {
+                solutions: Solutions::One,
+                ..settings.clone()
+            };
+            for index in 0..10 {
+                let g = generate(&settings, index, dlx.as_mut()).unwrap();
+                let p = g.puzzle;
+                assert!(p.breaks_no_rule(), "{solutions:?} {p}");
+                let count = dlx.solve(&p, &three).solutions;
+                assert!(want.contains(&count), "{solutions:?} {p}: {count}");
+                // The givens are the grid's, but for the one changed with `None`.
+                let changed = (0..81)
+                    .filter(|&c| p.get(c) != 0 && p.get(c) != g.solution.get(c))
+                    .count();
+                match solutions {
+                    Solutions::None { extra_blanks } => {
+                        assert_eq!(changed, 1, "{p}");
+                        // Undo the change: the grid's puzzle, with several solutions when
+                        // givens were blanked (a `None` may come from a later attempt than
+                        // the unique puzzle of the same index, so compare within itself).
+                        let mut undone = p;
+                        for c in 0..81 {
+                            if p.get(c) != 0 {
+                                undone.set(c, g.solution.get(c));
+                            }
+                        }
+                        let n = dlx.solve(&undone, &three).solutions;
+                        assert_eq!(n > 1, extra_blanks > 0, "{p}: {n}");
+                    }
+                    Solutions::Many { extra_blanks } => {
+                        assert_eq!(changed, 0, "{p}");
+                        let blanked = generate(&unique, index, dlx.as_mut())
+                            .unwrap()
+                            .puzzle
+                            .clues()
+                            - p.clues();
+                        assert!(blanked >= extra_blanks, "{p}");
+                    }
+                    Solutions::One => unreachable!(),
+                }
+                assert_eq!(generate(&settings, index, bitmask.as_mut()).unwrap(), g);
+            }
         }
     }
 

@@ -1,5 +1,5 @@
 //! `sudoku-bench generate`: writes a corpus of random uniquely-solvable puzzles (minimal by
-//! default), made in parallel and written in index order, so that a seed names the same
+//! default; or, made from them, puzzles with several solutions or with none), made in parallel and written in index order, so that a seed names the same
 //! bytes on any thread count; reports puzzles per second on stderr.
 
 use std::io::Write;
@@ -12,7 +12,7 @@ use clap::ValueEnum;
 use rayon::prelude::*;
 use sudoku_bench::corpus::Shard;
 use sudoku_bench::engine::Engine;
-use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Symmetry};
+use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Solutions, Symmetry};
 use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, parse_one_strategy, parse_threads};
@@ -27,6 +27,16 @@ pub enum SymmetryArg {
     Rot90,
     Mirror,
     Diagonal,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolutionsArg {
+    /// Exactly one (minimal puzzles unless --clues stops the removal).
+    One,
+    /// Two or more: a unique puzzle with --extra-blanks more givens blanked.
+    Many,
+    /// None, with givens that break no rule: one given of a unique puzzle changed.
+    None,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -55,6 +65,16 @@ pub struct Args {
     /// Keep the givens symmetric: cells are removed together with their images.
     #[arg(long, value_enum, default_value = "none")]
     symmetry: SymmetryArg,
+
+    /// How many solutions each puzzle has: the classes a uniqueness filter meets.
+    #[arg(long, value_enum, default_value = "one")]
+    solutions: SolutionsArg,
+
+    /// Givens (or symmetric groups) blanked beyond the unique puzzle's: with --solutions
+    /// many at least 1, and more while it still has one solution (default 3); with none,
+    /// blanked before a given is changed (default 0).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=64))]
+    extra_blanks: Option<u8>,
 
     /// The output's format.
     #[arg(long, value_enum, default_value = "text")]
@@ -117,10 +137,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         min_clues,
         max_clues,
+        solutions: match args.solutions {
+            SolutionsArg::One => Solutions::One,
+            SolutionsArg::Many => Solutions::Many {
+                extra_blanks: args.extra_blanks.unwrap_or(3).into(),
+            },
+            SolutionsArg::None => Solutions::None {
+                extra_blanks: args.extra_blanks.unwrap_or(0).into(),
+            },
+        },
         ..Settings::default()
     };
     if args.count == 0 {
         bail!("--count must be at least 1");
+    }
+    if args.format == OutFormat::Csv && args.solutions != SolutionsArg::One {
+        bail!(
+            "--format csv writes each puzzle's one solution: use --format text with \
+             --solutions many or none"
+        );
+    }
+    if args.extra_blanks.is_some() && args.solutions == SolutionsArg::One {
+        bail!("--extra-blanks goes with --solutions many or none");
     }
     // Generation sets its own limits for each uniqueness check.
     let engine = Engine::new(
