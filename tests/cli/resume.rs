@@ -397,7 +397,10 @@ fn a_resume_as_another_shard_than_its_summary_says_is_refused() {
     let rows = rows(&std::fs::read(&csv).unwrap()).len();
     assert!(rows > 0, "part 2/4 of {CLASSIC} has puzzles");
     let said = |earlier: &str, now: &str| {
-        format!("--resume: {csv} was written by {earlier} (its summary {json} says so); this run is {now}")
+        format!(
+            "--resume: {csv} was written by {earlier} (its summary {json} says so); this run \
+             is {now}"
+        )
     };
     // `refused` adds --resume.
     let refused_as = |shard, earlier, now| {
