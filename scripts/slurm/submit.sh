@@ -31,9 +31,31 @@ bin=$(realpath "$bin")
 mkdir -p "$out/logs"
 out=$(realpath "$out")
 # Parts already there are continued (run --resume), not redone: right after a failed task,
-# wrong for a different corpus or settings, which the tool then refuses.
+# wrong for a different corpus or settings, which the tool then refuses. Parts of a split
+# into another N are refused here, before anything is submitted: task K would continue a
+# part K that holds other lines, and the merge would take parts beyond N.
 shopt -s nullglob
 parts=("$out"/part-*.csv)
+for f in "$out"/part-*.csv "$out"/part-*.json; do
+    k=${f##*/part-}
+    k=${k%.*}
+    if ! [[ $k =~ ^[1-9][0-9]{0,8}$ ]] || [ "$k" -gt "$n" ]; then
+        echo "$0: $out holds $f, which is not a part of a split into $n: use another OUTDIR, or remove the parts of the earlier split" >&2
+        exit 2
+    fi
+done
+for f in "$out"/part-*.json; do
+    # An empty summary is a killed task's: it says nothing, and its CSV is continued.
+    [ -s "$f" ] || continue
+    # The summary JSON has "shard": {"index": K, "count": N}.
+    count=$(tr -d ' \t\r\n' <"$f" | sed -n 's/.*"shard":{"index":[0-9]*,"count":\([0-9]*\)}.*/\1/p')
+    if [ "$count" != "$n" ]; then
+        by="a split into $count"
+        [ -n "$count" ] || by="a run with no --shard"
+        echo "$0: $f was written by $by, not a split into $n: use another OUTDIR, or remove the parts of the earlier split" >&2
+        exit 2
+    fi
+done
 if [ ${#parts[@]} -gt 0 ]; then
     echo "$0: $out already holds ${#parts[@]} part(s); their tasks will continue them" >&2
 fi

@@ -1,8 +1,12 @@
 //! `run --resume`: go on with a per-puzzle CSV that a run left cut short (an interrupt, a
 //! pre-empted job). The CSV is read once, streamed: its whole rows are checked against the
-//! run's corpora and strategies and counted back into the summary; what follows the last
-//! whole line (a cut row, a line missing some strategies' rows) is cut off the file, and the
-//! run appends from there, so the file ends as one uninterrupted run would have written it.
+//! run's corpora, strategies and the lines of its `--shard` part, and counted back into the
+//! summary; what follows the last whole line (a cut row, a line missing some strategies'
+//! rows) is cut off the file, and the run appends from there, so the file ends as one
+//! uninterrupted run would have written it.
+
+mod earlier;
+mod lines;
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Write};
@@ -10,11 +14,12 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use anyhow::{bail, Context};
+use sudoku_bench::corpus::Shard;
 use sudoku_bench::report::csv::{push_header, read_row, COLUMNS};
-use sudoku_bench::report::run_file;
-use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::{PuzzleResult, Summary};
 use sudoku_bench::runner::Settings;
+
+pub use self::lines::Source;
 
 /// Where a resumed run goes on.
 #[derive(Debug)]
@@ -23,6 +28,8 @@ pub struct Resume {
     pub kept_rows: u64,
     /// The last line done: (index of its corpus, line). `None`: nothing was done.
     last: Option<(usize, u64)>,
+    /// Wall time of the earlier run, when its summary says it (0 when not).
+    pub earlier_wall_ns: u64,
 }
 
 /// What the run does with one of its corpora.
@@ -47,15 +54,16 @@ impl Resume {
 
 /// Check that `out` is a CSV this run can go on with, count its whole rows into `summary`,
 /// cut it to them and open it for appending (the file is returned, its header written).
-/// `corpora` and `strategies` are the run's, in
-/// order; `summary_path` is its --summary, which may hold the earlier run's settings.
+/// `corpora` and `strategies` are the run's, in order, and `shard` its part;
+/// `summary_path` is its --summary, which may hold the earlier run's settings.
 /// Everything is refused before the file is touched.
 pub fn prepare(
     out: Option<&Path>,
     summary_path: Option<&Path>,
-    corpora: &[&str],
+    corpora: &[Source],
     strategies: &[&str],
     settings: &Settings,
+    shard: Option<Shard>,
     summary: &mut Summary,
 ) -> anyhow::Result<(Resume, File)> {
     let Some(path) = out else {
@@ -78,9 +86,16 @@ pub fn prepare(
             path.display()
         );
     }
-    check_settings(summary_path, settings)?;
+    let earlier = earlier::read(summary_path)?;
+    if let (Some(report), Some(summary_path)) = (&earlier, summary_path) {
+        earlier::check(report, path, summary_path, settings, shard)?;
+    }
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let scan = scan(path, &file, corpora, strategies, summary)?;
+    if let (Some(report), Some((last, _))) = (&earlier, scan.last) {
+        let begun: Vec<&str> = corpora[..=last].iter().map(|c| c.name).collect();
+        earlier::add_wall(report, &begun, strategies, summary);
+    }
 
     let file = OpenOptions::new()
         .write(true)
@@ -99,7 +114,7 @@ pub fn prepare(
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let upto = match scan.last {
-        Some((corpus, line)) => format!(" (corpus {} up to line {line})", corpora[corpus]),
+        Some((corpus, line)) => format!(" (corpus {} up to line {line})", corpora[corpus].name),
         None => String::new(),
     };
     eprintln!(
@@ -111,55 +126,9 @@ pub fn prepare(
     let resume = Resume {
         kept_rows: scan.rows,
         last: scan.last,
+        earlier_wall_ns: earlier.map_or(0, |e| e.wall_ns),
     };
     Ok((resume, file))
-}
-
-/// Refuse limits that differ from the earlier run's, when its summary JSON says them.
-fn check_settings(summary_path: Option<&Path>, settings: &Settings) -> anyhow::Result<()> {
-    let earlier = match summary_path {
-        Some(p) if p.as_os_str() != "-" && p.is_file() && run_file::is_summary_file(p)? => {
-            run_file::read_summary(p)?
-        }
-        _ => {
-            eprintln!(
-                "resume: no summary JSON of the earlier run (--summary): its settings could \
-                 not be checked; the limits must be the same for the rows to belong together"
-            );
-            return Ok(());
-        }
-    };
-    let now = SummaryReport::new(&Summary::default(), settings, 0, 0);
-    let show = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
-    let pairs = [
-        (
-            "--max-solutions",
-            earlier.max_solutions.to_string(),
-            now.max_solutions.to_string(),
-        ),
-        ("--max-nodes", show(earlier.max_nodes), show(now.max_nodes)),
-        (
-            "--timeout (ns)",
-            show(earlier.timeout_ns),
-            show(now.timeout_ns),
-        ),
-        (
-            "--repeat",
-            earlier.repeat.to_string(),
-            now.repeat.to_string(),
-        ),
-        ("--permute", show(earlier.permute), show(now.permute)),
-    ];
-    for (flag, then, now) in pairs {
-        if then != now {
-            bail!(
-                "--resume: the earlier run (summary {}) had {flag} {then}, this one {now}: \
-                 its rows would not belong with these; run with the same settings",
-                summary_path.unwrap_or(Path::new("")).display()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// What reading the CSV found.
@@ -182,7 +151,7 @@ struct Pending {
 fn scan(
     path: &Path,
     file: &File,
-    corpora: &[&str],
+    corpora: &[Source],
     strategies: &[&str],
     summary: &mut Summary,
 ) -> anyhow::Result<Scan> {
@@ -269,10 +238,10 @@ fn scan(
             .map_or(scan.last.map_or(0, |l| l.0), |p| p.corpus);
         let Some(corpus) = corpora[from..]
             .iter()
-            .position(|c| *c == row.corpus)
+            .position(|c| c.name == row.corpus)
             .map(|i| i + from)
         else {
-            let why = if corpora.contains(&row.corpus.as_str()) {
+            let why = if corpora.iter().any(|c| c.name == row.corpus) {
                 "after rows of a corpus named after it: not in the order of this run's corpora"
             } else {
                 "which this run does not read"
@@ -281,9 +250,27 @@ fn scan(
                 "{}: --resume: a row for corpus {}, {why} (it reads {})",
                 at(&record),
                 row.corpus,
-                corpora.join(", ")
+                corpora
+                    .iter()
+                    .map(|c| c.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         };
+        if let Some(why) = corpora[corpus].lines.refuse(row.line) {
+            let part = corpora[corpus]
+                .lines
+                .shard()
+                .map_or(String::new(), |s| s.to_string());
+            bail!(
+                "{}: --resume: a row for line {} of {}, which is not in part {part} that this \
+                 run reads ({why}): the CSV was written by another part or a whole run; give \
+                 the --shard it was written with",
+                at(&record),
+                row.line,
+                row.corpus
+            );
+        }
         let Some(strategy) = strategies.iter().position(|s| *s == row.strategy) else {
             bail!(
                 "{}: --resume: a row for strategy {}, which this run does not time (-s {})",
@@ -302,7 +289,7 @@ fn scan(
                      ({}), and rows follow: not a CSV of a run with these strategies",
                     at(&record),
                     p.line,
-                    corpora[p.corpus],
+                    corpora[p.corpus].name,
                     p.results.len(),
                     strategies.len(),
                     strategies.join(",")
@@ -339,12 +326,12 @@ fn scan(
             // Every corpus up to this one gets its groups in the run's order, rows or not.
             while begun <= p.corpus {
                 for s in strategies {
-                    summary.group(corpora[begun], s);
+                    summary.group(corpora[begun].name, s);
                 }
                 begun += 1;
             }
             for (s, result) in strategies.iter().zip(&p.results) {
-                let group = summary.group(corpora[p.corpus], s);
+                let group = summary.group(corpora[p.corpus].name, s);
                 summary.add(group, result);
             }
             scan.rows += p.results.len() as u64;

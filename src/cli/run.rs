@@ -290,14 +290,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut summary = Summary::default();
     let (resume, appending) = if args.resume {
-        let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
+        let sources = corpora
+            .iter()
+            .enumerate()
+            .map(|(i, c)| resume::Source::of(c, args.corpora.get(i).map(|p| p.as_path()), format))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let strategy_names: Vec<&str> = settings.strategies.iter().map(|s| &*s.name).collect();
         let (resume, file) = resume::prepare(
             args.out.as_deref(),
             args.summary.as_deref(),
-            &names,
+            &sources,
             &strategy_names,
             &settings,
+            shard,
             &mut summary,
         )?;
         (Some(resume), Some(file))
@@ -362,7 +367,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     progress.finish();
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
-    let wall_ns = started.elapsed().as_nanos() as u64;
+    // A resumed run's adds the earlier stretches', when their summary said it.
+    let wall_ns = (started.elapsed().as_nanos() as u64)
+        .saturating_add(resume.as_ref().map_or(0, |r| r.earlier_wall_ns));
     let not_reached = not_reached(&mut corpora, stopped_in);
     if hidden > 0 {
         eprintln!(

@@ -193,7 +193,8 @@ impl Summary {
 
     /// Add wall-clock time spent by the group's strategy on its corpus.
     pub fn add_wall(&mut self, group: usize, ns: u64) {
-        self.groups[group].wall_ns += ns;
+        // Saturating: a resumed run adds the wall times its earlier summary JSON says.
+        self.groups[group].wall_ns = self.groups[group].wall_ns.saturating_add(ns);
     }
 
     /// Add involuntary context switches the workers suffered while solving for the group;
@@ -357,8 +358,10 @@ pub struct SummaryReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::corpus::Shard>,
     /// Rows of the per-puzzle CSV that an earlier run wrote and `run --resume` kept; the
-    /// rows count them as if solved now, `wall_ns` and `preemptions` cover only this
-    /// process. Absent when the run did not resume.
+    /// rows count them as if solved now. `wall_ns` adds the earlier run's when its summary
+    /// JSON said it, else covers only this process (then `wall_puzzles_per_s` counts the
+    /// kept rows over this process's time); `preemptions` covers only this process. Absent
+    /// when the run did not resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_rows: Option<u64>,
     /// The machines whose parts `merge` put together, when more than one: then the times

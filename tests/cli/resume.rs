@@ -140,6 +140,7 @@ fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
     let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
     classic_run(&full, &full_json, false);
     let before = std::fs::read(&full).unwrap();
+    let earlier = summary(&full_json);
     let out = classic_run(&full, &full_json, true);
     assert_eq!(std::fs::read(&full).unwrap(), before, "{}", stderr(&out));
     let rows = (line_ends(&before).len() - 1) as u64;
@@ -153,6 +154,13 @@ fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
         .map(|r| r["puzzles"].as_u64().unwrap())
         .sum();
     assert_eq!(total, rows, "the summary counts the kept rows");
+    // Their wall time is the earlier run's, which its summary said.
+    let wall = |s: &serde_json::Value, i: usize| s["rows"][i]["wall_ns"].as_u64().unwrap();
+    for i in 0..earlier["rows"].as_array().unwrap().len() {
+        assert!(wall(&earlier, i) > 0);
+        assert!(wall(&resumed, i) >= wall(&earlier, i), "row {i}");
+    }
+    assert!(resumed["wall_ns"].as_u64() >= earlier["wall_ns"].as_u64());
 }
 
 /// `--resume` with `args` fails, saying `why`, and leaves `csv` as it was.
@@ -362,6 +370,145 @@ fn a_run_of_several_corpora_resumes_in_the_corpus_it_stopped_in() {
             stderr(&out)
         );
         assert_eq!(untimed(&cut), untimed(&full), "cut in the {name} corpus");
+        assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
+    }
+}
+
+/// A run of `args` that succeeds; its stderr.
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stderr(&out)
+}
+
+/// The summary JSON says which part wrote the CSV: a resume as another part, or as a whole
+/// run, is refused naming both; as the same part it goes on.
+#[test]
+fn a_resume_as_another_shard_than_its_summary_says_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json) = (path(dir.path(), "part.csv"), path(dir.path(), "part.json"));
+    let part = |shard: Option<&'static str>, resume: bool| {
+        let mut args = vec![CLASSIC, "-s", STRATEGIES, "-o", &csv, "--summary", &json];
+        args.extend(shard.map(|s| ["--shard", s]).iter().flatten());
+        args.extend(resume.then_some("--resume"));
+        args
+    };
+    ok(&part(Some("2/4"), false));
+    let rows = rows(&std::fs::read(&csv).unwrap()).len();
+    assert!(rows > 0, "part 2/4 of {CLASSIC} has puzzles");
+    let said = |earlier: &str, now: &str| {
+        format!(
+            "--resume: {csv} was written by {earlier} (its summary {json} says so); this run \
+             is {now}"
+        )
+    };
+    // `refused` adds --resume.
+    let refused_as = |shard, earlier, now| {
+        refused(Some(&csv), &part(shard, false), &said(earlier, now));
+    };
+    refused_as(Some("1/4"), "shard 2/4", "shard 1/4");
+    refused_as(None, "shard 2/4", "a whole run");
+    assert!(ok(&part(Some("2/4"), true)).contains(&format!("has {rows} rows whole")));
+
+    ok(&part(None, false));
+    refused_as(Some("2/2"), "a whole run", "shard 2/2");
+}
+
+/// The first row of `csv` whose line `outside` says is not the part's: its line in the
+/// CSV (the header is line 1) and the corpus line.
+fn first_outside(csv: &str, outside: impl Fn(u64) -> bool) -> (usize, u64) {
+    rows(&std::fs::read(csv).unwrap())
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (i + 2, r["line"].parse().unwrap()))
+        .find(|(_, line)| outside(*line))
+        .expect("a row outside the part")
+}
+
+/// Independently of any summary: a whole run's CSV resumed as one part holds rows of lines
+/// of other parts, which are refused with the CSV's row, the corpus line and the part; by
+/// byte range (before the part and after it) and round robin alike.
+#[test]
+fn rows_of_lines_outside_the_part_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = path(dir.path(), "whole.csv");
+    ok(&[CLASSIC, "-s", STRATEGIES, "-o", &whole]);
+    let refused_as = |corpus: &str, shard: &str, why: &str| {
+        let args = [corpus, "-s", STRATEGIES, "-o", &whole, "--shard", shard];
+        refused(Some(&whole), &args, why);
+    };
+    let lines_of = |corpus: &str, shard: &str| -> Vec<u64> {
+        super::run_ok(&[corpus, "-s", "dlx", "--shard", shard])
+            .iter()
+            .map(|r| r["line"].parse().unwrap())
+            .collect()
+    };
+    let part2 = lines_of(CLASSIC, "2/2");
+    let (row, line) = first_outside(&whole, |l| l >= part2[0]);
+    refused_as(
+        CLASSIC,
+        "1/2",
+        &format!(
+            "{whole}:{row}: --resume: a row for line {line} of {CLASSIC}, which is not in part \
+             1/2 that this run reads (that part is lines 1 to"
+        ),
+    );
+    let (row, line) = first_outside(&whole, |l| l < part2[0]);
+    refused_as(
+        CLASSIC,
+        "2/2",
+        &format!(
+            "{whole}:{row}: --resume: a row for line {line} of {CLASSIC}, which is not in part 2/2"
+        ),
+    );
+
+    // Compressed: every part reads it all and takes every other line.
+    let gz = path(dir.path(), "classic.txt.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &std::fs::read(CLASSIC).unwrap()).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    ok(&[&gz, "-s", STRATEGIES, "-o", &whole]);
+    assert_eq!(
+        lines_of(&gz, "1/2").iter().filter(|l| *l % 2 == 0).count(),
+        0
+    );
+    let (row, line) = first_outside(&whole, |l| l % 2 == 0);
+    refused_as(
+        &gz,
+        "1/2",
+        &format!(
+            "{whole}:{row}: --resume: a row for line {line} of {gz}, which is not in part 1/2 \
+             that this run reads (round robin gives it to part 2/2, not 1/2)"
+        ),
+    );
+}
+
+/// A killed run leaves its summary file empty (it is written at the end), or none: the
+/// resume says so, checks what the CSV says, and goes on to the whole run.
+#[test]
+fn an_empty_or_missing_summary_is_said_and_the_resume_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
+    classic_run(&full, &full_json, false);
+    let text = std::fs::read(&full).unwrap();
+    for (name, empty) in [("empty", true), ("missing", false)] {
+        let (cut, cut_json) = (
+            path(dir.path(), &format!("{name}.csv")),
+            path(dir.path(), &format!("{name}.json")),
+        );
+        std::fs::write(&cut, &text[..line_ends(&text)[6] + 9]).unwrap();
+        if empty {
+            std::fs::write(&cut_json, b"").unwrap();
+        }
+        let said = stderr(&classic_run(&cut, &cut_json, true));
+        let why = if empty { "is empty" } else { "does not exist" };
+        assert!(
+            said.contains(&format!(
+                "resume: the earlier summary {cut_json} {why}: the earlier run did not finish"
+            )) && said.contains("settings are checked from the CSV only"),
+            "{said}"
+        );
+        assert_eq!(untimed(&cut), untimed(&full), "{name} summary");
         assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
     }
 }

@@ -1,0 +1,156 @@
+//! Which lines of a corpus a resumed run reads (its `--shard` part), so that a kept row for
+//! a line of another part is refused rather than counted: the run would skip past it, and
+//! the merged parts would hold the line twice and miss lines of this part.
+//!
+//! Membership is known from a line's number alone, without reading the corpus again: a
+//! round-robin part holds line L when (L - 1) mod N = K - 1; a byte-range part holds its
+//! lines from its first up to the next part's first, which opening the next part gives (by
+//! counting line endings up to its start, without parsing: what opening this part did).
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use sudoku_bench::corpus::{Corpus, Format, Part, Shard};
+
+/// One of the run's corpora: its name and the lines the run reads of it.
+#[derive(Debug)]
+pub struct Source<'a> {
+    /// As rows name it.
+    pub name: &'a str,
+    /// Which lines.
+    pub lines: Lines,
+}
+
+/// The lines of a corpus a run reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lines {
+    /// Every line: no `--shard`.
+    All,
+    /// Part `shard`, round robin.
+    EveryNth(Shard),
+    /// Part `shard` by byte range: from line `first`, up to before line `before` (the next
+    /// part's first; `None` for the last part).
+    Range {
+        shard: Shard,
+        first: u64,
+        before: Option<u64>,
+    },
+}
+
+impl<'a> Source<'a> {
+    /// `corpus`, opened from `path` (`None`: the built-in corpus) as `forced`.
+    pub fn of(
+        corpus: &'a Corpus,
+        path: Option<&Path>,
+        forced: Option<Format>,
+    ) -> anyhow::Result<Source<'a>> {
+        let lines = match corpus.part() {
+            None => Lines::All,
+            Some(Part::EveryNth { shard, .. }) => Lines::EveryNth(*shard),
+            Some(Part::Bytes {
+                shard, first_line, ..
+            }) => Lines::Range {
+                shard: *shard,
+                first: *first_line,
+                before: next_first_line(corpus.name(), path, forced, *shard)?,
+            },
+        };
+        Ok(Source {
+            name: corpus.name(),
+            lines,
+        })
+    }
+}
+
+/// The first line of the byte-range part after `shard` of the file at `path`; `None` when
+/// `shard` is the last.
+fn next_first_line(
+    name: &str,
+    path: Option<&Path>,
+    forced: Option<Format>,
+    shard: Shard,
+) -> anyhow::Result<Option<u64>> {
+    let Some(next) = Shard::new(shard.index + 1, shard.count) else {
+        return Ok(None);
+    };
+    let Some(path) = path else {
+        bail!("{name}: a part by byte range of a corpus with no file: cannot check its lines");
+    };
+    let corpus = Corpus::open_part(path, forced, next).with_context(|| {
+        format!(
+            "--resume: cannot open part {next} of {} to find where part {shard} ends",
+            path.display()
+        )
+    })?;
+    match corpus.part() {
+        Some(Part::Bytes { first_line, .. }) => Ok(Some(*first_line)),
+        other => bail!(
+            "{}: part {next} is not by byte range as part {shard} is ({other:?}): the file \
+             changed while it was opened",
+            path.display()
+        ),
+    }
+}
+
+impl Lines {
+    /// The part, when the run takes one.
+    pub fn shard(self) -> Option<Shard> {
+        match self {
+            Lines::All => None,
+            Lines::EveryNth(shard) | Lines::Range { shard, .. } => Some(shard),
+        }
+    }
+
+    /// `None` when `line` is one of these; else why not, for a message.
+    pub fn refuse(self, line: u64) -> Option<String> {
+        match self {
+            Lines::All => None,
+            Lines::EveryNth(shard) if shard.holds(line) => None,
+            Lines::EveryNth(shard) => {
+                let owner = (line.saturating_sub(1) % u64::from(shard.count)) + 1;
+                Some(format!(
+                    "round robin gives it to part {owner}/{}, not {shard}",
+                    shard.count
+                ))
+            }
+            Lines::Range { first, before, .. }
+                if line >= first && before.is_none_or(|b| line < b) =>
+            {
+                None
+            }
+            Lines::Range { first, before, .. } => Some(match before {
+                Some(b) if first < b => format!("that part is lines {first} to {}", b - 1),
+                Some(_) => "that part holds no line".to_string(),
+                None => format!("that part is lines {first} to the end"),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_in_its_round_robin_or_byte_range_part_only() {
+        let two = |k| Shard::new(k, 2).unwrap();
+        assert_eq!(Lines::All.refuse(7), None);
+        assert_eq!(Lines::EveryNth(two(1)).refuse(3), None);
+        let why = Lines::EveryNth(two(1)).refuse(4).unwrap();
+        assert!(why.contains("part 2/2, not 1/2"), "{why}");
+        let range = Lines::Range {
+            shard: two(1),
+            first: 1,
+            before: Some(16),
+        };
+        assert_eq!(range.refuse(15), None);
+        assert!(range.refuse(16).unwrap().contains("lines 1 to 15"));
+        let last = Lines::Range {
+            shard: two(2),
+            first: 16,
+            before: None,
+        };
+        assert_eq!(last.refuse(1_000_000), None);
+        assert!(last.refuse(15).unwrap().contains("lines 16 to the end"));
+    }
+}
