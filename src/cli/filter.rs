@@ -155,8 +155,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
     let files = outputs::check(&args.corpora, named.collect())?;
-    let (mut corpora, total_bytes) =
-        open_corpora(&args.corpora, format, args.shard.resolve()?, args.quiet)?;
+    let shard = args.shard.resolve()?;
+    if let (true, Some(shard)) = (args.dedupe, shard) {
+        let canonical = if args.canonical { " --canonical" } else { "" };
+        super::warnings::warn(&format!(
+            "--dedupe with --shard {shard}: duplicates are removed within this part only, \
+             not across parts; once every part is written, remove the rest by filtering the \
+             parts together, in order: `sudoku-bench filter --dedupe{canonical} part-1.txt \
+             part-2.txt ... -o all.txt` (with the same --keep)"
+        ));
+    }
+    let (mut corpora, total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
     let mut opened = files.create()?.into_iter().map(LineWriter::new);
     let mut out = opened.next().context("no output was opened")??;
     let mut rejects = opened.next().transpose()?;

@@ -1,14 +1,14 @@
 //! `sudoku-bench merge`: the parts of a run split with `--shard K/N` back into one
 //! per-puzzle CSV and one summary, as a single run would have written them. Every check
-//! comes before anything is written; the outputs appear whole or not at all (each is
-//! written to a temporary file beside it and renamed at the end).
+//! comes before anything is written; the files appear whole or not at all (each is
+//! written to a temporary file beside it and renamed at the end). `-` is stdout.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use sudoku_bench::merge;
 use sudoku_bench::report::table::{Exporter, TableExporter, WideTableExporter};
 
@@ -22,11 +22,11 @@ pub struct Args {
     #[arg(value_name = "PART.csv", required = true)]
     parts: Vec<PathBuf>,
 
-    /// The merged per-puzzle CSV.
+    /// The merged per-puzzle CSV (`-` for stdout).
     #[arg(long, short = 'o')]
     out: PathBuf,
 
-    /// Also write the merged summary to this path, in --summary-format.
+    /// Also write the merged summary to this path (`-` for stdout), in --summary-format.
     #[arg(long)]
     summary: Option<PathBuf>,
 
@@ -48,11 +48,12 @@ pub struct Args {
 struct Staged {
     temp: PathBuf,
     path: PathBuf,
+    file: File,
     done: bool,
 }
 
 impl Staged {
-    fn create(path: &Path) -> anyhow::Result<(Staged, File)> {
+    fn create(path: &Path) -> anyhow::Result<Staged> {
         let name = path
             .file_name()
             .with_context(|| format!("{}: not a file name", path.display()))?;
@@ -67,12 +68,12 @@ impl Staged {
             .with_context(|| {
                 format!("cannot create {} (for {})", temp.display(), path.display())
             })?;
-        let staged = Staged {
+        Ok(Staged {
             temp,
             path: path.to_path_buf(),
+            file,
             done: false,
-        };
-        Ok((staged, file))
+        })
     }
 
     fn finish(mut self) -> anyhow::Result<()> {
@@ -96,7 +97,54 @@ impl Drop for Staged {
     }
 }
 
+/// An output of `merge`: stdout for `-`, as `run -o -` writes it, else a staged file.
+enum Out {
+    Stdout,
+    File(Staged),
+}
+
+impl Out {
+    fn create(path: &Path) -> anyhow::Result<Out> {
+        if path.as_os_str() == "-" {
+            return Ok(Out::Stdout);
+        }
+        Staged::create(path).map(Out::File)
+    }
+
+    /// Somewhere to write to; buffered by the caller.
+    fn writer(&mut self) -> Box<dyn Write + '_> {
+        match self {
+            Out::Stdout => Box::new(io::stdout().lock()),
+            Out::File(staged) => Box::new(&staged.file),
+        }
+    }
+
+    /// Everything written is on disk (or handed on, for stdout).
+    fn sync(&mut self) -> io::Result<()> {
+        match self {
+            Out::Stdout => io::stdout().flush(),
+            Out::File(staged) => staged.file.sync_all(),
+        }
+    }
+
+    /// A file goes in place; stdout has nothing left to do.
+    fn finish(self) -> anyhow::Result<()> {
+        match self {
+            Out::Stdout => Ok(()),
+            Out::File(staged) => staged.finish(),
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let stdout = |p: &Path| p.as_os_str() == "-";
+    if args.summary.as_deref().is_some_and(stdout) && stdout(&args.out) {
+        bail!(
+            "-o - and --summary - would both go to stdout, the CSV and the summary in one \
+             stream: send one of them to a file"
+        );
+    }
+    outputs::plain_csv("-o", &args.out)?;
     let jsons: Vec<PathBuf> = args.parts.iter().map(|p| merge::summary_path(p)).collect();
     let inputs: Vec<PathBuf> = args.parts.iter().chain(&jsons).cloned().collect();
     let mut wanted = vec![Output::named("-o", &args.out)];
@@ -109,13 +157,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = merge::merged_report(&parts)?;
     let corpora = merge::corpora(&parts);
 
-    let (csv, file) = Staged::create(&args.out)?;
-    let mut writer = BufWriter::new(file);
-    let rows = merge::merge_rows(&args.parts, &corpora, &mut writer, &args.out)?;
-    writer
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .and_then(|f| f.sync_all())
+    let mut csv = Out::create(&args.out)?;
+    let rows = {
+        let mut writer = BufWriter::with_capacity(1 << 16, csv.writer());
+        let rows = merge::merge_rows(&args.parts, &corpora, &mut writer, &args.out)?;
+        writer
+            .flush()
+            .with_context(|| format!("cannot write {}", args.out.display()))?;
+        rows
+    };
+    csv.sync()
         .with_context(|| format!("cannot write {}", args.out.display()))?;
 
     let summary = match &args.summary {
@@ -123,18 +174,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let text = SummaryFormat::of(args.summary_format, path)
                 .exporter()
                 .export(&report);
-            let (staged, mut file) = Staged::create(path)?;
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.sync_all())
+            let mut out = Out::create(path)?;
+            let written = out.writer().write_all(text.as_bytes());
+            written
+                .and_then(|()| out.sync())
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            Some(staged)
+            Some(out)
         }
         None => None,
     };
-    // Renamed last, together: a failure above leaves neither output behind.
+    // Renamed last, together: a failure above leaves neither file behind.
     csv.finish()?;
-    if let Some(staged) = summary {
-        staged.finish()?;
+    if let Some(out) = summary {
+        out.finish()?;
     }
 
     if !args.quiet {
@@ -144,9 +196,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &TableExporter
         };
         eprint!("{}", table.export(&report));
+        let to = if stdout(&args.out) {
+            "stdout".into()
+        } else {
+            args.out.display().to_string()
+        };
         eprintln!(
-            "merged rows: {} ({rows} rows from {} part files)",
-            args.out.display(),
+            "merged rows: {to} ({rows} rows from {} part files)",
             parts.len()
         );
     }

@@ -18,6 +18,21 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context};
 use sudoku_bench::compress::{Codec, Encoder};
 
+/// Refuse a per-puzzle CSV named as compressed (`run.csv.gz`): it is written plain, and
+/// `run --resume`, `merge`, `compare` and `report` read it back plain.
+pub fn plain_csv(flag: &str, path: &Path) -> anyhow::Result<()> {
+    if let Some(codec) = Codec::from_extension(path) {
+        bail!(
+            "{flag} {}: the per-puzzle CSV is written uncompressed (run --resume and merge \
+             read it back as it is), not as {codec}: name it without .{}, and compress it \
+             once the run is over",
+            path.display(),
+            codec.extension()
+        );
+    }
+    Ok(())
+}
+
 /// An output a command will write.
 #[derive(Debug, Clone)]
 pub struct Output {

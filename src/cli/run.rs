@@ -226,6 +226,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    if let Some(out) = &args.out {
+        outputs::plain_csv("-o", out)?;
+    }
     let mut strategies = select_strategies(&args.strategies)?;
     let limits = Limits {
         max_solutions: args.max_solutions,

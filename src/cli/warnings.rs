@@ -60,10 +60,15 @@ impl Sink for Warnings<'_> {
     }
 }
 
+/// Warn on stderr, as the tool writes every warning that is not about a line.
+pub fn warn(line: &str) {
+    eprintln!("warning: {line}");
+}
+
 /// Warn on stderr about each summary row whose numbers need care: a heavy tail that
 /// decides the mean-based throughput, or workers preempted while they solved.
 pub fn numbers(report: &SummaryReport) {
     for line in noise::warnings(report) {
-        eprintln!("warning: {line}");
+        warn(&line);
     }
 }

@@ -6,6 +6,7 @@
 //! summary is exactly the one a single run would have written: counts, nodes, guesses and
 //! time quantiles alike (times still come from the parts' machines).
 
+mod counts;
 mod rows;
 
 use std::collections::BTreeMap;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::Shard;
 use crate::machine::Machine;
-use crate::report::run_file::{read_summary, RunFileError};
+use crate::report::run_file::{parse_summary, RunFileError};
 use crate::report::summary::{StateError, Summary, SummaryReport, SummaryState};
 
 pub use rows::merge_rows;
@@ -49,14 +50,62 @@ pub enum MergeError {
     NoParts,
     /// A part's summary JSON is not there.
     #[error(
-        "{csv}: its summary {json} is missing; merge needs each part's summary beside its \
-         CSV, as `sudoku-bench run --shard K/N -o part-K.csv --summary part-K.json` writes them"
+        "{json} is missing: the run of {csv} did not finish, or was not given \
+         `--summary {json}`; continue it with `sudoku-bench run --resume -o {csv} --summary \
+         {json}` (same corpora and options): merge needs each part's summary beside its CSV"
     )]
     MissingSummary {
         /// The part's CSV.
         csv: PathBuf,
         /// Where its summary should be.
         json: PathBuf,
+    },
+    /// A part's summary JSON is empty: `run` makes it at its start and fills it at its end.
+    #[error(
+        "{json} is empty: the run of {csv} did not finish; continue it with \
+         `sudoku-bench run --resume -o {csv} --summary {json}` (same corpora and options)"
+    )]
+    EmptySummary {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+    },
+    /// A part's CSV holds fewer (or more) rows than its summary counts.
+    #[error(
+        "{csv}: {found} rows for {corpus} / {strategy}, but its summary {json} counts \
+         {counted}: the CSV is cut short (or not this summary's); continue it with \
+         `sudoku-bench run --resume -o {csv} --summary {json}` (same corpora and options)"
+    )]
+    RowCount {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+        /// The corpus.
+        corpus: String,
+        /// The strategy.
+        strategy: String,
+        /// Rows in the CSV.
+        found: u64,
+        /// Records the summary counts.
+        counted: u64,
+    },
+    /// A part's CSV ends inside a row.
+    #[error(
+        "{csv}:{line}: the file is cut short at row {row} (written only in part); continue \
+         it with `sudoku-bench run --resume -o {csv} --summary {json}` (same corpora and \
+         options), which redoes that row"
+    )]
+    Cut {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+        /// The cut row, counted from 1 after the header (0: the header itself).
+        row: u64,
+        /// The file line it starts on.
+        line: u64,
     },
     /// A summary JSON could not be read.
     #[error(transparent)]
@@ -157,7 +206,9 @@ pub fn summary_path(csv: &Path) -> PathBuf {
 }
 
 /// Read the summary beside each CSV and check that together they are one run, split:
-/// the same settings, corpora and strategies, each shard once, none interrupted.
+/// the same settings, corpora and strategies, each shard once, none interrupted; then that
+/// each CSV holds the rows its summary counts (which reads every CSV once before the merge
+/// reads them again: a part cut short is refused before anything is written, stdout too).
 pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     if csvs.is_empty() {
         return Err(MergeError::NoParts);
@@ -165,13 +216,23 @@ pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     let mut parts = Vec::with_capacity(csvs.len());
     for csv in csvs {
         let json = summary_path(csv);
-        if !json.exists() {
-            return Err(MergeError::MissingSummary {
+        let bytes = match std::fs::read(&json) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(MergeError::MissingSummary {
+                    csv: csv.clone(),
+                    json,
+                })
+            }
+            Err(e) => return Err(RunFileError::io(&json, e).into()),
+        };
+        if bytes.trim_ascii().is_empty() {
+            return Err(MergeError::EmptySummary {
                 csv: csv.clone(),
                 json,
             });
         }
-        let report = read_summary(&json)?;
+        let report = parse_summary(&json, &bytes)?;
         parts.push(Part {
             csv: csv.clone(),
             json,
@@ -179,6 +240,9 @@ pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
         });
     }
     check(&parts)?;
+    for part in &parts {
+        counts::check_rows(part)?;
+    }
     Ok(parts)
 }
 

@@ -28,7 +28,7 @@ struct Columns {
     line: usize,
 }
 
-fn bad(path: &Path, line: u64, message: impl Into<String>) -> MergeError {
+pub(super) fn bad(path: &Path, line: u64, message: impl Into<String>) -> MergeError {
     MergeError::Rows {
         path: path.to_path_buf(),
         line,
@@ -36,9 +36,17 @@ fn bad(path: &Path, line: u64, message: impl Into<String>) -> MergeError {
     }
 }
 
-fn csv_error(path: &Path, e: csv::Error) -> MergeError {
+pub(super) fn csv_error(path: &Path, e: csv::Error) -> MergeError {
     let line = e.position().map_or(0, |p| p.line());
     bad(path, line, e.to_string())
+}
+
+/// Where the column `name` is in `header`, the header of the CSV at `path`.
+pub(super) fn column(header: &ByteRecord, name: &str, path: &Path) -> Result<usize, MergeError> {
+    header
+        .iter()
+        .position(|h| h == name.as_bytes())
+        .ok_or_else(|| bad(path, 1, format!("no {name} column: not a per-puzzle CSV")))
 }
 
 impl Cursor {
@@ -141,21 +149,9 @@ pub fn merge_rows(
     let Some((header, first_path)) = header else {
         return Err(MergeError::NoParts);
     };
-    let find = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name.as_bytes())
-            .ok_or_else(|| {
-                bad(
-                    first_path,
-                    1,
-                    format!("no {name} column: not a per-puzzle CSV"),
-                )
-            })
-    };
     let columns = Columns {
-        corpus: find("corpus")?,
-        line: find("line")?,
+        corpus: column(&header, "corpus", first_path)?,
+        line: column(&header, "line", first_path)?,
     };
     for c in &mut cursors {
         c.advance(corpora, &columns)?;

@@ -280,12 +280,99 @@ fn missing_duplicate_and_interrupted_parts_are_refused_naming_them() {
     let err = refused(&parts, dir.path());
     assert!(err.contains("b.json: a whole run"), "{err}");
 
+    std::fs::write(&b_json, b"").unwrap();
+    let err = refused(&parts, dir.path());
+    assert!(
+        err.contains("b.json is empty: the run of")
+            && err.contains("b.csv did not finish")
+            && err.contains("run --resume -o")
+            && !err.contains("not a summary JSON"),
+        "{err}"
+    );
+
     std::fs::remove_file(&b_json).unwrap();
     let err = refused(&parts, dir.path());
     assert!(
-        err.contains("b.csv: its summary") && err.contains("--summary part-K.json"),
+        err.contains("b.json is missing: the run of")
+            && err.contains("b.csv did not finish")
+            && err.contains("run --resume -o"),
         "{err}"
     );
+}
+
+/// Parts 1/2 and 2/2 of a run, merged well as they are.
+fn halves(dir: &Path) -> Vec<PathBuf> {
+    (1..=2)
+        .map(|k| run_into(dir, &format!("part-{k}"), &["--shard", &format!("{k}/2")]))
+        .collect()
+}
+
+#[test]
+fn a_part_csv_cut_at_a_row_boundary_is_refused_naming_the_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = halves(dir.path());
+    let text = std::fs::read_to_string(&parts[0]).unwrap();
+    // As `head -n -5`: whole rows, the last five gone.
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = &lines[..lines.len() - 5];
+    std::fs::write(&parts[0], format!("{}\n", kept.join("\n"))).unwrap();
+    let left = read_rows(&parts[0]);
+    let summary = json(&parts[0].with_extension("json"));
+    // The first group, in the summary's order, whose rows the cut took.
+    let (corpus, strategy, found, counted) = summary["state"]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let (c, s) = (
+                g["corpus"].as_str().unwrap(),
+                g["strategy"].as_str().unwrap(),
+            );
+            let counted: u64 = g["counts"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .sum();
+            let n = left
+                .iter()
+                .filter(|r| r["corpus"] == c && r["strategy"] == s)
+                .count() as u64;
+            (c.to_string(), s.to_string(), n, counted)
+        })
+        .find(|(_, _, n, counted)| n != counted)
+        .expect("the cut took rows the summary counts");
+    assert!(found < counted);
+    let err = refused(&parts, dir.path());
+    assert!(
+        err.contains(&format!(
+            "part-1.csv: {found} rows for {corpus} / {strategy}, but its summary"
+        )) && err.contains(&format!("part-1.json counts {counted}"))
+            && err.contains("run --resume -o"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_part_csv_cut_mid_row_is_refused_naming_the_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = halves(dir.path());
+    let whole = std::fs::read(&parts[0]).unwrap();
+    let rows_whole = read_rows(&parts[0]).len();
+    // Cut inside the last row, then with a line break after the cut, as a copy might end.
+    for tail in [&b""[..], b"\n"] {
+        let mut cut = whole[..whole.len() - 30].to_vec();
+        cut.extend_from_slice(tail);
+        std::fs::write(&parts[0], &cut).unwrap();
+        let err = refused(&parts, dir.path());
+        assert!(
+            err.contains(&format!(
+                "part-1.csv:{}: the file is cut short at row {rows_whole}",
+                rows_whole + 1
+            )) && err.contains("run --resume -o"),
+            "{err}"
+        );
+    }
 }
 
 #[test]
@@ -306,4 +393,92 @@ fn an_output_that_is_an_input_is_refused() {
         "{err}"
     );
     assert_eq!(std::fs::read(&whole).unwrap(), before);
+}
+
+#[test]
+fn merge_to_stdout_writes_the_csv_or_the_summary_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = halves(dir.path());
+    let all = dir.path().join("all.csv");
+    merge(&parts, &all).success();
+    let dash = dir.path().join("-");
+
+    let out = bench()
+        .arg("merge")
+        .args(&parts)
+        .args(["-q", "-o", "-"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(out, std::fs::read(&all).unwrap());
+
+    let out = bench()
+        .current_dir(dir.path())
+        .arg("merge")
+        .args(&parts)
+        .args(["-q", "-o"])
+        .arg(dir.path().join("again.csv"))
+        .args(["--summary", "-", "--summary-format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let printed: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(printed["rows"], json(&all.with_extension("json"))["rows"]);
+    assert!(!dash.exists(), "no file named -");
+    assert_eq!(
+        std::fs::read(dir.path().join("again.csv")).unwrap(),
+        std::fs::read(&all).unwrap()
+    );
+
+    let assert = bench()
+        .current_dir(dir.path())
+        .arg("merge")
+        .args(&parts)
+        .args(["-q", "-o", "-", "--summary", "-"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr);
+    assert!(err.contains("both go to stdout"), "{err}");
+    assert!(assert.get_output().stdout.is_empty());
+    assert!(!dash.exists(), "no file named -");
+}
+
+#[test]
+fn a_per_puzzle_csv_named_as_compressed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["gz", "zst", "xz", "bz2"] {
+        let out = dir.path().join(format!("run.csv.{ext}"));
+        let assert = bench()
+            .args(["run", "datasets/classic.txt", "-s", "fast", "-q", "-o"])
+            .arg(&out)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&assert.get_output().stderr);
+        assert!(
+            err.contains(&format!(
+                "run.csv.{ext}: the per-puzzle CSV is written uncompressed"
+            )) && err.contains(&format!("name it without .{ext}")),
+            "{err}"
+        );
+        assert!(!out.exists(), "nothing written");
+    }
+    let parts = halves(dir.path());
+    let out = dir.path().join("all.csv.zst");
+    let assert = bench()
+        .arg("merge")
+        .args(&parts)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr);
+    assert!(
+        err.contains("all.csv.zst: the per-puzzle CSV is written uncompressed"),
+        "{err}"
+    );
+    assert!(!out.exists());
 }

@@ -148,6 +148,58 @@ fn filter_parts_concatenated_are_the_whole_filter_output() {
 }
 
 #[test]
+fn dedupe_with_shard_warns_and_its_advice_gives_the_whole_filter_output() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every puzzle twice, the second copy in the second half: part 1/2 and part 2/2 each hold
+    // one copy, so deduping within parts removes nothing.
+    let once = std::fs::read(CORPUS).unwrap();
+    let twice = dir.path().join("twice.txt");
+    std::fs::write(&twice, [&once[..], &once[..]].concat()).unwrap();
+    let twice = twice.to_str().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    for canonical in [false, true] {
+        let dedupe: &[&str] = if canonical {
+            &["--dedupe", "--canonical"]
+        } else {
+            &["--dedupe"]
+        };
+        let whole = path("whole.txt");
+        let mut args = vec!["filter", twice, "-q", "-o", &whole];
+        args.extend(dedupe);
+        let (_, err) = bench_env(&args, &[], true);
+        assert!(!err.contains("warning"), "{err}");
+
+        let parts: Vec<String> = (1..=2).map(|k| path(&format!("part-{k}.txt"))).collect();
+        for (k, part) in parts.iter().enumerate() {
+            let shard = format!("{}/2", k + 1);
+            let mut args = vec!["filter", twice, "-q", "--shard", &shard, "-o", part];
+            args.extend(dedupe);
+            let (_, err) = bench_env(&args, &[], true);
+            assert!(
+                err.contains(&format!(
+                    "warning: --dedupe with --shard {shard}: duplicates are removed within \
+                     this part only"
+                )) && err.contains(&format!("filter {}", dedupe.join(" "))),
+                "{err}"
+            );
+        }
+        let read = |p: &str| std::fs::read(p).unwrap();
+        let concatenated = [read(&parts[0]), read(&parts[1])].concat();
+        assert!(
+            concatenated.len() > read(&whole).len(),
+            "duplicates are left"
+        );
+
+        // The advice: filter the parts together, in order, with the same options.
+        let all = path("all.txt");
+        let mut args = vec!["filter", &parts[0], &parts[1], "-q", "-o", &all];
+        args.extend(dedupe);
+        bench_env(&args, &[], true);
+        assert_eq!(read(&all), read(&whole), "canonical: {canonical}");
+    }
+}
+
+#[test]
 fn generate_parts_concatenated_are_the_whole_output() {
     let dir = tempfile::tempdir().unwrap();
     let generate = |shard: &str, name: &str| {
