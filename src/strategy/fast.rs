@@ -156,6 +156,50 @@ const ROW_CELLS: [u32; 8] = {
     t
 };
 
+/// Rotate each 3-bit group (octal digit) so bit `j` takes bit `j + 1` (mod 3): across the
+/// thirds of a row, or the columns of a stack.
+#[inline(always)]
+fn rot1(x: u32) -> u32 {
+    ((x >> 1) & 0o333) | ((x << 2) & 0o444)
+}
+
+/// ... bit `j` takes bit `j + 2` (mod 3).
+#[inline(always)]
+fn rot2(x: u32) -> u32 {
+    ((x >> 2) & 0o111) | ((x << 1) & 0o666)
+}
+
+/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the bits whose box holds no other
+/// bit: a row turn of `rot1`/`rot2` (bit `3r + x` takes the bits of the other two rows).
+#[inline(always)]
+fn alone_in_box(x: u32) -> u32 {
+    let other = (x >> 3 | x << 6 | x >> 6 | x << 3) & 0o777;
+    x & !other
+}
+
+/// The cells of a band's mini-rows in a 9-bit mini-row set (bit `3 * row + box`).
+#[inline(always)]
+fn mini_row_cells(m: u32) -> u32 {
+    TRIPLES[(m & 7) as usize] | TRIPLES[(m >> 3 & 7) as usize] << 9 | TRIPLES[(m >> 6) as usize] << 18
+}
+
+/// For a 3-bit set of thirds of a 9-bit row, their cells.
+const TRIPLES: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut j = 0;
+        while j < 3 {
+            if m & (1 << j) != 0 {
+                t[m] |= 0o7 << (3 * j);
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The column `c` of a band: its three cells.
 const fn col_cells(c: usize) -> u32 {
     (1 << c) | (1 << (c + 9)) | (1 << (c + 18))
@@ -354,16 +398,6 @@ impl State {
     /// the digit in each band, which the band update then reports.
     #[inline(always)]
     fn stack_update(&mut self) -> bool {
-        /// Rotate each 3-bit group (one per stack) so bit `j` takes bit `j + 1` (mod 3).
-        #[inline(always)]
-        fn rot1(x: u32) -> u32 {
-            ((x >> 1) & 0o333) | ((x << 2) & 0o444)
-        }
-        /// ... bit `j` takes bit `j + 2` (mod 3).
-        #[inline(always)]
-        fn rot2(x: u32) -> u32 {
-            ((x >> 2) & 0o111) | ((x << 1) & 0o666)
-        }
         let mut changed = 0u32;
         for d in 0..9 {
             let x = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
@@ -386,9 +420,128 @@ impl State {
         changed != 0
     }
 
+    /// Triads: each mini-row (three cells of a row in one box) and each mini-column holds
+    /// exactly three digits. Per mini-row, the digits that can go there must be at least
+    /// three, and the digits that must go there (the only box of their row, or the only
+    /// row of their box) at most three. Three that must go there take the mini-row from
+    /// every other digit; three that can take the other mini-rows of their row and box from
+    /// those three. Mini-columns alike, across the bands of a stack. This finds the
+    /// contradictions of several digits crowding one mini-row, which no single-digit rule
+    /// sees. `true` when anything changed.
+    #[inline(always)]
+    fn triads(&mut self) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for b in 0..3 {
+            changed |= self.band_triads(b)?;
+        }
+        Ok(changed | self.stack_triads()?)
+    }
+
+    #[inline(always)]
+    fn band_triads(&mut self, b: usize) -> Result<bool, Contradiction> {
+        let mut can = [0u32; 9];
+        let mut must = [0u32; 9];
+        let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let a = self.cand[3 * d + b];
+            let x = SHRINK[(a & 0x1ff) as usize]
+                | SHRINK[((a >> 9) & 0x1ff) as usize] << 3
+                | SHRINK[(a >> 18) as usize] << 6;
+            let m = (x & !rot1(x) & !rot2(x)) | alone_in_box(x);
+            can[d] = x;
+            must[d] = m;
+            c4 |= c3 & x;
+            c3 |= c2 & x;
+            c2 |= c1 & x;
+            c1 |= x;
+            m4 |= m3 & m;
+            m3 |= m2 & m;
+            m2 |= m1 & m;
+            m1 |= m;
+        }
+        if c3 != 0o777 || m4 != 0 {
+            return Err(Contradiction);
+        }
+        // Mini-rows whose three digits are known: from the musts, or the only three that can.
+        let full_must = m3;
+        let full_can = c3 & !c4;
+        let mut changed = false;
+        for d in 0..9 {
+            let x = can[d];
+            // The digit must take the full mini-rows it can go in: not their row- and box-mates.
+            let f = full_can & x;
+            let drop = (full_must & x & !must[d])
+                | rot1(f)
+                | rot2(f)
+                | ((f >> 3 | f << 6 | f >> 6 | f << 3) & 0o777);
+            if drop & x != 0 {
+                self.cand[3 * d + b] &= !mini_row_cells(drop);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    #[inline(always)]
+    fn stack_triads(&mut self) -> Result<bool, Contradiction> {
+        // cols[d][b]: digit d's columns in band b (bit = column).
+        let mut cols = [[0u32; 3]; 9];
+        for (d, c) in cols.iter_mut().enumerate() {
+            for (b, c) in c.iter_mut().enumerate() {
+                let x = self.cand[3 * d + b];
+                *c = (x | x >> 9 | x >> 18) & 0x1ff;
+            }
+        }
+        let mut changed = false;
+        for b in 0..3 {
+            let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+            let mut must = [0u32; 9];
+            for d in 0..9 {
+                let x = cols[d][b];
+                let elsewhere = cols[d][(b + 1) % 3] | cols[d][(b + 2) % 3];
+                let m = x & (!elsewhere | (!rot1(x) & !rot2(x)));
+                must[d] = m;
+                c4 |= c3 & x;
+                c3 |= c2 & x;
+                c2 |= c1 & x;
+                c1 |= x;
+                m4 |= m3 & m;
+                m3 |= m2 & m;
+                m2 |= m1 & m;
+                m1 |= m;
+            }
+            if c3 != 0x1ff || m4 != 0 {
+                return Err(Contradiction);
+            }
+            let (full_must, full_can) = (m3, c3 & !c4);
+            for d in 0..9 {
+                let x = cols[d][b];
+                let f = full_can & x;
+                // In this band: the full mini-columns' others, and the stack-mates of the ones
+                // the digit must take; in the other bands: those columns.
+                let here = (full_must & x & !must[d]) | rot1(f) | rot2(f);
+                if here != 0 {
+                    let cells = here | here << 9 | here << 18;
+                    changed |= self.cand[3 * d + b] & cells != 0;
+                    self.cand[3 * d + b] &= !cells;
+                }
+                if f != 0 {
+                    let cells = f | f << 9 | f << 18;
+                    for b2 in [(b + 1) % 3, (b + 2) % 3] {
+                        changed |= self.cand[3 * d + b2] & cells != 0;
+                        self.cand[3 * d + b2] &= !cells;
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+
     /// Propagate until solved, stuck or contradicted.
     #[inline(always)]
-    fn propagate<const V3: bool>(&mut self) -> Result<Stall, Contradiction> {
+    fn propagate<const V3: bool>(&mut self, root: bool) -> Result<Stall, Contradiction> {
         loop {
             self.update::<V3>()?;
             if self.unsolved == [0; 3] {
@@ -398,6 +551,9 @@ impl State {
                 continue;
             }
             if self.stack_update() {
+                continue;
+            }
+            if root && self.triads()? {
                 continue;
             }
             return Ok(Stall::Stuck);
@@ -588,7 +744,7 @@ impl Fast {
         let mut guesses = 0u64;
         let mut depth = 0usize;
         loop {
-            match self.state.propagate::<V3>() {
+            match self.state.propagate::<V3>(depth == 0 && guesses == 0) {
                 Ok(Stall::Solved) => {
                     if tally.solutions == 0 {
                         self.state.write_solution(&mut self.solution);
