@@ -17,13 +17,13 @@
 //!  row 2 of band:18 19 20 |21 22 23 |24 25 26
 //!                  box 0  |  box 1  |  box 2       (boxes 3b, 3b+1, 3b+2 of the grid)
 //!
-//!  cand[3 * digit + band]   digit 0..9 (for 1..=9), band 0..3 (rows 0-2, 3-5, 6-8)
+//!  cand[9 * band + digit]   digit 0..9 (for 1..=9), band 0..3 (rows 0-2, 3-5, 6-8)
 //!  unsolved[band]           cells of the band not yet given a digit
 //!  rows_todo[band]          bit 3 * digit + row: that digit is not yet placed in that row
 //! ```
 //!
 //! A placed digit keeps its own bit and is cleared from the cell's peers and from the
-//! other digits' boards at that cell, so once every cell is placed `cand[3 * d + b]` is
+//! other digits' boards at that cell, so once every cell is placed `cand[9 * b + d]` is
 //! exactly where digit `d` stands in band `b`.
 //!
 //! # Propagation
@@ -156,6 +156,50 @@ const ROW_CELLS: [u32; 8] = {
     t
 };
 
+/// Rotate each 3-bit group (octal digit) so bit `j` takes bit `j + 1` (mod 3): across the
+/// thirds of a row, or the columns of a stack.
+#[inline(always)]
+fn rot1(x: u32) -> u32 {
+    ((x >> 1) & 0o333) | ((x << 2) & 0o444)
+}
+
+/// ... bit `j` takes bit `j + 2` (mod 3).
+#[inline(always)]
+fn rot2(x: u32) -> u32 {
+    ((x >> 2) & 0o111) | ((x << 1) & 0o666)
+}
+
+/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the bits whose box holds no other
+/// bit: a row turn of `rot1`/`rot2` (bit `3r + x` takes the bits of the other two rows).
+#[inline(always)]
+fn alone_in_box(x: u32) -> u32 {
+    let other = (x >> 3 | x << 6 | x >> 6 | x << 3) & 0o777;
+    x & !other
+}
+
+/// The cells of a band's mini-rows in a 9-bit mini-row set (bit `3 * row + box`).
+#[inline(always)]
+fn mini_row_cells(m: u32) -> u32 {
+    TRIPLES[(m & 7) as usize] | TRIPLES[(m >> 3 & 7) as usize] << 9 | TRIPLES[(m >> 6) as usize] << 18
+}
+
+/// For a 3-bit set of thirds of a 9-bit row, their cells.
+const TRIPLES: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut j = 0;
+        while j < 3 {
+            if m & (1 << j) != 0 {
+                t[m] |= 0o7 << (3 * j);
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The column `c` of a band: its three cells.
 const fn col_cells(c: usize) -> u32 {
     (1 << c) | (1 << (c + 9)) | (1 << (c + 18))
@@ -212,12 +256,12 @@ impl State {
         let bit = 1u32 << p;
         let col = col_cells(p % 9);
         for b2 in 0..3 {
-            self.cand[3 * d + b2] &= !col;
+            self.cand[9 * b2 + d] &= !col;
         }
         for d2 in 0..9 {
-            self.cand[3 * d2 + b] &= !bit;
+            self.cand[9 * b + d2] &= !bit;
         }
-        self.cand[3 * d + b] = (self.cand[3 * d + b] & !PEERS[p]) | bit;
+        self.cand[9 * b + d] = (self.cand[9 * b + d] & !PEERS[p]) | bit;
         self.unsolved[b] &= !bit;
         self.rows_todo[b] &= !(1 << (3 * d + p / 9));
     }
@@ -286,7 +330,7 @@ impl State {
         }
         self.cand[i] = a;
         self.seen[i] = a;
-        let (d, b) = (i / 3, i % 3);
+        let (d, b) = (i % 9, i / 9);
         let todo = (self.rows_todo[b] >> (3 * d)) & 7;
         // Rows left with a single cell, among the rows where the digit is not yet placed.
         let (r0, r1, r2) = (a & 0x1ff, (a >> 9) & 0x1ff, a >> 18);
@@ -304,10 +348,10 @@ impl State {
         let cols = (placed | placed >> 9 | placed >> 18) & 0x1ff;
         let colmask = cols | cols << 9 | cols << 18;
         for d2 in 0..9 {
-            self.cand[3 * d2 + b] &= !placed;
+            self.cand[9 * b + d2] &= !placed;
         }
         for b2 in 0..3 {
-            self.cand[3 * d + b2] &= !colmask;
+            self.cand[9 * b2 + d] &= !colmask;
         }
         self.cand[i] = a;
         Ok(())
@@ -324,7 +368,7 @@ impl State {
             }
             let (mut r1, mut r2) = (0u32, 0u32);
             for d in 0..9 {
-                let x = self.cand[3 * d + b];
+                let x = self.cand[9 * b + d];
                 r2 |= r1 & x;
                 r1 |= x;
             }
@@ -354,19 +398,9 @@ impl State {
     /// the digit in each band, which the band update then reports.
     #[inline(always)]
     fn stack_update(&mut self) -> bool {
-        /// Rotate each 3-bit group (one per stack) so bit `j` takes bit `j + 1` (mod 3).
-        #[inline(always)]
-        fn rot1(x: u32) -> u32 {
-            ((x >> 1) & 0o333) | ((x << 2) & 0o444)
-        }
-        /// ... bit `j` takes bit `j + 2` (mod 3).
-        #[inline(always)]
-        fn rot2(x: u32) -> u32 {
-            ((x >> 2) & 0o111) | ((x << 1) & 0o666)
-        }
         let mut changed = 0u32;
         for d in 0..9 {
-            let x = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+            let x = [self.cand[d], self.cand[9 + d], self.cand[18 + d]];
             let [c0, c1, c2] = x.map(|x| (x | x >> 9 | x >> 18) & 0x1ff);
             let (a0, a1, a2) = (rot1(c0), rot1(c1), rot1(c2));
             let (b0, b1, b2) = (rot2(c0), rot2(c1), rot2(c2));
@@ -380,15 +414,134 @@ impl State {
                 let k = keep[b];
                 let nx = x[b] & (k | k << 9 | k << 18);
                 changed |= nx ^ x[b];
-                self.cand[3 * d + b] = nx;
+                self.cand[9 * b + d] = nx;
             }
         }
         changed != 0
     }
 
+    /// Triads: each mini-row (three cells of a row in one box) and each mini-column holds
+    /// exactly three digits. Per mini-row, the digits that can go there must be at least
+    /// three, and the digits that must go there (the only box of their row, or the only
+    /// row of their box) at most three. Three that must go there take the mini-row from
+    /// every other digit; three that can take the other mini-rows of their row and box from
+    /// those three. Mini-columns alike, across the bands of a stack. This finds the
+    /// contradictions of several digits crowding one mini-row, which no single-digit rule
+    /// sees. `true` when anything changed.
+    #[inline(always)]
+    fn triads(&mut self) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for b in 0..3 {
+            changed |= self.band_triads(b)?;
+        }
+        Ok(changed | self.stack_triads()?)
+    }
+
+    #[inline(always)]
+    fn band_triads(&mut self, b: usize) -> Result<bool, Contradiction> {
+        let mut can = [0u32; 9];
+        let mut must = [0u32; 9];
+        let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let a = self.cand[9 * b + d];
+            let x = SHRINK[(a & 0x1ff) as usize]
+                | SHRINK[((a >> 9) & 0x1ff) as usize] << 3
+                | SHRINK[(a >> 18) as usize] << 6;
+            let m = (x & !rot1(x) & !rot2(x)) | alone_in_box(x);
+            can[d] = x;
+            must[d] = m;
+            c4 |= c3 & x;
+            c3 |= c2 & x;
+            c2 |= c1 & x;
+            c1 |= x;
+            m4 |= m3 & m;
+            m3 |= m2 & m;
+            m2 |= m1 & m;
+            m1 |= m;
+        }
+        if c3 != 0o777 || m4 != 0 {
+            return Err(Contradiction);
+        }
+        // Mini-rows whose three digits are known: from the musts, or the only three that can.
+        let full_must = m3;
+        let full_can = c3 & !c4;
+        let mut changed = false;
+        for d in 0..9 {
+            let x = can[d];
+            // The digit must take the full mini-rows it can go in: not their row- and box-mates.
+            let f = full_can & x;
+            let drop = (full_must & x & !must[d])
+                | rot1(f)
+                | rot2(f)
+                | ((f >> 3 | f << 6 | f >> 6 | f << 3) & 0o777);
+            if drop & x != 0 {
+                self.cand[9 * b + d] &= !mini_row_cells(drop);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    #[inline(always)]
+    fn stack_triads(&mut self) -> Result<bool, Contradiction> {
+        // cols[d][b]: digit d's columns in band b (bit = column).
+        let mut cols = [[0u32; 3]; 9];
+        for (d, c) in cols.iter_mut().enumerate() {
+            for (b, c) in c.iter_mut().enumerate() {
+                let x = self.cand[9 * b + d];
+                *c = (x | x >> 9 | x >> 18) & 0x1ff;
+            }
+        }
+        let mut changed = false;
+        for b in 0..3 {
+            let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+            let mut must = [0u32; 9];
+            for d in 0..9 {
+                let x = cols[d][b];
+                let elsewhere = cols[d][(b + 1) % 3] | cols[d][(b + 2) % 3];
+                let m = x & (!elsewhere | (!rot1(x) & !rot2(x)));
+                must[d] = m;
+                c4 |= c3 & x;
+                c3 |= c2 & x;
+                c2 |= c1 & x;
+                c1 |= x;
+                m4 |= m3 & m;
+                m3 |= m2 & m;
+                m2 |= m1 & m;
+                m1 |= m;
+            }
+            if c3 != 0x1ff || m4 != 0 {
+                return Err(Contradiction);
+            }
+            let (full_must, full_can) = (m3, c3 & !c4);
+            for d in 0..9 {
+                let x = cols[d][b];
+                let f = full_can & x;
+                // In this band: the full mini-columns' others, and the stack-mates of the ones
+                // the digit must take; in the other bands: those columns.
+                let here = (full_must & x & !must[d]) | rot1(f) | rot2(f);
+                if here != 0 {
+                    let cells = here | here << 9 | here << 18;
+                    changed |= self.cand[9 * b + d] & cells != 0;
+                    self.cand[9 * b + d] &= !cells;
+                }
+                if f != 0 {
+                    let cells = f | f << 9 | f << 18;
+                    for b2 in [(b + 1) % 3, (b + 2) % 3] {
+                        changed |= self.cand[9 * b2 + d] & cells != 0;
+                        self.cand[9 * b2 + d] &= !cells;
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+
     /// Propagate until solved, stuck or contradicted.
     #[inline(always)]
-    fn propagate<const V3: bool>(&mut self) -> Result<Stall, Contradiction> {
+    fn propagate<const V3: bool>(&mut self, root: bool) -> Result<Stall, Contradiction> {
         loop {
             self.update::<V3>()?;
             if self.unsolved == [0; 3] {
@@ -398,6 +551,9 @@ impl State {
                 continue;
             }
             if self.stack_update() {
+                continue;
+            }
+            if root && self.triads()? {
                 continue;
             }
             return Ok(Stall::Stuck);
@@ -417,7 +573,7 @@ impl State {
             }
             let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.cand[3 * d + b];
+                let x = self.cand[9 * b + d];
                 r3 |= r2 & x;
                 r2 |= r1 & x;
                 r1 |= x;
@@ -441,23 +597,39 @@ impl State {
             let (b, p) = ((best >> 5 & 3) as usize, (best & 31) as usize);
             return (b, p, self.digits_at(b, p));
         }
-        // Else a cell with the fewest candidates.
-        let mut best = (0, 0, 0u32);
-        let mut best_n = u32::MAX;
-        for b in 0..3 {
-            let mut u = self.unsolved[b];
-            while u != 0 {
-                let p = u.trailing_zeros() as usize;
-                u &= u - 1;
-                let ds = self.digits_at(b, p);
-                let n = ds.count_ones();
-                if n < best_n {
-                    best_n = n;
-                    best = (b, p, ds);
+        // Else the first cell (band, then bit order) with the fewest candidates, from a
+        // bit-sliced binary count of each cell's candidates per band.
+        let mut counts = [[0u32; 4]; 3];
+        for (b, count) in counts.iter_mut().enumerate() {
+            let [mut s0, mut s1, mut s2, mut s3] = [0u32; 4];
+            for d in 0..9 {
+                let x = self.cand[9 * b + d];
+                let c0 = s0 & x;
+                s0 ^= x;
+                let c1 = s1 & c0;
+                s1 ^= c0;
+                let c2 = s2 & c1;
+                s2 ^= c1;
+                s3 |= c2;
+            }
+            *count = [s0, s1, s2, s3];
+        }
+        for k in 2..=9u32 {
+            for (b, count) in counts.iter().enumerate() {
+                let mut cells = self.unsolved[b];
+                for (i, s) in count.iter().enumerate() {
+                    cells &= if k >> i & 1 != 0 { *s } else { !*s };
+                }
+                if cells != 0 {
+                    let p = cells.trailing_zeros() as usize;
+                    return (b, p, self.digits_at(b, p));
                 }
             }
         }
-        best
+        // Not reached: propagation leaves no unsolved cell with fewer than two candidates.
+        let b = self.unsolved.iter().position(|&u| u != 0).unwrap_or(0);
+        let p = self.unsolved[b].trailing_zeros() as usize % 27;
+        (b, p, self.digits_at(b, p))
     }
 
     /// The digit to try first at a guessed cell: of two, the one with more candidates left
@@ -471,9 +643,7 @@ impl State {
         }
         let d1 = rest.trailing_zeros() as usize;
         let places = |d: usize| {
-            self.cand[3 * d].count_ones()
-                + self.cand[3 * d + 1].count_ones()
-                + self.cand[3 * d + 2].count_ones()
+            self.cand[d].count_ones() + self.cand[9 + d].count_ones() + self.cand[18 + d].count_ones()
         };
         if places(d1) > places(d0) {
             d1
@@ -486,7 +656,7 @@ impl State {
     fn digits_at(&self, b: usize, p: usize) -> u32 {
         let mut ds = 0;
         for d in 0..9 {
-            ds |= ((self.cand[3 * d + b] >> p) & 1) << d;
+            ds |= ((self.cand[9 * b + d] >> p) & 1) << d;
         }
         ds
     }
@@ -494,7 +664,7 @@ impl State {
     fn write_solution(&self, out: &mut Grid) {
         for d in 0..9 {
             for b in 0..3 {
-                let mut x = self.cand[3 * d + b];
+                let mut x = self.cand[9 * b + d];
                 while x != 0 {
                     let p = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -555,7 +725,7 @@ impl Fast {
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
                 let (d, b, p) = (v as usize - 1, cell / 27, cell % 27);
-                if self.state.cand[3 * d + b] & (1 << p) == 0 {
+                if self.state.cand[9 * b + d] & (1 << p) == 0 {
                     return false;
                 }
                 self.state.assign(d, b, p);
@@ -588,7 +758,7 @@ impl Fast {
         let mut guesses = 0u64;
         let mut depth = 0usize;
         loop {
-            match self.state.propagate::<V3>() {
+            match self.state.propagate::<V3>(depth == 0 && guesses == 0) {
                 Ok(Stall::Solved) => {
                     if tally.solutions == 0 {
                         self.state.write_solution(&mut self.solution);
