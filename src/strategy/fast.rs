@@ -169,8 +169,8 @@ fn rot2(x: u32) -> u32 {
     ((x >> 2) & 0o111) | ((x << 1) & 0o666)
 }
 
-/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the bits whose box holds no other
-/// bit: a row turn of `rot1`/`rot2` (bit `3r + x` takes the bits of the other two rows).
+/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the bits alone in their box: no other
+/// row of that box has one.
 #[inline(always)]
 fn alone_in_box(x: u32) -> u32 {
     let other = (x >> 3 | x << 6 | x >> 6 | x << 3) & 0o777;
@@ -180,7 +180,9 @@ fn alone_in_box(x: u32) -> u32 {
 /// The cells of a band's mini-rows in a 9-bit mini-row set (bit `3 * row + box`).
 #[inline(always)]
 fn mini_row_cells(m: u32) -> u32 {
-    TRIPLES[(m & 7) as usize] | TRIPLES[(m >> 3 & 7) as usize] << 9 | TRIPLES[(m >> 6) as usize] << 18
+    TRIPLES[(m & 7) as usize]
+        | TRIPLES[(m >> 3 & 7) as usize] << 9
+        | TRIPLES[(m >> 6) as usize] << 18
 }
 
 /// For a 3-bit set of thirds of a 9-bit row, their cells.
@@ -643,7 +645,9 @@ impl State {
         }
         let d1 = rest.trailing_zeros() as usize;
         let places = |d: usize| {
-            self.cand[d].count_ones() + self.cand[9 + d].count_ones() + self.cand[18 + d].count_ones()
+            self.cand[d].count_ones()
+                + self.cand[9 + d].count_ones()
+                + self.cand[18 + d].count_ones()
         };
         if places(d1) > places(d0) {
             d1
