@@ -157,6 +157,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = merge::merged_report(&parts)?;
     let corpora = merge::corpora(&parts);
 
+    // Every output is made before a row is streamed: with -o -, a --summary that cannot be
+    // made would otherwise fail after the rows were all printed.
+    let summary_out = args.summary.as_deref().map(Out::create).transpose()?;
     let mut csv = Out::create(&args.out)?;
     let rows = {
         let mut writer = BufWriter::with_capacity(1 << 16, csv.writer());
@@ -169,19 +172,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     csv.sync()
         .with_context(|| format!("cannot write {}", args.out.display()))?;
 
-    let summary = match &args.summary {
-        Some(path) => {
+    let summary = match (&args.summary, summary_out) {
+        (Some(path), Some(mut out)) => {
             let text = SummaryFormat::of(args.summary_format, path)
                 .exporter()
                 .export(&report);
-            let mut out = Out::create(path)?;
             let written = out.writer().write_all(text.as_bytes());
             written
                 .and_then(|()| out.sync())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             Some(out)
         }
-        None => None,
+        _ => None,
     };
     // Renamed last, together: a failure above leaves neither file behind.
     csv.finish()?;

@@ -7,6 +7,7 @@
 
 mod earlier;
 mod lines;
+mod prefix;
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Write};
@@ -19,7 +20,8 @@ use sudoku_bench::report::csv::{push_header, read_row, COLUMNS};
 use sudoku_bench::report::{PuzzleResult, Summary};
 use sudoku_bench::runner::Settings;
 
-pub use self::lines::Source;
+pub use self::lines::{Origin, Source};
+use self::prefix::Tally;
 
 /// Where a resumed run goes on.
 #[derive(Debug)]
@@ -92,6 +94,10 @@ pub fn prepare(
     }
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let scan = scan(path, &file, corpora, strategies, summary)?;
+    prefix::check(path, corpora, &scan.kept)?;
+    // A complete earlier run's wall time covers the rows redone here too: only an
+    // interrupted one's is the kept rows' alone.
+    let earlier = earlier.filter(|e| e.interrupted);
     if let (Some(report), Some((last, _))) = (&earlier, scan.last) {
         let begun: Vec<&str> = corpora[..=last].iter().map(|c| c.name).collect();
         earlier::add_wall(report, &begun, strategies, summary);
@@ -139,6 +145,8 @@ struct Scan {
     /// Rows after the last whole line: a cut row, and rows of a line missing some.
     dropped: u64,
     last: Option<(usize, u64)>,
+    /// The lines with rows, of each corpus.
+    kept: Vec<Tally>,
 }
 
 /// The rows of the line being read, until every strategy's is there.
@@ -175,6 +183,7 @@ fn scan(
         rows: 0,
         dropped: 0,
         last: None,
+        kept: vec![Tally::default(); corpora.len()],
     };
     let mut record = csv::ByteRecord::new();
     let at = |record: &csv::ByteRecord| {
@@ -337,6 +346,7 @@ fn scan(
             scan.rows += p.results.len() as u64;
             scan.keep = end;
             scan.last = Some((p.corpus, p.line));
+            scan.kept[p.corpus].add(p.line);
         }
     }
     scan.dropped += pending.map_or(0, |p| p.results.len() as u64);

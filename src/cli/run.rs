@@ -296,7 +296,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let sources = corpora
             .iter()
             .enumerate()
-            .map(|(i, c)| resume::Source::of(c, args.corpora.get(i).map(|p| p.as_path()), format))
+            .map(|(i, c)| {
+                let origin = args
+                    .corpora
+                    .get(i)
+                    .map_or(resume::Origin::Bytes(DEFAULT_CORPUS), |p| {
+                        resume::Origin::File(p)
+                    });
+                resume::Source::of(c, origin, format)
+            })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let strategy_names: Vec<&str> = settings.strategies.iter().map(|s| &*s.name).collect();
         let (resume, file) = resume::prepare(

@@ -445,6 +445,19 @@ fn merge_to_stdout_writes_the_csv_or_the_summary_there() {
     assert!(err.contains("both go to stdout"), "{err}");
     assert!(assert.get_output().stdout.is_empty());
     assert!(!dash.exists(), "no file named -");
+
+    // A --summary that cannot be made fails before a row reaches stdout.
+    let assert = bench()
+        .arg("merge")
+        .args(&parts)
+        .args(["-q", "-o", "-", "--summary"])
+        .arg(dir.path().join("absent").join("all.json"))
+        .assert()
+        .code(2);
+    assert!(
+        assert.get_output().stdout.is_empty(),
+        "rows were printed before the --summary failed"
+    );
 }
 
 #[test]

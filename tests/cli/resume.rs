@@ -154,13 +154,7 @@ fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
         .map(|r| r["puzzles"].as_u64().unwrap())
         .sum();
     assert_eq!(total, rows, "the summary counts the kept rows");
-    // Their wall time is the earlier run's, which its summary said.
-    let wall = |s: &serde_json::Value, i: usize| s["rows"][i]["wall_ns"].as_u64().unwrap();
-    for i in 0..earlier["rows"].as_array().unwrap().len() {
-        assert!(wall(&earlier, i) > 0);
-        assert!(wall(&resumed, i) >= wall(&earlier, i), "row {i}");
-    }
-    assert!(resumed["wall_ns"].as_u64() >= earlier["wall_ns"].as_u64());
+    assert_eq!(counts(&resumed), counts(&earlier));
 }
 
 /// `--resume` with `args` fails, saying `why`, and leaves `csv` as it was.
@@ -510,5 +504,132 @@ fn an_empty_or_missing_summary_is_said_and_the_resume_goes_on() {
         );
         assert_eq!(untimed(&cut), untimed(&full), "{name} summary");
         assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
+    }
+}
+
+const MINIMAL: &str = "datasets/minimal.txt";
+
+/// The rows of the first `lines` lines with rows of `csv`, header kept, written to `to`.
+fn first_rows(csv: &str, lines: usize, to: &str) {
+    let text = std::fs::read(csv).unwrap();
+    std::fs::write(to, &text[..line_ends(&text)[lines] + 1]).unwrap();
+}
+
+/// The run skips every line up to the last kept one, so kept rows that are not the first
+/// lines of this run's part (a part's CSV resumed as a whole run or as a part of another
+/// split, one holding only a later corpus's rows) would leave lines never solved: refused
+/// with the counts, the CSV untouched; byte range, round robin and several corpora alike.
+#[test]
+fn kept_rows_that_are_not_the_first_lines_of_the_part_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (part, cut) = (path(dir.path(), "part.csv"), path(dir.path(), "cut.csv"));
+    ok(&[MINIMAL, "-s", "fast", "--shard", "2/2", "-o", &part]);
+    let lines_of = |csv: &str| -> Vec<u64> {
+        rows(&std::fs::read(csv).unwrap())
+            .iter()
+            .map(|r| r["line"].parse().unwrap())
+            .collect()
+    };
+    let kept = lines_of(&part);
+    assert_eq!((kept[0], kept.len()), (501, 500), "part 2/2 by byte range");
+    refused(
+        Some(&part),
+        &[MINIMAL, "-s", "fast", "-o", &part],
+        &format!(
+            "--resume: {part} holds rows for 500 lines of {MINIMAL} up to line 1000, but \
+             {MINIMAL} has 1000 lines up to there: it was not written by this run's part"
+        ),
+    );
+    // Lines 501 to 600 all lie in part 2/3 (lines 334 to 666): only the count tells.
+    first_rows(&part, 100, &cut);
+    refused(
+        Some(&cut),
+        &[MINIMAL, "-s", "fast", "--shard", "2/3", "-o", &cut],
+        &format!(
+            "holds rows for 100 lines of {MINIMAL} up to line 600, but part 2/3 of {MINIMAL} \
+             has 266 lines up to there"
+        ),
+    );
+    // As the part that wrote it, the cut CSV goes on to the part's whole CSV.
+    ok(&[
+        MINIMAL, "-s", "fast", "--shard", "2/2", "-o", &cut, "--resume",
+    ]);
+    assert_eq!(lines_of(&cut), kept);
+
+    // Round robin: part 2/3's lines 2, 5, 8, ... are all lines of a whole run.
+    let gz = path(dir.path(), "minimal.txt.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &std::fs::read(MINIMAL).unwrap()).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    ok(&[&gz, "-s", "fast", "--shard", "2/3", "-o", &part]);
+    first_rows(&part, 50, &cut);
+    refused(
+        Some(&cut),
+        &[&gz, "-s", "fast", "-o", &cut],
+        &format!("holds rows for 50 lines of {gz} up to line 149, but {gz} has 149 lines"),
+    );
+
+    // Rows of the second corpus only: the first would never be solved.
+    ok(&[CLASSIC, "-s", "fast", "-o", &part]);
+    refused(
+        Some(&part),
+        &[MINIMAL, CLASSIC, "-s", "fast", "-o", &part],
+        &format!(
+            "holds rows for 0 lines of {MINIMAL}, but {MINIMAL} has 1000 lines, and rows of \
+             {CLASSIC} follow"
+        ),
+    );
+}
+
+/// Stdin cannot be read a second time for that check: a resume whose rows are of it is
+/// refused, saying so, before stdin is read at all.
+#[test]
+fn a_resume_with_rows_of_stdin_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = path(dir.path(), "stdin.csv");
+    let out = bench()
+        .args(["run", "-", "-s", "fast", "-q", "-o", &csv])
+        .write_stdin(std::fs::read(CLASSIC).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    refused(
+        Some(&csv),
+        &["-", "-s", "fast", "-o", &csv],
+        "which is not a regular file and cannot be read twice",
+    );
+}
+
+/// An earlier run's wall time is added only when its summary says it was interrupted: a
+/// complete run's covers rows that the resume may redo (a CSV cut at a row boundary).
+#[test]
+fn only_an_interrupted_earlier_runs_wall_time_is_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json) = (path(dir.path(), "run.csv"), path(dir.path(), "run.json"));
+    classic_run(&csv, &json, false);
+    let text = std::fs::read(&csv).unwrap();
+    // Far more than this stretch can take, so that whether it was added is plain.
+    const EARLIER: u64 = 1 << 50;
+    let mut earlier = summary(&json);
+    earlier["wall_ns"] = EARLIER.into();
+    for row in earlier["rows"].as_array_mut().unwrap() {
+        row["wall_ns"] = EARLIER.into();
+    }
+    for interrupted in [false, true] {
+        earlier["interrupted"] = interrupted.into();
+        std::fs::write(&json, serde_json::to_vec(&earlier).unwrap()).unwrap();
+        std::fs::write(&csv, &text[..line_ends(&text)[6] + 1]).unwrap();
+        classic_run(&csv, &json, true);
+        let resumed = summary(&json);
+        let walls = std::iter::once(resumed["wall_ns"].as_u64().unwrap()).chain(
+            resumed["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["wall_ns"].as_u64().unwrap()),
+        );
+        for wall in walls {
+            assert_eq!(wall >= EARLIER, interrupted, "interrupted: {interrupted}");
+        }
     }
 }

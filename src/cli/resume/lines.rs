@@ -12,13 +12,27 @@ use std::path::Path;
 use anyhow::{bail, Context};
 use sudoku_bench::corpus::{Corpus, Format, Part, Shard};
 
-/// One of the run's corpora: its name and the lines the run reads of it.
+/// One of the run's corpora: its name, the lines the run reads of it, and where to read
+/// them again (to check that the kept rows are its part's first lines).
 #[derive(Debug)]
 pub struct Source<'a> {
     /// As rows name it.
     pub name: &'a str,
     /// Which lines.
     pub lines: Lines,
+    /// Where the corpus comes from.
+    pub origin: Origin<'a>,
+    /// The format it is read as, when forced.
+    pub forced: Option<Format>,
+}
+
+/// Where a corpus comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Origin<'a> {
+    /// A path (`-`: stdin).
+    File(&'a Path),
+    /// Bytes built into the binary.
+    Bytes(&'static [u8]),
 }
 
 /// The lines of a corpus a run reads.
@@ -38,12 +52,16 @@ pub enum Lines {
 }
 
 impl<'a> Source<'a> {
-    /// `corpus`, opened from `path` (`None`: the built-in corpus) as `forced`.
+    /// `corpus`, opened from `origin` as `forced`.
     pub fn of(
         corpus: &'a Corpus,
-        path: Option<&Path>,
+        origin: Origin<'a>,
         forced: Option<Format>,
     ) -> anyhow::Result<Source<'a>> {
+        let path = match origin {
+            Origin::File(path) => Some(path),
+            Origin::Bytes(_) => None,
+        };
         let lines = match corpus.part() {
             None => Lines::All,
             Some(Part::EveryNth { shard, .. }) => Lines::EveryNth(*shard),
@@ -58,6 +76,8 @@ impl<'a> Source<'a> {
         Ok(Source {
             name: corpus.name(),
             lines,
+            origin,
+            forced,
         })
     }
 }

@@ -1,0 +1,161 @@
+//! The kept rows must be the first lines of this run's part of each corpus, corpus by
+//! corpus: the run skips everything up to the last kept line, so a line of its part with
+//! no row (a CSV written by another part or a whole run, or one holding only a later
+//! corpus's rows) would never be solved, and merge would not see it missing. Checked
+//! before anything is written, by reading each corpus's part again as the run will, up
+//! to the last kept line, and comparing the lines that make rows with the lines kept.
+
+use std::io::Cursor;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use sudoku_bench::corpus::{Chunk, Corpus, Lines as Keep, Shard};
+
+use super::lines::{Origin, Source};
+
+/// Lines of one corpus that have rows, in order: how many, the last, and a hash of them
+/// all, which tells the same count of other lines apart without keeping every line.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// How many lines.
+    pub lines: u64,
+    /// The last one (0: none).
+    pub last: u64,
+    hash: u64,
+}
+
+impl Tally {
+    /// Count `line`, which comes after every line counted so far.
+    pub fn add(&mut self, line: u64) {
+        self.lines += 1;
+        self.last = line;
+        self.hash = mix(self.hash ^ mix(line));
+    }
+}
+
+/// SplitMix64's finaliser: every bit of the input moves about half of the output's.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Records read again per call: the run's own batch size does not matter here.
+const CHUNK: usize = 4096;
+
+/// Refuse unless `kept[i]`, the lines of `corpora[i]` with rows in `csv`, are the first
+/// lines of the run's part of it up to the last kept one, and the whole part for every
+/// corpus before the last with rows.
+pub fn check(csv: &Path, corpora: &[Source], kept: &[Tally]) -> anyhow::Result<()> {
+    let Some(last) = kept.iter().rposition(|t| t.lines > 0) else {
+        return Ok(());
+    };
+    for (i, source) in corpora[..=last].iter().enumerate() {
+        let upto = (i == last).then_some(kept[i].last);
+        let read = read_again(csv, source, upto)?;
+        if read == kept[i] {
+            continue;
+        }
+        let part = match source.lines.shard() {
+            Some(shard) => format!("part {shard} of {}", source.name),
+            None => source.name.to_string(),
+        };
+        let (held, there) = match upto {
+            Some(line) => (format!(" up to line {line}"), " up to there"),
+            None => (String::new(), ""),
+        };
+        let later = match upto {
+            Some(_) => String::new(),
+            None => format!(
+                ", and rows of {} follow, so the run would take it as done",
+                corpora[last].name
+            ),
+        };
+        let same = if read.lines == kept[i].lines {
+            ", not the same ones"
+        } else {
+            ""
+        };
+        bail!(
+            "--resume: {} holds rows for {} lines of {}{held}, but {part} has {} lines{there}\
+             {same}{later}: it was not written by this run's part (give the --shard and \
+             corpora it was written with); nothing was changed",
+            csv.display(),
+            kept[i].lines,
+            source.name,
+            read.lines
+        );
+    }
+    Ok(())
+}
+
+/// The lines of `source`'s part that make rows, up to `upto` (`None`: all of them).
+fn read_again(csv: &Path, source: &Source, upto: Option<u64>) -> anyhow::Result<Tally> {
+    let shard = source.lines.shard().unwrap_or(Shard::WHOLE);
+    let mut corpus = match source.origin {
+        Origin::File(path) => {
+            // A pipe or stdin gives its lines once, and the run needs them.
+            let regular =
+                path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            if !regular {
+                bail!(
+                    "--resume: {} has rows of {}, which is not a regular file and cannot be \
+                     read twice: resuming reads it once to check that the rows are the first \
+                     lines of this run's part, then again to go on; save it to a file and \
+                     give that",
+                    csv.display(),
+                    path.display()
+                );
+            }
+            Corpus::open_part(path, source.forced, shard)
+                .with_context(|| format!("--resume: cannot read {} again", path.display()))?
+        }
+        Origin::Bytes(bytes) => {
+            let mut corpus = Corpus::from_reader(
+                source.name,
+                Box::new(Cursor::new(bytes)),
+                Some(bytes.len() as u64),
+                source.forced,
+            );
+            corpus.round_robin(shard);
+            corpus
+        }
+    };
+    let mut chunk = Chunk::new(Keep::Entries);
+    let mut tally = Tally::default();
+    loop {
+        let n = corpus.read_chunk(&mut chunk, CHUNK).with_context(|| {
+            format!(
+                "--resume: cannot read {} again to check the rows of {}",
+                source.name,
+                csv.display()
+            )
+        })?;
+        if n == 0 {
+            return Ok(tally);
+        }
+        for record in chunk.records() {
+            if upto.is_some_and(|line| record.line > line) {
+                return Ok(tally);
+            }
+            tally.add(record.line);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tallies_of_other_lines_differ_even_with_the_same_count() {
+        let of = |lines: &[u64]| {
+            let mut t = Tally::default();
+            lines.iter().for_each(|l| t.add(*l));
+            t
+        };
+        assert_eq!(of(&[1, 2, 5]), of(&[1, 2, 5]));
+        assert_ne!(of(&[1, 3, 5]), of(&[2, 3, 5]));
+        assert_ne!(of(&[1, 2]), of(&[1, 2, 5]));
+    }
+}
