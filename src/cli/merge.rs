@@ -10,10 +10,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use sudoku_bench::merge;
-use sudoku_bench::report::table::{Exporter, TableExporter, WideTableExporter};
 
 use super::outputs::{self, Output};
-use super::run::SummaryFormat;
+use super::summary_out::SummaryArgs;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -26,17 +25,8 @@ pub struct Args {
     #[arg(long, short = 'o')]
     out: PathBuf,
 
-    /// Also write the merged summary to this path (`-` for stdout), in --summary-format.
-    #[arg(long)]
-    summary: Option<PathBuf>,
-
-    /// The --summary's format; default: from its extension (.json, .md, .csv), else JSON.
-    #[arg(long, value_enum, requires = "summary")]
-    summary_format: Option<SummaryFormat>,
-
-    /// Show every column of the summary table.
-    #[arg(long)]
-    wide: bool,
+    #[command(flatten)]
+    summary: SummaryArgs,
 
     /// No summary table.
     #[arg(long, short = 'q')]
@@ -138,7 +128,7 @@ impl Out {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = |p: &Path| p.as_os_str() == "-";
-    if args.summary.as_deref().is_some_and(stdout) && stdout(&args.out) {
+    if args.summary.path.as_deref().is_some_and(stdout) && stdout(&args.out) {
         bail!(
             "-o - and --summary - would both go to stdout, the CSV and the summary in one \
              stream: send one of them to a file"
@@ -148,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let jsons: Vec<PathBuf> = args.parts.iter().map(|p| merge::summary_path(p)).collect();
     let inputs: Vec<PathBuf> = args.parts.iter().chain(&jsons).cloned().collect();
     let mut wanted = vec![Output::named("-o", &args.out)];
-    if let Some(s) = &args.summary {
+    if let Some(s) = &args.summary.path {
         wanted.push(Output::named("--summary", s));
     }
     // Only the clash checks: the outputs are created under temporary names below.
@@ -159,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     // Every output is made before a row is streamed: with -o -, a --summary that cannot be
     // made would otherwise fail after the rows were all printed.
-    let summary_out = args.summary.as_deref().map(Out::create).transpose()?;
+    let summary_out = args.summary.path.as_deref().map(Out::create).transpose()?;
     let mut csv = Out::create(&args.out)?;
     let rows = {
         let mut writer = BufWriter::with_capacity(1 << 16, csv.writer());
@@ -172,11 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     csv.sync()
         .with_context(|| format!("cannot write {}", args.out.display()))?;
 
-    let summary = match (&args.summary, summary_out) {
+    let summary = match (&args.summary.path, summary_out) {
         (Some(path), Some(mut out)) => {
-            let text = SummaryFormat::of(args.summary_format, path)
-                .exporter()
-                .export(&report);
+            let text = args.summary.text(path, &report);
             let written = out.writer().write_all(text.as_bytes());
             written
                 .and_then(|()| out.sync())
@@ -192,12 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     if !args.quiet {
-        let table: &dyn Exporter = if args.wide {
-            &WideTableExporter
-        } else {
-            &TableExporter
-        };
-        eprint!("{}", table.export(&report));
+        args.summary.show(&report);
         let to = if stdout(&args.out) {
             "stdout".into()
         } else {

@@ -15,6 +15,7 @@ mod run;
 mod shard;
 mod signals;
 mod solvers;
+mod summary_out;
 mod warnings;
 
 use std::io::Write;

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use sudoku_bench::corpus::Shard;
-use sudoku_bench::report::csv::{push_header, read_row, COLUMNS};
+use sudoku_bench::report::csv::{ends_in_line_break, push_header, read_row, COLUMNS};
 use sudoku_bench::report::{PuzzleResult, Summary};
 use sudoku_bench::runner::Settings;
 
@@ -167,13 +167,8 @@ fn scan(
         .metadata()
         .with_context(|| format!("cannot read {}", path.display()))?
         .len();
-    let mut last_byte = [0u8];
-    if len > 0 {
-        file.read_exact_at(&mut last_byte, len - 1)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-    }
-    // A record that reaches the end of a file not ending in a line break was cut.
-    let ends_whole = last_byte[0] == b'\n';
+    let ends_whole =
+        ends_in_line_break(file).with_context(|| format!("cannot read {}", path.display()))?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -2,7 +2,7 @@
 //! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -10,10 +10,7 @@ use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::Corpus;
 use sudoku_bench::interrupt::{count_or_unknown, not_reached};
-use sudoku_bench::report::json::JsonExporter;
 use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::summary_csv::CsvExporter;
-use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter, WideTableExporter};
 use sudoku_bench::report::{CsvSink, Status, Summary};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
@@ -23,6 +20,7 @@ use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::resume::{self, Continue};
 use super::signals;
+use super::summary_out::SummaryArgs;
 use super::warnings::Warnings;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
@@ -85,18 +83,8 @@ pub struct Args {
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
 
-    /// Also write the summary to this path (`-` for stdout), in --summary-format.
-    #[arg(long)]
-    summary: Option<PathBuf>,
-
-    /// The --summary's format; default: from its extension (.json, .md, .csv), else JSON.
-    #[arg(long, value_enum, requires = "summary")]
-    summary_format: Option<SummaryFormat>,
-
-    /// Show every column of the summary table (by default it fits 100 columns; the
-    /// Markdown, JSON and CSV summaries always have every field).
-    #[arg(long)]
-    wide: bool,
+    #[command(flatten)]
+    summary: SummaryArgs,
 
     /// Also write the HTML report of this run (as `sudoku-bench report` makes it) to PATH,
     /// from the per-puzzle CSV once it is written: not with `-o -`.
@@ -132,35 +120,6 @@ pub struct Args {
     /// covers them all. Same corpora, strategies and limits as the run that wrote it.
     #[arg(long)]
     resume: bool,
-}
-
-/// `--summary-format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum SummaryFormat {
-    Json,
-    Md,
-    Csv,
-}
-
-impl SummaryFormat {
-    /// The format `--summary-format` names, else the one `path`'s extension names, else JSON.
-    pub(super) fn of(flag: Option<SummaryFormat>, path: &Path) -> SummaryFormat {
-        let by_extension = || match path.extension()?.to_str()? {
-            "json" => Some(SummaryFormat::Json),
-            "md" => Some(SummaryFormat::Md),
-            "csv" => Some(SummaryFormat::Csv),
-            _ => None,
-        };
-        flag.or_else(by_extension).unwrap_or(SummaryFormat::Json)
-    }
-
-    pub(super) fn exporter(self) -> &'static dyn Exporter {
-        match self {
-            SummaryFormat::Json => &JsonExporter,
-            SummaryFormat::Md => &MarkdownExporter,
-            SummaryFormat::Csv => &CsvExporter,
-        }
-    }
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -249,6 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let summary_output = args
         .summary
+        .path
         .as_deref()
         .map(|p| Output::named("--summary", p));
     let has_summary = summary_output.is_some();
@@ -309,7 +269,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let strategy_names: Vec<&str> = settings.strategies.iter().map(|s| &*s.name).collect();
         let (resume, file) = resume::prepare(
             args.out.as_deref(),
-            args.summary.as_deref(),
+            args.summary.path.as_deref(),
             &sources,
             &strategy_names,
             &settings,
@@ -399,21 +359,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {
-        let text = SummaryFormat::of(args.summary_format, &file.path)
-            .exporter()
-            .export(&report);
+        let text = args.summary.text(&file.path, &report);
         file.writer
             .write_all(text.as_bytes())
             .and_then(|()| file.writer.flush())
             .with_context(|| format!("cannot write {}", file.path.display()))?;
     }
     if !args.quiet {
-        let table: &dyn Exporter = if args.wide {
-            &WideTableExporter
-        } else {
-            &TableExporter
-        };
-        eprint!("{}", table.export(&report));
+        args.summary.show(&report);
     }
     super::warnings::numbers(&report);
     // After the table: a report that cannot be made must not hide the run's results.

@@ -3,11 +3,13 @@
 //! is otherwise well formed and in order, and would merge into a run missing them.
 
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::BufReader;
 
 use csv::ByteRecord;
 
-use super::rows::{bad, column, csv_error};
+use crate::report::csv::ends_in_line_break;
+
+use super::rows::{column, csv_error};
 use super::{MergeError, Part};
 
 /// Rows of one (corpus, strategy) found in a CSV.
@@ -66,21 +68,15 @@ fn count(part: &Part) -> Result<Vec<Found>, MergeError> {
         path: path.clone(),
         source,
     };
-    let mut file = File::open(path).map_err(io)?;
+    let file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     if len == 0 {
-        return Err(bad(
-            path,
-            0,
-            "the file is empty, without even a header: not a per-puzzle CSV",
-        ));
+        return Err(MergeError::Empty {
+            csv: path.clone(),
+            json: part.json.clone(),
+        });
     }
-    let mut last_byte = [0u8];
-    file.seek(SeekFrom::End(-1)).map_err(io)?;
-    file.read_exact(&mut last_byte).map_err(io)?;
-    file.rewind().map_err(io)?;
-    // `run` ends every row with a line break: a file without one at its end was cut.
-    let ends_whole = last_byte[0] == b'\n';
+    let ends_whole = ends_in_line_break(&file).map_err(io)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(BufReader::with_capacity(1 << 16, file));

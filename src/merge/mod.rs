@@ -107,6 +107,17 @@ pub enum MergeError {
         /// The file line it starts on.
         line: u64,
     },
+    /// A part's CSV is empty, without even its header: its task ended before writing.
+    #[error(
+        "{csv}: the file is empty, without even a header; if its task was killed, run it \
+         with `sudoku-bench run --resume -o {csv} --summary {json}` (same corpora and options)"
+    )]
+    Empty {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+    },
     /// A summary JSON could not be read.
     #[error(transparent)]
     Summary(#[from] RunFileError),
@@ -185,7 +196,7 @@ pub enum MergeError {
     Rows {
         /// The CSV.
         path: PathBuf,
-        /// Its line (the header is line 1); 0 when the file as a whole is at fault.
+        /// Its line (the header is line 1).
         line: u64,
         /// What is wrong.
         message: String,

@@ -26,6 +26,23 @@ pub const COLUMNS: [&str; 12] = [
     "error",
 ];
 
+/// Whether `file` ends in a line break, as every per-puzzle CSV that `run` finished writing
+/// a row of does: [`push_row`] ends each row with one, so a last row without it was cut
+/// mid-row (an interrupt or a killed job), whatever its field count. An empty file does not.
+/// The file's position is left where it was.
+pub fn ends_in_line_break(mut file: &std::fs::File) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let at = file.stream_position()?;
+    let len = file.seek(SeekFrom::End(0))?;
+    let mut last = [0u8];
+    if len > 0 {
+        file.seek(SeekFrom::End(-1))?;
+        file.read_exact(&mut last)?;
+    }
+    file.seek(SeekFrom::Start(at))?;
+    Ok(last[0] == b'\n')
+}
+
 /// A row of the per-puzzle CSV read back: what [`push_row`] wrote, as far as the CSV keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadRow {

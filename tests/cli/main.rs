@@ -85,3 +85,37 @@ pub fn of(rows: &[Row], strategy: &str) -> std::collections::BTreeMap<u64, Row> 
 pub fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
+
+/// A summary JSON's rows, each as the fields a run decides whatever the machine or the
+/// clock: counts, nodes, guesses. Merged and resumed runs must equal a single run on these.
+pub fn summary_counts(summary: &serde_json::Value) -> Vec<Vec<(String, serde_json::Value)>> {
+    const FIELDS: [&str; 16] = [
+        "corpus",
+        "strategy",
+        "puzzles",
+        "unique",
+        "multiple",
+        "unsolvable",
+        "solved",
+        "invalid",
+        "malformed",
+        "aborted",
+        "mismatches",
+        "failures",
+        "searched",
+        "mean_nodes",
+        "mean_guesses",
+        "no_guess_share",
+    ];
+    summary["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            FIELDS
+                .iter()
+                .map(|f| (f.to_string(), row[*f].clone()))
+                .collect()
+        })
+        .collect()
+}

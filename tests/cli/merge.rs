@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use sudoku_bench::report::{PuzzleResult, Status, Summary};
 
-use super::{bench, rows, Row};
+use super::{bench, rows, summary_counts, Row};
 
 const CORPORA: [&str; 2] = ["datasets/minimal.txt", "datasets/classic.txt"];
 
@@ -52,34 +52,6 @@ fn edit(path: &Path, f: impl FnOnce(&mut Value)) {
     let mut v = json(path);
     f(&mut v);
     std::fs::write(path, serde_json::to_vec(&v).unwrap()).unwrap();
-}
-
-/// The summary rows' fields a run decides whatever the machine: counts, nodes, guesses.
-fn counts(summary: &Value) -> Vec<Value> {
-    summary["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let keep = [
-                "corpus",
-                "strategy",
-                "puzzles",
-                "unique",
-                "multiple",
-                "unsolvable",
-                "invalid",
-                "malformed",
-                "aborted",
-                "mismatches",
-                "searched",
-                "mean_nodes",
-                "mean_guesses",
-                "no_guess_share",
-            ];
-            keep.iter().map(|k| (k.to_string(), r[k].clone())).collect()
-        })
-        .collect()
 }
 
 /// The time figures of a Summary fed the rows of a per-puzzle CSV.
@@ -142,8 +114,8 @@ fn shards_merge_into_the_single_run() {
         );
         let summary = json(&all.with_extension("json"));
         assert_eq!(
-            counts(&summary),
-            counts(&json(&whole.with_extension("json")))
+            summary_counts(&summary),
+            summary_counts(&json(&whole.with_extension("json")))
         );
         let times: Vec<[u64; 5]> = summary["rows"]
             .as_array()
@@ -373,6 +345,20 @@ fn a_part_csv_cut_mid_row_is_refused_naming_the_row() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn an_empty_part_csv_is_refused_naming_the_file_and_the_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = halves(dir.path());
+    std::fs::write(&parts[1], b"").unwrap();
+    let err = refused(&parts, dir.path());
+    assert!(
+        err.contains("part-2.csv: the file is empty, without even a header")
+            && err.contains("run --resume -o")
+            && !err.contains("part-2.csv:0"),
+        "{err}"
+    );
 }
 
 #[test]

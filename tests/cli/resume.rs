@@ -7,7 +7,7 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use super::interrupt::Running;
-use super::{bench, rows, Row};
+use super::{bench, rows, summary_counts, Row};
 
 /// Two strategies, so that a line can be cut between its rows.
 const STRATEGIES: &str = "dlx,bitmask";
@@ -52,39 +52,6 @@ fn summary(path: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// The summary fields that do not depend on time, per row.
-fn counts(summary: &serde_json::Value) -> Vec<Vec<(String, serde_json::Value)>> {
-    const FIELDS: [&str; 16] = [
-        "corpus",
-        "strategy",
-        "puzzles",
-        "unique",
-        "multiple",
-        "unsolvable",
-        "solved",
-        "invalid",
-        "malformed",
-        "aborted",
-        "mismatches",
-        "failures",
-        "searched",
-        "mean_nodes",
-        "mean_guesses",
-        "no_guess_share",
-    ];
-    summary["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|row| {
-            FIELDS
-                .iter()
-                .map(|f| (f.to_string(), row[*f].clone()))
-                .collect()
-        })
-        .collect()
-}
-
 /// Byte offsets just after each line of `text`.
 fn line_ends(text: &[u8]) -> Vec<usize> {
     text.iter()
@@ -113,7 +80,10 @@ fn cut_and_resume(len: impl Fn(&[usize]) -> usize, kept: u64, dropped: u64) {
     );
     assert_eq!(untimed(&cut), untimed(&full));
     let resumed = summary(&cut_json);
-    assert_eq!(counts(&resumed), counts(&summary(&full_json)));
+    assert_eq!(
+        summary_counts(&resumed),
+        summary_counts(&summary(&full_json))
+    );
     assert_eq!(resumed["resumed_rows"].as_u64(), Some(kept));
 }
 
@@ -154,7 +124,7 @@ fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
         .map(|r| r["puzzles"].as_u64().unwrap())
         .sum();
     assert_eq!(total, rows, "the summary counts the kept rows");
-    assert_eq!(counts(&resumed), counts(&earlier));
+    assert_eq!(summary_counts(&resumed), summary_counts(&earlier));
 }
 
 /// `--resume` with `args` fails, saying `why`, and leaves `csv` as it was.
@@ -323,7 +293,7 @@ fn resume_after_sigint_equals_an_uninterrupted_run() {
     let at = |name: &str| path(dir.path(), name);
     assert_eq!(untimed(&at("cut.csv")), untimed(&at("full.csv")));
     let (resumed, whole) = (summary(&at("cut.json")), summary(&at("full.json")));
-    assert_eq!(counts(&resumed), counts(&whole));
+    assert_eq!(summary_counts(&resumed), summary_counts(&whole));
     assert!(resumed["resumed_rows"].as_u64().unwrap() <= partial as u64);
     assert_eq!(resumed["interrupted"], false);
 }
@@ -364,7 +334,10 @@ fn a_run_of_several_corpora_resumes_in_the_corpus_it_stopped_in() {
             stderr(&out)
         );
         assert_eq!(untimed(&cut), untimed(&full), "cut in the {name} corpus");
-        assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
+        assert_eq!(
+            summary_counts(&summary(&cut_json)),
+            summary_counts(&summary(&full_json))
+        );
     }
 }
 
@@ -503,7 +476,10 @@ fn an_empty_or_missing_summary_is_said_and_the_resume_goes_on() {
             "{said}"
         );
         assert_eq!(untimed(&cut), untimed(&full), "{name} summary");
-        assert_eq!(counts(&summary(&cut_json)), counts(&summary(&full_json)));
+        assert_eq!(
+            summary_counts(&summary(&cut_json)),
+            summary_counts(&summary(&full_json))
+        );
     }
 }
 
