@@ -334,6 +334,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_file_ends_whole_only_with_a_line_break_and_keeps_its_position() {
+        use std::io::{Seek, SeekFrom, Write};
+        for (text, whole) in [
+            (&b""[..], false),
+            (b"corpus,line\n", true),
+            (b"corpus,line\na.txt,1", false),
+            (b"corpus,line\r\n", true),
+            (b"corpus,line\r", false),
+        ] {
+            let mut file = tempfile::tempfile().unwrap();
+            file.write_all(text).unwrap();
+            let at = text.len().min(3) as u64;
+            file.seek(SeekFrom::Start(at)).unwrap();
+            assert_eq!(ends_in_line_break(&file).unwrap(), whole, "{text:?}");
+            assert_eq!(file.stream_position().unwrap(), at, "{text:?}");
+        }
+    }
+
+    #[test]
     fn fields_are_quoted_only_when_needed() {
         let mut out = Vec::new();
         push_field(&mut out, b"plain.txt");
