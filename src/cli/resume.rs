@@ -98,9 +98,13 @@ pub fn prepare(
     // A complete earlier run's wall time covers the rows redone here too: only an
     // interrupted one's is the kept rows' alone.
     let earlier = earlier.filter(|e| e.interrupted);
-    if let (Some(report), Some((last, _))) = (&earlier, scan.last) {
-        let begun: Vec<&str> = corpora[..=last].iter().map(|c| c.name).collect();
-        earlier::add_wall(report, &begun, strategies, summary);
+    match (&earlier, scan.last) {
+        (Some(report), Some((last, _))) => {
+            let begun: Vec<&str> = corpora[..=last].iter().map(|c| c.name).collect();
+            earlier::add_wall(report, &begun, strategies, summary);
+        }
+        // No wall time for the kept rows: wall throughput is of the rows solved from here.
+        _ => summary.leave_out_of_wall(),
     }
 
     let file = OpenOptions::new()

@@ -51,6 +51,9 @@ struct Group {
     guesses_sum: u128,
     no_guess: u64,
     wall_ns: u64,
+    /// Of `searched`, those whose wall time `wall_ns` does not hold: rows a resume kept from
+    /// an earlier run that left no wall time. Wall throughput leaves them out.
+    unwalled: u64,
 }
 
 /// One line of the summary, as tables and JSON show it.
@@ -152,6 +155,7 @@ impl Summary {
             guesses_sum: 0,
             no_guess: 0,
             wall_ns: 0,
+            unwalled: 0,
         });
         self.groups.len() - 1
     }
@@ -195,6 +199,14 @@ impl Summary {
     pub fn add_wall(&mut self, group: usize, ns: u64) {
         // Saturating: a resumed run adds the wall times its earlier summary JSON says.
         self.groups[group].wall_ns = self.groups[group].wall_ns.saturating_add(ns);
+    }
+
+    /// Say that the wall time of every search counted so far is not known (a resume of a run
+    /// that left no wall time): wall throughputs then cover only the searches counted after.
+    pub fn leave_out_of_wall(&mut self) {
+        for g in &mut self.groups {
+            g.unwalled = g.searched;
+        }
     }
 
     /// Add involuntary context switches the workers suffered while solving for the group;
@@ -295,7 +307,10 @@ impl Group {
             unreturned: self.unreturned,
             searched: self.searched,
             puzzles_per_s_per_core: per_second(self.searched, self.time_sum_ns),
-            wall_puzzles_per_s: per_second(self.searched, self.wall_ns as u128),
+            wall_puzzles_per_s: per_second(
+                self.searched.saturating_sub(self.unwalled),
+                self.wall_ns as u128,
+            ),
             median_puzzles_per_s_per_core: per_second(1, median_ns as u128),
             slowest_1pct_share: self.slowest_share(),
             preemptions: self.preemptions,
@@ -359,8 +374,8 @@ pub struct SummaryReport {
     pub shard: Option<crate::corpus::Shard>,
     /// Rows of the per-puzzle CSV that an earlier run wrote and `run --resume` kept; the
     /// rows count them as if solved now. `wall_ns` adds the earlier run's when its summary
-    /// JSON said it, else covers only this process (then `wall_puzzles_per_s` counts the
-    /// kept rows over this process's time); `preemptions` covers only this process. Absent
+    /// JSON said it, else covers only this process (then `wall_puzzles_per_s` counts only
+    /// the rows this process solved); `preemptions` covers only this process. Absent
     /// when the run did not resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_rows: Option<u64>,
@@ -469,6 +484,29 @@ mod tests {
             time_ns: Some(ns),
             ..PuzzleResult::default()
         }
+    }
+
+    #[test]
+    fn searches_left_out_of_wall_time_are_left_out_of_wall_throughput_and_state() {
+        let mut s = Summary::default();
+        let g = s.group("c", "fast");
+        for _ in 0..30 {
+            s.add(g, &timed(Status::Unique, 1000, 1));
+        }
+        s.leave_out_of_wall();
+        for _ in 0..10 {
+            s.add(g, &timed(Status::Unique, 1000, 1));
+        }
+        s.add_wall(g, 1_000_000);
+        let rows = s.rows();
+        assert_eq!(rows[0].searched, 40);
+        assert!((rows[0].wall_puzzles_per_s - 10.0 / 0.001).abs() < 1e-6);
+        // Carried by the state a part's JSON holds, and added up by merging two parts.
+        let back = Summary::from_state(&s.state()).unwrap();
+        assert_eq!(back.rows(), rows);
+        let mut merged = back;
+        merged.merge(&s);
+        assert!((merged.rows()[0].wall_puzzles_per_s - 20.0 / 0.002).abs() < 1e-6);
     }
 
     #[test]

@@ -578,6 +578,7 @@ fn a_resume_with_rows_of_stdin_is_refused() {
 
 /// An earlier run's wall time is added only when its summary says it was interrupted: a
 /// complete run's covers rows that the resume may redo (a CSV cut at a row boundary).
+/// Without it, wall throughput is of the rows solved after the resume only.
 #[test]
 fn only_an_interrupted_earlier_runs_wall_time_is_added() {
     let dir = tempfile::tempdir().unwrap();
@@ -606,6 +607,25 @@ fn only_an_interrupted_earlier_runs_wall_time_is_added() {
         );
         for wall in walls {
             assert_eq!(wall >= EARLIER, interrupted, "interrupted: {interrupted}");
+        }
+        // Wall throughput counts the kept rows only where their wall time was added.
+        let kept = resumed["resumed_rows"].as_u64().unwrap() / STRATEGIES.split(',').count() as u64;
+        assert!(kept > 0);
+        for row in resumed["rows"].as_array().unwrap() {
+            let searched = row["searched"].as_u64().unwrap();
+            let over_wall = row["wall_puzzles_per_s"].as_f64().unwrap()
+                * row["wall_ns"].as_u64().unwrap() as f64
+                / 1e9;
+            let expected = if interrupted {
+                searched
+            } else {
+                searched - kept
+            };
+            assert_eq!(
+                over_wall.round() as u64,
+                expected,
+                "interrupted: {interrupted}"
+            );
         }
     }
 }

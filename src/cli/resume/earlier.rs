@@ -51,7 +51,7 @@ pub fn read(summary_path: Option<&Path>) -> anyhow::Result<Option<SummaryReport>
     eprintln!(
         "resume: {why}; settings are checked from the CSV only (corpora, strategies, lines of \
          the --shard part): the limits and --shard must be the earlier run's for the rows to \
-         belong together, and wall times cover only this stretch"
+         belong together, and wall times and wall throughput cover only this stretch's rows"
     );
     Ok(None)
 }

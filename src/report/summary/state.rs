@@ -54,6 +54,10 @@ pub struct GroupState {
     pub no_guess: u64,
     /// Wall-clock time of the strategy's phases.
     pub wall_ns: u64,
+    /// Of `searched`, those whose wall time `wall_ns` does not hold (kept by a resume of a
+    /// run that left none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unwalled: u64,
     /// Involuntary context switches; `null` where not counted.
     pub preemptions: Option<u64>,
     /// The solve-time histogram: HdrHistogram V2 with deflate, base64 (standard alphabet).
@@ -131,6 +135,7 @@ impl Group {
             guesses_sum: self.guesses_sum.to_string(),
             no_guess: self.no_guess,
             wall_ns: self.wall_ns,
+            unwalled: self.unwalled,
             preemptions: self.preemptions,
             times: base64::engine::general_purpose::STANDARD.encode(bytes),
         }
@@ -196,6 +201,7 @@ impl Group {
             guesses_sum: number("guesses_sum", &s.guesses_sum)?,
             no_guess: s.no_guess,
             wall_ns: s.wall_ns,
+            unwalled: s.unwalled,
         })
     }
 
@@ -220,6 +226,7 @@ impl Group {
         self.guesses_sum += other.guesses_sum;
         self.no_guess += other.no_guess;
         self.wall_ns = self.wall_ns.saturating_add(other.wall_ns);
+        self.unwalled += other.unwalled;
         self.preemptions = match (self.preemptions, other.preemptions) {
             (Some(a), Some(b)) => Some(a.saturating_add(b)),
             (a, b) => a.or(b),
@@ -259,6 +266,10 @@ impl Summary {
             self.groups[i].merge(g);
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
