@@ -71,7 +71,9 @@ fn a_split_is_submitted_as_an_array_and_a_dependent_merge() {
 /// summary being empty) by the split the OUTDIR was first submitted with.
 #[test]
 fn parts_of_another_split_are_refused_before_anything_is_submitted() {
-    let cases: [(&str, &[(&str, &str)], &str); 4] = [
+    // (N submitted, files already in OUTDIR as (name, text), what stderr must say)
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 4] = [
         (
             "3",
             &[("part-5.csv", "")],
