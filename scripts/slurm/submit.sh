@@ -56,9 +56,16 @@ for f in "$out"/part-*.json; do
         exit 2
     fi
 done
+# A killed task leaves its summary empty, which says nothing of N: the split this OUTDIR was
+# first submitted with is kept beside the parts, so that such parts are refused here too.
+if [ -s "$out/split" ] && [ "$(cat "$out/split")" != "$n" ]; then
+    echo "$0: $out holds the parts of a split into $(cat "$out/split") (its file 'split' says so), not $n: use another OUTDIR, or remove the parts of the earlier split and that file" >&2
+    exit 2
+fi
 if [ ${#parts[@]} -gt 0 ]; then
     echo "$0: $out already holds ${#parts[@]} part(s); their tasks will continue them" >&2
 fi
+echo "$n" >"$out/split"
 
 # Through the environment, not --export=VAR=...: sbatch splits --export on commas, and the
 # strategies are a comma-separated list.

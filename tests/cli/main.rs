@@ -25,6 +25,8 @@ mod resume;
 mod run;
 mod safety;
 mod shard;
+#[cfg(unix)]
+mod slurm_submit;
 
 /// Say on the process's own stderr that a test skipped its work: not through `eprintln!`,
 /// which the test harness captures (and hides) for a test that passes.
