@@ -177,6 +177,35 @@ fn alone_in_box(x: u32) -> u32 {
     x & !other
 }
 
+/// A bit-sliced count, saturating at four, of the words added: per bit, how many of them
+/// had it set. The triads count so the digits that can, and that must, go in each mini-row
+/// or mini-column.
+#[derive(Clone, Copy, Default)]
+struct AtLeast([u32; 4]);
+
+impl AtLeast {
+    #[inline(always)]
+    fn add(&mut self, x: u32) {
+        let n = &mut self.0;
+        n[3] |= n[2] & x;
+        n[2] |= n[1] & x;
+        n[1] |= n[0] & x;
+        n[0] |= x;
+    }
+
+    /// The bits set in at least `k` (1 to 4) of the words.
+    #[inline(always)]
+    fn at_least(&self, k: usize) -> u32 {
+        self.0[k - 1]
+    }
+
+    /// The bits set in exactly `k` (1 to 3) of the words.
+    #[inline(always)]
+    fn exactly(&self, k: usize) -> u32 {
+        self.0[k - 1] & !self.0[k]
+    }
+}
+
 /// The cells of a band's mini-rows in a 9-bit mini-row set (bit `3 * row + box`).
 #[inline(always)]
 fn mini_row_cells(m: u32) -> u32 {
@@ -443,8 +472,7 @@ impl State {
     fn band_triads(&mut self, b: usize) -> Result<bool, Contradiction> {
         let mut can = [0u32; 9];
         let mut must = [0u32; 9];
-        let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
-        let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut can_n, mut must_n) = (AtLeast::default(), AtLeast::default());
         for d in 0..9 {
             let a = self.cand[9 * b + d];
             let x = SHRINK[(a & 0x1ff) as usize]
@@ -453,21 +481,15 @@ impl State {
             let m = (x & !rot1(x) & !rot2(x)) | alone_in_box(x);
             can[d] = x;
             must[d] = m;
-            c4 |= c3 & x;
-            c3 |= c2 & x;
-            c2 |= c1 & x;
-            c1 |= x;
-            m4 |= m3 & m;
-            m3 |= m2 & m;
-            m2 |= m1 & m;
-            m1 |= m;
+            can_n.add(x);
+            must_n.add(m);
         }
-        if c3 != 0o777 || m4 != 0 {
+        if can_n.at_least(3) != 0o777 || must_n.at_least(4) != 0 {
             return Err(Contradiction);
         }
         // Mini-rows whose three digits are known: from the musts, or the only three that can.
-        let full_must = m3;
-        let full_can = c3 & !c4;
+        let full_must = must_n.at_least(3);
+        let full_can = can_n.exactly(3);
         let mut changed = false;
         for d in 0..9 {
             let x = can[d];
@@ -497,27 +519,20 @@ impl State {
         }
         let mut changed = false;
         for b in 0..3 {
-            let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
-            let (mut m1, mut m2, mut m3, mut m4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut can_n, mut must_n) = (AtLeast::default(), AtLeast::default());
             let mut must = [0u32; 9];
             for d in 0..9 {
                 let x = cols[d][b];
                 let elsewhere = cols[d][(b + 1) % 3] | cols[d][(b + 2) % 3];
                 let m = x & (!elsewhere | (!rot1(x) & !rot2(x)));
                 must[d] = m;
-                c4 |= c3 & x;
-                c3 |= c2 & x;
-                c2 |= c1 & x;
-                c1 |= x;
-                m4 |= m3 & m;
-                m3 |= m2 & m;
-                m2 |= m1 & m;
-                m1 |= m;
+                can_n.add(x);
+                must_n.add(m);
             }
-            if c3 != 0x1ff || m4 != 0 {
+            if can_n.at_least(3) != 0x1ff || must_n.at_least(4) != 0 {
                 return Err(Contradiction);
             }
-            let (full_must, full_can) = (m3, c3 & !c4);
+            let (full_must, full_can) = (must_n.at_least(3), can_n.exactly(3));
             for d in 0..9 {
                 let x = cols[d][b];
                 let f = full_can & x;
