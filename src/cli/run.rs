@@ -1,21 +1,20 @@
 //! `sudoku-bench run`: the benchmark. Streams corpora through the runner, writes the
 //! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::corpus::Corpus;
 use sudoku_bench::interrupt::{count_or_unknown, not_reached};
 use sudoku_bench::report::summary::SummaryReport;
 use sudoku_bench::report::{CsvSink, Status, Summary};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 
-use super::args::{open_corpora, parse_threads, strategy_named};
+use super::args::{open_built_in, open_corpora, parse_threads, strategy_named};
 use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::resume::{self, Continue};
@@ -229,16 +228,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shard = args.shard.resolve()?;
     let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
     if args.corpora.is_empty() {
-        let mut corpus = Corpus::from_reader(
+        corpora.push(open_built_in(
             DEFAULT_CORPUS_NAME,
-            Box::new(io::Cursor::new(DEFAULT_CORPUS)),
-            Some(DEFAULT_CORPUS.len() as u64),
+            DEFAULT_CORPUS,
             format,
-        );
-        if let Some(shard) = shard {
-            corpus.round_robin(shard);
-        }
-        corpora.push(corpus);
+            shard,
+        ));
         total_bytes = Some(DEFAULT_CORPUS.len() as u64);
     }
 

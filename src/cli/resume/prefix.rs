@@ -5,12 +5,13 @@
 //! before anything is written, by reading each corpus's part again as the run will, up
 //! to the last kept line, and comparing the lines that make rows with the lines kept.
 
-use std::io::Cursor;
 use std::path::Path;
 
 use anyhow::{bail, Context};
 use sudoku_bench::corpus::{Chunk, Corpus, Lines as Keep, Shard};
+use sudoku_bench::rng::splitmix64;
 
+use super::super::args::open_built_in;
 use super::lines::{Origin, Source};
 
 /// Lines of one corpus that have rows, in order: how many, the last, and a hash of them
@@ -29,15 +30,8 @@ impl Tally {
     pub fn add(&mut self, line: u64) {
         self.lines += 1;
         self.last = line;
-        self.hash = mix(self.hash ^ mix(line));
+        self.hash = splitmix64(self.hash ^ splitmix64(line));
     }
-}
-
-/// SplitMix64's finaliser: every bit of the input moves about half of the output's.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// Records read again per call: the run's own batch size does not matter here.
@@ -111,14 +105,7 @@ fn read_again(csv: &Path, source: &Source, upto: Option<u64>) -> anyhow::Result<
                 .with_context(|| format!("--resume: cannot read {} again", path.display()))?
         }
         Origin::Bytes(bytes) => {
-            let mut corpus = Corpus::from_reader(
-                source.name,
-                Box::new(Cursor::new(bytes)),
-                Some(bytes.len() as u64),
-                source.forced,
-            );
-            corpus.round_robin(shard);
-            corpus
+            open_built_in(source.name, bytes, source.forced, source.lines.shard())
         }
     };
     let mut chunk = Chunk::new(Keep::Entries);
