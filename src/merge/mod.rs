@@ -272,24 +272,18 @@ pub fn check(parts: &[Part]) -> Result<(), MergeError> {
         let listed = groups(part)?;
         let a = &first.report;
         let b = &part.report;
-        let settings: [(&'static str, String, String); 8] = [
+        let limits = a.limits().into_iter().zip(b.limits());
+        let settings = [
             ("tools", a.tool.clone(), b.tool.clone()),
             ("versions", a.version.clone(), b.version.clone()),
-            (
-                "--max-solutions",
-                a.max_solutions.to_string(),
-                b.max_solutions.to_string(),
-            ),
-            ("--max-nodes", shown(a.max_nodes), shown(b.max_nodes)),
-            ("--timeout (ns)", shown(a.timeout_ns), shown(b.timeout_ns)),
-            ("--repeat", a.repeat.to_string(), b.repeat.to_string()),
-            ("--permute", shown(a.permute), shown(b.permute)),
-            (
-                "corpora and strategies",
-                describe(&groups(first)?),
-                describe(&listed),
-            ),
-        ];
+        ]
+        .into_iter()
+        .chain(limits.map(|((what, x), (_, y))| (what, x, y)))
+        .chain([(
+            "corpora and strategies",
+            describe(&groups(first)?),
+            describe(&listed),
+        )]);
         for (what, x, y) in settings {
             if x != y {
                 return Err(MergeError::Settings {
@@ -303,10 +297,6 @@ pub fn check(parts: &[Part]) -> Result<(), MergeError> {
         }
     }
     check_shards(parts)
-}
-
-fn shown<T: ToString>(value: Option<T>) -> String {
-    value.map_or_else(|| "none".to_string(), |v| v.to_string())
 }
 
 /// The (corpus, strategy) pairs a part's summary lists, in its order.

@@ -437,6 +437,19 @@ impl SummaryReport {
         }
     }
 
+    /// The options that decide what a run's rows hold, each as (option, value shown):
+    /// rows belong together (parts to merge, a run and its resume) only when these are equal.
+    pub fn limits(&self) -> [(&'static str, String); 5] {
+        let shown = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+        [
+            ("--max-solutions", self.max_solutions.to_string()),
+            ("--max-nodes", shown(self.max_nodes)),
+            ("--timeout (ns)", shown(self.timeout_ns)),
+            ("--repeat", self.repeat.to_string()),
+            ("--permute", shown(self.permute)),
+        ]
+    }
+
     /// The line that says a run was interrupted, for the summary's exports.
     pub fn interrupted_note(&self) -> Option<String> {
         self.interrupted.then(|| {

@@ -80,27 +80,7 @@ pub fn check(
         );
     }
     let now = SummaryReport::new(&Summary::default(), settings, 0, 0);
-    let show = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
-    let pairs = [
-        (
-            "--max-solutions",
-            earlier.max_solutions.to_string(),
-            now.max_solutions.to_string(),
-        ),
-        ("--max-nodes", show(earlier.max_nodes), show(now.max_nodes)),
-        (
-            "--timeout (ns)",
-            show(earlier.timeout_ns),
-            show(now.timeout_ns),
-        ),
-        (
-            "--repeat",
-            earlier.repeat.to_string(),
-            now.repeat.to_string(),
-        ),
-        ("--permute", show(earlier.permute), show(now.permute)),
-    ];
-    for (flag, then, now) in pairs {
+    for ((flag, then), (_, now)) in earlier.limits().into_iter().zip(now.limits()) {
         if then != now {
             bail!(
                 "--resume: the earlier run (summary {}) had {flag} {then}, this one {now}: \
