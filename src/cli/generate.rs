@@ -1,6 +1,7 @@
 //! `sudoku-bench generate`: writes a corpus of random uniquely-solvable puzzles (minimal by
-//! default; or, made from them, puzzles with several solutions or with none), made in parallel and written in index order, so that a seed names the same
-//! bytes on any thread count; reports puzzles per second on stderr.
+//! default; or, made from them, puzzles with several solutions or with none), made in
+//! parallel and written in index order, so that a seed names the same bytes on any thread
+//! count; reports puzzles per second on stderr.
 
 use std::io::Write;
 use std::path::PathBuf;
