@@ -125,15 +125,7 @@ const COMPLEX: [u32; 512] = {
             }
             p += 1;
         }
-        let mut cells = 0u32;
-        let mut k = 0;
-        while k < 9 {
-            if keep & (1 << k) != 0 {
-                cells |= 0o7 << (9 * (k / 3) + 3 * (k % 3));
-            }
-            k += 1;
-        }
-        t[s] = cells;
+        t[s] = mini_row_cells(keep as u32);
         s += 1;
     }
     t
@@ -169,12 +161,17 @@ fn rot2(x: u32) -> u32 {
     ((x >> 2) & 0o111) | ((x << 1) & 0o666)
 }
 
-/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the bits alone in their box: no other
-/// row of that box has one.
+/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the mini-rows of the other rows in
+/// the boxes of its bits.
+#[inline(always)]
+fn box_mates(x: u32) -> u32 {
+    (x >> 3 | x << 6 | x >> 6 | x << 3) & 0o777
+}
+
+/// ... the bits alone in their box: no other row of that box has one.
 #[inline(always)]
 fn alone_in_box(x: u32) -> u32 {
-    let other = (x >> 3 | x << 6 | x >> 6 | x << 3) & 0o777;
-    x & !other
+    x & !box_mates(x)
 }
 
 /// A bit-sliced count, saturating at four, of the words added: per bit, how many of them
@@ -208,7 +205,7 @@ impl AtLeast {
 
 /// The cells of a band's mini-rows in a 9-bit mini-row set (bit `3 * row + box`).
 #[inline(always)]
-fn mini_row_cells(m: u32) -> u32 {
+const fn mini_row_cells(m: u32) -> u32 {
     TRIPLES[(m & 7) as usize]
         | TRIPLES[(m >> 3 & 7) as usize] << 9
         | TRIPLES[(m >> 6) as usize] << 18
@@ -495,10 +492,7 @@ impl State {
             let x = can[d];
             // The digit must take the full mini-rows it can go in: not their row- and box-mates.
             let f = full_can & x;
-            let drop = (full_must & x & !must[d])
-                | rot1(f)
-                | rot2(f)
-                | ((f >> 3 | f << 6 | f >> 6 | f << 3) & 0o777);
+            let drop = (full_must & x & !must[d]) | rot1(f) | rot2(f) | box_mates(f);
             if drop & x != 0 {
                 self.cand[9 * b + d] &= !mini_row_cells(drop);
                 changed = true;
