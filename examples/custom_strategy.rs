@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::report::json::JsonExporter;
-use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::table::{Exporter, TableExporter};
-use sudoku_bench::report::{CsvSink, Summary};
+use sudoku_bench::render::json::JsonExporter;
+use sudoku_bench::render::table::{Exporter, TableExporter};
+use sudoku_bench::results::CsvSink;
 use sudoku_bench::runner::{Runner, Settings};
 use sudoku_bench::strategy::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
+use sudoku_bench::summary::Summary;
 use sudoku_bench::{Corpus, Grid};
 
 /// A plain backtracker over candidate bitmasks; `most_constrained` picks the empty cell
@@ -126,7 +126,9 @@ fn benchmark(corpus: &Path, csv: &Path, json: Option<&Path>) -> Result<Summary, 
     runner.run(&mut corpus, &mut (&mut rows, &mut summary))?;
     rows.finish()?;
     let wall_ns = started.elapsed().as_nanos() as u64;
-    let report = SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns);
+    let report = runner
+        .settings()
+        .summary_report(&summary, runner.threads(), wall_ns);
     eprint!("{}", TableExporter.export(&report));
     if let Some(path) = json {
         std::fs::write(path, JsonExporter.export(&report))?;
@@ -136,8 +138,8 @@ fn benchmark(corpus: &Path, csv: &Path, json: Option<&Path>) -> Result<Summary, 
 
 #[cfg(test)]
 mod tests {
-    use sudoku_bench::report::summary::SummaryReport;
     use sudoku_bench::strategy::testkit;
+    use sudoku_bench::summary::SummaryReport;
 
     #[test]
     fn passes_the_conformance_battery() {
@@ -163,7 +165,7 @@ mod tests {
         let mut csv = csv::Reader::from_path(path("r.csv")).unwrap();
         assert_eq!(
             csv.headers().unwrap(),
-            &sudoku_bench::report::csv::COLUMNS[..]
+            &sudoku_bench::results::csv::COLUMNS[..]
         );
         let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
         // One row per puzzle and strategy, in input order.

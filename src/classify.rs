@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::corpus::Record;
 use crate::engine::Engine;
 use crate::interrupt::Stop;
-use crate::report::Status;
+use crate::results::Status;
 use crate::strategy::{self, Limits, Outcome, StrategyInfo};
 
 /// Strategies in order of preference for the corpus tools, fastest first. A name that is not

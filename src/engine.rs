@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::corpus::{Kind, Record};
 use crate::per_worker::PerWorker;
-use crate::report::{PuzzleResult, Status};
+use crate::results::{PuzzleResult, Status};
 use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
 
 /// Solvers on a pool of worker threads.

@@ -61,11 +61,6 @@ pub fn not_reached(corpora: &mut [Corpus], stopped: Option<StoppedAt>) -> Option
         .map(|left| left + unfinished)
 }
 
-/// A `not_reached` count for a message: the number, or "an unknown number of".
-pub fn count_or_unknown(count: Option<u64>) -> String {
-    count.map_or_else(|| "an unknown number of".to_string(), |n| n.to_string())
-}
-
 /// Entries (puzzle lines, valid or not) left to read in `corpus`, read and classified
 /// by the loader but not solved. `None` when that is not cheap or not possible: input
 /// of unknown size (stdin, a pipe), a read error, or not done by `deadline`.
@@ -122,5 +117,24 @@ mod tests {
         // Out of time: unknown, not a partial count.
         let past = Instant::now() - Duration::from_millis(1);
         assert_eq!(entries_left(&mut corpus(text, true), past), None);
+    }
+
+    #[test]
+    fn a_stopped_part_counts_only_its_own_lines_as_not_reached() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!("{EASY}\n").repeat(40);
+        let plain = dir.path().join("c.txt");
+        std::fs::write(&plain, &text).unwrap();
+        let gzipped = dir.path().join("c.txt.gz");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
+        std::fs::write(&gzipped, gz.finish().unwrap()).unwrap();
+        for path in [plain, gzipped] {
+            let mut part =
+                Corpus::open_part(&path, None, crate::corpus::Shard::new(2, 4).unwrap()).unwrap();
+            part.read_chunk(&mut Chunk::new(Lines::Entries), 3).unwrap();
+            let left = not_reached(&mut [part], Some((0, 0)));
+            assert_eq!(left, Some(7), "{}", path.display());
+        }
     }
 }

@@ -24,13 +24,17 @@ pub mod grid;
 pub mod interrupt;
 pub mod machine;
 pub mod merge;
+pub mod noise;
 mod per_worker;
 pub mod permute;
 pub mod preemption;
+pub mod render;
 pub mod report;
+pub mod results;
 pub mod rng;
 pub mod runner;
 pub mod strategy;
+pub mod summary;
 
 pub use corpus::{Corpus, Format, Kind, Record};
 pub use grid::Grid;

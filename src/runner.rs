@@ -43,8 +43,9 @@ use crate::grid::Grid;
 use crate::interrupt::Stop;
 use crate::permute::Transform;
 use crate::preemption;
-use crate::report::{PuzzleResult, Sink};
+use crate::results::{Batch, PuzzleResult, Sink};
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
+use crate::summary::{Summary, SummaryReport};
 
 /// What to run and how.
 #[derive(Debug, Clone)]
@@ -68,6 +69,19 @@ pub struct Settings {
     pub permute: Option<u64>,
 }
 
+impl Settings {
+    /// The summary of a run with these settings on `threads` threads, lasting `wall_ns`,
+    /// with the rows of `summary`.
+    pub fn summary_report(&self, summary: &Summary, threads: usize, wall_ns: u64) -> SummaryReport {
+        SummaryReport::new(
+            summary,
+            (&self.limits, self.repeat, self.permute),
+            threads,
+            wall_ns,
+        )
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
@@ -80,26 +94,6 @@ impl Default for Settings {
             permute: None,
         }
     }
-}
-
-/// A chunk of results, in input order: `results[s][i]` is `records[i]` under strategy `s`
-/// (a results vector may be longer than `records`; only the first `records.len()` count).
-#[derive(Debug)]
-pub struct Batch<'a> {
-    /// The corpus's name.
-    pub corpus: &'a str,
-    /// The records reported, entries only.
-    pub records: &'a [Record],
-    /// The strategies, in the order of `results`.
-    pub strategies: &'a [StrategyInfo],
-    /// Each strategy's results.
-    pub results: &'a [Vec<PuzzleResult>],
-    /// Each strategy's wall-clock time for these records: its share of its phase.
-    pub walls: &'a [u64],
-    /// Each strategy's involuntary context switches of the workers while they solved
-    /// these records (its share of its phase's); `None` where they are not counted (see
-    /// [`crate::preemption`]).
-    pub preemptions: &'a [Option<u64>],
 }
 
 /// Work finished so far, updated by the workers as each task of solves ends, so a
@@ -830,8 +824,8 @@ mod tests {
     use crate::clock::MockClock;
     use crate::corpus::read_all;
     use crate::corpus::tests::FailsAfter;
-    use crate::report::sink::from_fn;
-    use crate::report::{Status, Summary};
+    use crate::results::sink::from_fn;
+    use crate::results::Status;
     use crate::strategy::by_name;
     use std::time::Duration;
 
@@ -1343,7 +1337,7 @@ mod tests {
             assert_eq!(wrong_rows.len(), 4, "{others:?}: every entry reported");
             let error = |line: u64| {
                 let r = wrong_rows.iter().find(|r| r.0 == line).unwrap();
-                (r.2.mismatch, r.2.error.clone())
+                (r.2.is_wrong(), r.2.error.clone())
             };
             assert_eq!(
                 error(1),
@@ -1362,7 +1356,7 @@ mod tests {
             assert_eq!(error(4), (false, None), "no solution: counted right");
             // The others are right, and never checked against themselves.
             assert!(
-                rows.iter().filter(|r| r.1 > 0).all(|r| !r.2.mismatch),
+                rows.iter().filter(|r| r.1 > 0).all(|r| !r.2.is_wrong()),
                 "{others:?}"
             );
             let row = &summary.rows()[0];
@@ -1628,7 +1622,7 @@ mod tests {
                 record.line
             );
             assert!(
-                !b.mismatch && b.error == a.error,
+                !b.is_wrong() && b.error == a.error,
                 "line {}: {:?}",
                 record.line,
                 b.error

@@ -10,11 +10,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use sudoku_bench::compare::export::{
-    self, CompareExporter, JsonExporter, MarkdownExporter, TableExporter,
-};
-use sudoku_bench::compare::html::HtmlExporter;
 use sudoku_bench::compare::{self, Options, Outcome, Run};
+use sudoku_bench::render::compare_export::{
+    self as export, CompareExporter, JsonExporter, MarkdownExporter, TableExporter,
+};
+use sudoku_bench::render::compare_html::HtmlExporter;
 
 use super::args::parse_pair;
 use super::outputs::{self, Output};

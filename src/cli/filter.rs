@@ -13,9 +13,10 @@ use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classifier, Verdict};
 use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
-use sudoku_bench::interrupt::{count_or_unknown, not_reached};
-use sudoku_bench::report::Status;
+use sudoku_bench::interrupt::not_reached;
+use sudoku_bench::results::Status;
 use sudoku_bench::strategy::Limits;
+use sudoku_bench::summary::count_or_unknown;
 
 use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
 use super::outputs::{self, CorpusWriter, Opened, Output};

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudoku_bench::report::html::Page;
-use sudoku_bench::report::run_report::{render, Inputs, Options};
-use sudoku_bench::report::summary::SummaryReport;
+use sudoku_bench::render::html::Page;
+use sudoku_bench::render::report_page::{render, Options};
+use sudoku_bench::report::Inputs;
+use sudoku_bench::summary::SummaryReport;
 
 use super::args::parse_pair;
 use super::outputs::{self, Output};

@@ -16,9 +16,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use sudoku_bench::corpus::Shard;
-use sudoku_bench::report::csv::{ends_in_line_break, push_header, read_row, COLUMNS};
-use sudoku_bench::report::{PuzzleResult, Summary};
+use sudoku_bench::results::csv::{ends_in_line_break, push_header, CsvError, RowReader, COLUMNS};
+use sudoku_bench::results::PuzzleResult;
 use sudoku_bench::runner::Settings;
+use sudoku_bench::summary::Summary;
 
 pub use self::lines::{Origin, Source};
 use self::prefix::Tally;
@@ -173,10 +174,6 @@ fn scan(
         .len();
     let ends_whole =
         ends_in_line_break(file).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(BufReader::new(file));
     let mut scan = Scan {
         keep: 0,
         rows: 0,
@@ -184,63 +181,50 @@ fn scan(
         last: None,
         kept: vec![Tally::default(); corpora.len()],
     };
-    let mut record = csv::ByteRecord::new();
-    let at = |record: &csv::ByteRecord| {
-        format!(
-            "{}:{}",
-            path.display(),
-            record.position().map_or(0, |p| p.line())
-        )
-    };
-    let read = |reader: &mut csv::Reader<_>, record: &mut csv::ByteRecord| {
-        reader
-            .read_byte_record(record)
-            .with_context(|| format!("cannot read {}", path.display()))
-    };
-    if !read(&mut reader, &mut record)? {
-        return Ok(scan);
-    }
-    let end = reader.position().byte();
-    let cut = end == len && !ends_whole;
-    if record.iter().ne(COLUMNS.iter().map(|c| c.as_bytes())) {
-        let header = COLUMNS.join(",");
-        if cut && len <= header.len() as u64 {
-            let mut start = vec![0; len as usize];
-            file.read_exact_at(&mut start, 0)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            if header.as_bytes().starts_with(&start) {
-                // A header cut short: no row was written yet.
-                return Ok(scan);
-            }
+    let header = format!("{}\n", COLUMNS.join(","));
+    let mut start = vec![0; len.min(header.len() as u64) as usize];
+    file.read_exact_at(&mut start, 0)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if start != header.as_bytes() {
+        if len < header.len() as u64 && header.as_bytes().starts_with(&start) {
+            // Empty, or a header cut short: no row was written yet.
+            return Ok(scan);
         }
         bail!(
-            "{}: --resume: the header is not the one run writes ({header}): not a per-puzzle \
+            "{}:1: --resume: the header is not the one run writes ({}): not a per-puzzle \
              CSV of this tool, or of another version",
-            at(&record)
+            path.display(),
+            header.trim_end()
         );
     }
-    if cut {
-        return Ok(scan);
-    }
-    scan.keep = end;
+    let mut reader = RowReader::new(path, BufReader::new(file))?;
+    scan.keep = reader.bytes_read();
     let mut pending: Option<Pending> = None;
     let mut begun = 0;
-    while read(&mut reader, &mut record)? {
-        let end = reader.position().byte();
+    loop {
+        let read = reader.read();
+        let end = reader.bytes_read();
         let last_record = end == len;
-        if last_record && !ends_whole {
-            scan.dropped += 1;
-            break;
-        }
-        let row = match read_row(&record) {
-            Ok(row) => row,
+        let row = match read {
+            Ok(None) => break,
+            Ok(Some(_)) if last_record && !ends_whole => {
+                scan.dropped += 1;
+                break;
+            }
+            Ok(Some(row)) => row,
             // An unreadable last row is one cut where a line break happened to fall.
             Err(_) if last_record => {
                 scan.dropped += 1;
                 break;
             }
-            Err(e) => bail!("{}: --resume: {e}", at(&record)),
+            Err(CsvError::Bad {
+                path,
+                line,
+                message,
+            }) => bail!("{}:{line}: --resume: {message}", path.display()),
+            Err(e) => return Err(e.into()),
         };
+        let at = || format!("{}:{}", path.display(), row.csv_line);
         let from = pending
             .as_ref()
             .map_or(scan.last.map_or(0, |l| l.0), |p| p.corpus);
@@ -256,7 +240,7 @@ fn scan(
             };
             bail!(
                 "{}: --resume: a row for corpus {}, {why} (it reads {})",
-                at(&record),
+                at(),
                 row.corpus,
                 corpora
                     .iter()
@@ -274,7 +258,7 @@ fn scan(
                 "{}: --resume: a row for line {} of {}, which is not in part {part} that this \
                  run reads ({why}): the CSV was written by another part or a whole run; give \
                  the --shard it was written with",
-                at(&record),
+                at(),
                 row.line,
                 row.corpus
             );
@@ -282,7 +266,7 @@ fn scan(
         let Some(strategy) = strategies.iter().position(|s| *s == row.strategy) else {
             bail!(
                 "{}: --resume: a row for strategy {}, which this run does not time (-s {})",
-                at(&record),
+                at(),
                 row.strategy,
                 strategies.join(",")
             );
@@ -295,7 +279,7 @@ fn scan(
                 bail!(
                     "{}: --resume: line {} of {} has rows for {} of this run's {} strategies \
                      ({}), and rows follow: not a CSV of a run with these strategies",
-                    at(&record),
+                    at(),
                     p.line,
                     corpora[p.corpus].name,
                     p.results.len(),
@@ -306,7 +290,7 @@ fn scan(
             if scan.last.is_some_and(|(c, l)| c == corpus && l >= row.line) {
                 bail!(
                     "{}: --resume: line {} of {} comes after line {}: rows out of order",
-                    at(&record),
+                    at(),
                     row.line,
                     row.corpus,
                     scan.last.map_or(0, |l| l.1)
@@ -322,13 +306,16 @@ fn scan(
         if strategy != p.results.len() {
             bail!(
                 "{}: --resume: strategy {} where {} was due: not in this run's order ({})",
-                at(&record),
+                at(),
                 row.strategy,
                 strategies[p.results.len()],
                 strategies.join(",")
             );
         }
-        p.results.push(row.result);
+        p.results.push(
+            row.result()
+                .expect("resume reads CSVs with a status column"),
+        );
         if p.results.len() == strategies.len() {
             let p = pending.take().expect("there is one");
             // Every corpus up to this one gets its groups in the run's order, rows or not.

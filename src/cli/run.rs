@@ -8,11 +8,13 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::interrupt::{count_or_unknown, not_reached};
-use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::{CsvSink, Status, Summary};
+use sudoku_bench::interrupt::not_reached;
+use sudoku_bench::results::{CsvSink, Status};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
+use sudoku_bench::summary::count_or_unknown;
+use sudoku_bench::summary::Summary;
+use sudoku_bench::summary::SummaryReport;
 
 use super::args::{open_built_in, open_corpora, parse_threads, strategy_named};
 use super::outputs::{self, Output};
@@ -351,7 +353,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pipes,
         shard,
         resumed_rows: resume.as_ref().map(|r| r.kept_rows),
-        ..SummaryReport::new(&summary, runner.settings(), runner.threads(), wall_ns)
+        ..runner
+            .settings()
+            .summary_report(&summary, runner.threads(), wall_ns)
     };
     if let Some(file) = summary_file.as_mut() {
         let text = args.summary.text(&file.path, &report);

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sudoku_bench::foreign::{self, Options, Spec};
-use sudoku_bench::report::summary::PipeCost;
 use sudoku_bench::strategy::{self, StrategyInfo};
+use sudoku_bench::summary::PipeCost;
 
 #[derive(Debug, clap::Args)]
 pub struct SolverArgs {

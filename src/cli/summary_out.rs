@@ -4,10 +4,10 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use sudoku_bench::report::json::JsonExporter;
-use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::summary_csv::CsvExporter;
-use sudoku_bench::report::table::{Exporter, MarkdownExporter, TableExporter, WideTableExporter};
+use sudoku_bench::render::json::JsonExporter;
+use sudoku_bench::render::summary_csv::CsvExporter;
+use sudoku_bench::render::table::{Exporter, MarkdownExporter, TableExporter, WideTableExporter};
+use sudoku_bench::summary::SummaryReport;
 
 /// `--summary`, `--summary-format` and `--wide`.
 #[derive(Debug, clap::Args)]

@@ -6,9 +6,10 @@
 use std::io;
 
 use sudoku_bench::corpus::Kind;
-use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::{noise, Sink};
-use sudoku_bench::runner::Batch;
+use sudoku_bench::noise;
+use sudoku_bench::results::Batch;
+use sudoku_bench::results::Sink;
+use sudoku_bench::summary::SummaryReport;
 
 use super::progress::Progress;
 
@@ -47,7 +48,7 @@ impl Sink for Warnings<'_> {
             }
             for (s, info) in batch.strategies.iter().enumerate() {
                 let result = &batch.results[s][i];
-                if result.mismatch || result.failed {
+                if result.is_wrong() || result.is_failure() {
                     let why = result.error.as_deref().unwrap_or("wrong solution");
                     self.warn(format_args!(
                         "{}:{}: {}: {why}",

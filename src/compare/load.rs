@@ -4,8 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::report::run_file::{self, RunFileError};
-use crate::report::summary::SummaryReport;
+use crate::results::csv::RowReader;
+use crate::results::Status;
+use crate::summary::read::{self as summary_file, RunFileError};
+use crate::summary::SummaryReport;
 
 /// One (puzzle, strategy) row of a per-puzzle CSV, as `compare` needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +17,8 @@ pub struct Sample {
     /// Empty when the strategy counts no guesses, or the CSV has no `guesses` column.
     pub guesses: Option<u64>,
     pub time_ns: Option<u64>,
-    pub status: String,
+    /// `None` in a CSV without a `status` column.
+    pub status: Option<Status>,
 }
 
 impl Sample {
@@ -72,8 +75,8 @@ impl Run {
     /// Read `path`: JSON when its first non-blank byte is `{`, else a per-puzzle CSV.
     pub fn load(path: &Path) -> Result<Run, RunFileError> {
         let bytes = std::fs::read(path).map_err(|e| RunFileError::io(path, e))?;
-        if run_file::is_summary(&bytes) {
-            let report = run_file::parse_summary(path, &bytes)?;
+        if summary_file::is_summary(&bytes) {
+            let report = summary_file::parse_summary(path, &bytes)?;
             return Ok(Run::Summary(summary_aggregates(&report)));
         }
         parse_csv(path, &bytes).map(Run::PerPuzzle)
@@ -154,107 +157,45 @@ fn summary_aggregates(report: &SummaryReport) -> BTreeMap<(String, String), Aggr
         .collect()
 }
 
-/// The columns `compare` needs; `status` and `guesses` are read when present, any others
-/// ignored.
-const NEEDED: [&str; 6] = ["corpus", "line", "strategy", "nodes", "time_ns", "puzzle"];
-
 fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, RunFileError> {
-    let bad = |line: u64, message: String| RunFileError::Bad {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(bytes);
-    let headers = reader
-        .headers()
-        .map_err(|e| bad(1, format!("cannot read the header: {e}")))?
-        .clone();
-    let find = |name: &str| headers.iter().position(|h| h.trim() == name);
-    let mut idx = [0usize; NEEDED.len()];
-    for (i, name) in NEEDED.iter().enumerate() {
-        idx[i] = find(name).ok_or_else(|| {
-            bad(
-                1,
-                format!("no `{name}` column: not a per-puzzle CSV written by `sudoku-bench run`"),
-            )
-        })?;
-    }
-    let status = find("status");
-    let guesses = find("guesses");
+    let mut reader = RowReader::new(path, bytes)?;
+    reader.require(&["nodes", "time_ns", "puzzle"])?;
     let mut samples = Samples::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
-                return Err(bad(line, format!("malformed CSV: {e}")));
-            }
-        }
-        let line = record.position().map_or(0, |p| p.line());
-        let field = |i: usize| record.get(i).unwrap_or("").trim();
-        let number = |col: usize| -> Result<Option<u64>, RunFileError> {
-            let v = field(idx[col]);
-            if v.is_empty() {
-                return Ok(None);
-            }
-            v.parse()
-                .map(Some)
-                .map_err(|_| bad(line, format!("`{}` is {v:?}, not a number", NEEDED[col])))
-        };
-        let puzzle_line = number(1)?.ok_or_else(|| bad(line, "`line` is empty".to_string()))?;
-        let status = status.map_or("", |i| field(i));
-        let guesses = match guesses.map(&field).filter(|v| !v.is_empty()) {
-            None => None,
-            Some(v) => Some(
-                v.parse()
-                    .map_err(|_| bad(line, format!("`guesses` is {v:?}, not a number")))?,
-            ),
-        };
+    while let Some(row) = reader.read()? {
+        let bad = |message: String| reader.bad(row.csv_line, message);
         let sample = Sample {
-            nodes: number(3)?,
-            guesses,
-            time_ns: number(4)?,
-            status: status.to_string(),
+            nodes: row.nodes,
+            guesses: row.guesses,
+            time_ns: row.time_ns,
+            status: row.status,
         };
-        let (corpus, strategy) = (field(idx[0]), field(idx[2]));
-        if strategy.is_empty() {
-            return Err(bad(line, "`strategy` is empty".to_string()));
-        }
-        let held = match field(idx[5]) {
-            "" => format!("({status})"),
+        let (corpus, strategy, line) = (&row.corpus, &row.strategy, row.line);
+        let held = match row.puzzle.as_str() {
+            "" => format!("({})", row.status.map_or("", Status::as_str)),
             puzzle => puzzle.to_string(),
         };
-        let rows = samples.entry(corpus.to_string()).or_default();
-        let first = rows
-            .puzzles
-            .entry(puzzle_line)
-            .or_insert_with(|| held.clone());
+        let rows = samples.entry(corpus.clone()).or_default();
+        let first = rows.puzzles.entry(line).or_insert_with(|| held.clone());
         if *first != held {
-            return Err(bad(
-                line,
-                format!(
-                    "{corpus} line {puzzle_line} holds {held} here but {first} in an earlier \
-                     row: rows of two different corpora under one name (CSVs joined together?)"
-                ),
-            ));
+            return Err(bad(format!(
+                "{corpus} line {line} holds {held} here but {first} in an earlier row: rows of \
+                 two different corpora under one name (CSVs joined together?)"
+            ))
+            .into());
         }
         if rows
             .strategies
-            .entry(strategy.to_string())
+            .entry(strategy.clone())
             .or_default()
-            .insert(puzzle_line, sample)
+            .insert(line, sample)
             .is_some()
         {
-            return Err(bad(
-                line,
-                format!(
-                    "a second row for {corpus} line {puzzle_line}, strategy {strategy}: `run` \
-                     writes one row per (corpus, line, strategy), so this file holds more than \
-                     one run (CSVs joined together?)"
-                ),
-            ));
+            return Err(bad(format!(
+                "a second row for {corpus} line {line}, strategy {strategy}: `run` writes one \
+                 row per (corpus, line, strategy), so this file holds more than one run (CSVs \
+                 joined together?)"
+            ))
+            .into());
         }
     }
     Ok(samples)
@@ -299,7 +240,7 @@ mod tests {
         let err = load_text(&format!("{head}c,1,a,5,x,1.\n")).unwrap_err();
         assert!(
             err.to_string()
-                .ends_with("run.csv:2: `time_ns` is \"x\", not a number"),
+                .ends_with("run.csv:2: time_ns is \"x\", not a whole number in range"),
             "{err}"
         );
         let err = load_text("corpus,line,strategy,time_ns,puzzle\n").unwrap_err();

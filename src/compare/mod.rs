@@ -11,9 +11,7 @@
 //! page with its plots in [`html`].
 
 pub mod between;
-pub mod export;
 pub mod histogram;
-pub mod html;
 pub mod load;
 pub mod pair;
 pub mod runs;
@@ -435,7 +433,7 @@ mod tests {
                         nodes: counted.then_some(*nodes),
                         guesses: None,
                         time_ns: Some(*time),
-                        status: "unique".into(),
+                        status: Some(crate::results::Status::Unique),
                     },
                 );
         }

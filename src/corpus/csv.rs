@@ -6,7 +6,7 @@
 //! `id,puzzle,solution,clues,difficulty`. Records are one per line; a quoted field may
 //! hold commas and `""` escapes, but not a line break (no Sudoku corpus needs one).
 
-use super::kind::{Bad, Fields};
+use super::parsed::{Bad, Fields};
 use super::text::cell_error;
 use crate::grid::Grid;
 

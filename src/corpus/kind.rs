@@ -1,6 +1,7 @@
 //! How a line's bytes become a `Kind`: the one function every read path calls
 //! (`State::kind_into`), and the parsing and checks behind it.
 
+use super::parsed::{Bad, Fields};
 use super::{csv, text, CsvLayout, Format, Kind, LoadError, MAX_LINE};
 use crate::grid::{cell_name, Grid};
 
@@ -183,20 +184,6 @@ fn solution_reason(puzzle: &Grid, solution: &Grid) -> String {
         Some(conflict) => format!("solution column breaks a rule: {conflict}"),
         None => "solution column does not solve the puzzle".to_string(),
     }
-}
-
-/// A line's fields once parsed: the grid (and where it starts, 1-based column minus one)
-/// and the corpus's own solution, if any.
-pub(super) struct Fields {
-    pub grid: Grid,
-    pub grid_column: usize,
-    pub expected: Option<Grid>,
-}
-
-/// Why a line is not a puzzle; `column` is 1-based within the trimmed line.
-pub(super) struct Bad {
-    pub reason: String,
-    pub column: usize,
 }
 
 fn first_non_utf8(line: &[u8]) -> usize {

@@ -18,6 +18,7 @@
 
 mod csv;
 mod kind;
+mod parsed;
 mod part;
 mod shard;
 mod split;

@@ -3,7 +3,7 @@
 //! Lines often carry more than the grid (`puzzle:count:solution`, or a rating or comment
 //! after whitespace, `,`, `;` or `|`); the grid is the first field and the rest is ignored.
 
-use super::kind::{Bad, Fields};
+use super::parsed::{Bad, Fields};
 use crate::grid::{CellError, Grid};
 
 /// Bytes that end the grid field.

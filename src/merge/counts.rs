@@ -7,7 +7,7 @@ use std::io::BufReader;
 
 use csv::ByteRecord;
 
-use crate::report::csv::ends_in_line_break;
+use crate::results::csv::ends_in_line_break;
 
 use super::rows::{column, csv_error};
 use super::{MergeError, Part};

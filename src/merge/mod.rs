@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::Shard;
 use crate::machine::Machine;
-use crate::report::run_file::{parse_summary, RunFileError};
-use crate::report::summary::{StateError, Summary, SummaryReport, SummaryState};
+use crate::summary::read::{parse_summary, RunFileError};
+use crate::summary::{StateError, Summary, SummaryReport, SummaryState};
 
 pub use rows::merge_rows;
 

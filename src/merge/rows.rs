@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use csv::{ByteRecord, Reader};
 
 use super::MergeError;
-use crate::report::csv::push_field;
+use crate::results::csv::push_field;
 
 /// One part being read: its next row and that row's key.
 struct Cursor {

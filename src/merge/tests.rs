@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::report::csv::{push_field, COLUMNS};
-use crate::report::{PuzzleResult, Status};
+use crate::results::csv::{push_field, COLUMNS};
+use crate::results::{PuzzleResult, Status};
 use crate::runner::Settings;
 
 const CORPORA: [&str; 2] = ["b.txt", "a,1.txt"];
@@ -48,7 +48,7 @@ fn csv_text(rows: &[&(&str, u64, &str, PuzzleResult)]) -> Vec<u8> {
         push_field(&mut out, corpus.as_bytes());
         out.extend_from_slice(
             format!(
-                ",{line},{strategy},{},1,{},{},{},25,,,",
+                ",{line},{strategy},{},1,{},{},{},25,,,,",
                 r.status.as_str(),
                 r.nodes.unwrap(),
                 r.guesses.unwrap(),
@@ -89,7 +89,7 @@ fn write_parts(dir: &Path, n: u32) -> Vec<PathBuf> {
             std::fs::write(&csv, csv_text(&mine)).unwrap();
             let report = SummaryReport {
                 shard: Some(Shard { index: k, count: n }),
-                ..SummaryReport::new(&summary_of(&mine), &Settings::default(), 2, 10)
+                ..Settings::default().summary_report(&summary_of(&mine), 2, 10)
             };
             std::fs::write(summary_path(&csv), serde_json::to_string(&report).unwrap()).unwrap();
             csv

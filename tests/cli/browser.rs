@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use sudoku_bench::report::plot::PALETTE;
+use sudoku_bench::render::plot::PALETTE;
 use tempfile::TempDir;
 
 use super::{bench, say_skipped};

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sudoku_bench::report::{PuzzleResult, Status, Summary};
+use sudoku_bench::results::{PuzzleResult, Status};
+use sudoku_bench::summary::Summary;
 
 use super::{bench, rows, summary_counts, Row};
 

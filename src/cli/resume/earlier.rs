@@ -7,10 +7,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use sudoku_bench::corpus::Shard;
-use sudoku_bench::report::run_file;
-use sudoku_bench::report::summary::SummaryReport;
-use sudoku_bench::report::Summary;
 use sudoku_bench::runner::Settings;
+use sudoku_bench::summary::read as summary_file;
+use sudoku_bench::summary::Summary;
+use sudoku_bench::summary::SummaryReport;
 
 /// The earlier run's summary, when `summary_path` holds one; else says on stderr why not
 /// and what is then left unchecked.
@@ -33,12 +33,12 @@ pub fn read(summary_path: Option<&Path>) -> anyhow::Result<Option<SummaryReport>
                  its summary at the end)",
                 p.display()
             ),
-            Ok(meta) if !meta.is_file() || !run_file::is_summary_file(p)? => format!(
+            Ok(meta) if !meta.is_file() || !summary_file::is_summary_file(p)? => format!(
                 "{} is not a summary JSON (--summary-format json writes one)",
                 p.display()
             ),
             Ok(_) => {
-                return run_file::read_summary(p).map(Some).with_context(|| {
+                return summary_file::read_summary(p).map(Some).with_context(|| {
                     format!(
                         "--resume: the earlier summary {} cannot be read back (remove it to \
                          resume with the settings checked from the CSV only)",
@@ -79,7 +79,7 @@ pub fn check(
             by(shard)
         );
     }
-    let now = SummaryReport::new(&Summary::default(), settings, 0, 0);
+    let now = settings.summary_report(&Summary::default(), 0, 0);
     for ((flag, then), (_, now)) in earlier.limits().into_iter().zip(now.limits()) {
         if then != now {
             bail!(

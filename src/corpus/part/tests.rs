@@ -220,21 +220,3 @@ fn counting_line_ends_agrees_with_the_loader_across_blocks() {
         SCAN_BLOCK as u64 + 1
     );
 }
-
-#[test]
-fn a_stopped_part_counts_only_its_own_lines_as_not_reached() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = format!("{EASY}\n").repeat(40);
-    let plain = dir.path().join("c.txt");
-    std::fs::write(&plain, &text).unwrap();
-    let gzipped = dir.path().join("c.txt.gz");
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(text.as_bytes()).unwrap();
-    std::fs::write(&gzipped, gz.finish().unwrap()).unwrap();
-    for path in [plain, gzipped] {
-        let mut part = Corpus::open_part(&path, None, Shard::new(2, 4).unwrap()).unwrap();
-        part.read_chunk(&mut Chunk::new(Lines::Entries), 3).unwrap();
-        let left = crate::interrupt::not_reached(&mut [part], Some((0, 0)));
-        assert_eq!(left, Some(7), "{}", path.display());
-    }
-}

@@ -1,17 +1,21 @@
 //! The report's HTML: settings at the top, then one section per corpus, built with
 //! `html::Page` and drawn with `plot::Chart`.
 
+#[cfg(test)]
+mod tests;
+
 use std::path::Path;
 
-use super::classes::{self, Classing};
-use super::read::{Group, Inputs, Row};
-use super::stats::{self, par2, Limits, Stats};
-use super::{by_column, ReportError};
-use crate::report::html::{Align, Page};
-use crate::report::plot::{Axis, Chart, Mark};
-use crate::report::summary::SummaryReport;
-use crate::report::table::{duration, rate, short_duration, thousands};
-use crate::report::{noise, Status};
+use crate::noise;
+use crate::render::html::{Align, Page};
+use crate::render::plot::{Axis, Chart, Mark};
+use crate::render::table::{duration, rate, short_duration, thousands};
+use crate::report::classes::{self, Classing};
+use crate::report::read::{Group, Inputs, Row};
+use crate::report::stats::{self, par2, Limits, Stats};
+use crate::report::{by_column, ReportError};
+use crate::results::Status;
+use crate::summary::SummaryReport;
 
 /// What the user asks of a report beyond its inputs.
 #[derive(Debug, Clone, Default)]

@@ -1,4 +1,4 @@
-//! The per-puzzle CSV: one row per (puzzle, strategy), in input order.
+//! Writing the per-puzzle CSV.
 //!
 //! Rows are formatted by hand into byte buffers rather than through `csv::Writer`: every
 //! field but two is digits, dots or a fixed word, so only the corpus name and the error
@@ -6,142 +6,10 @@
 //! fast strategy solves a puzzle in a couple of microseconds; the report must not take
 //! longer than the solve.
 
-use super::{PuzzleResult, Status};
+use super::COLUMNS;
 use crate::corpus::{Kind, Record};
 use crate::grid::Grid;
-
-/// The columns, in order.
-pub const COLUMNS: [&str; 12] = [
-    "corpus",
-    "line",
-    "strategy",
-    "status",
-    "solutions",
-    "nodes",
-    "guesses",
-    "time_ns",
-    "clues",
-    "puzzle",
-    "solution",
-    "error",
-];
-
-/// Whether `file` ends in a line break, as every per-puzzle CSV that `run` finished writing
-/// a row of does: [`push_row`] ends each row with one, so a last row without it was cut
-/// mid-row (an interrupt or a killed job), whatever its field count. An empty file does not.
-/// The file's position is left where it was.
-pub fn ends_in_line_break(mut file: &std::fs::File) -> std::io::Result<bool> {
-    use std::io::{Read, Seek, SeekFrom};
-    let at = file.stream_position()?;
-    let len = file.seek(SeekFrom::End(0))?;
-    let mut last = [0u8];
-    if len > 0 {
-        file.seek(SeekFrom::End(-1))?;
-        file.read_exact(&mut last)?;
-    }
-    file.seek(SeekFrom::Start(at))?;
-    Ok(last[0] == b'\n')
-}
-
-/// A row of the per-puzzle CSV read back: what [`push_row`] wrote, as far as the CSV keeps it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadRow {
-    /// The corpus, as named on the command line.
-    pub corpus: String,
-    /// 1-based line in the corpus.
-    pub line: u64,
-    /// The strategy's name.
-    pub strategy: String,
-    /// The result, with `mismatch` and `failed` told from the status and the error (see
-    /// [`read_row`]).
-    pub result: PuzzleResult,
-}
-
-/// Why a row is not one [`push_row`] writes.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct BadRow(String);
-
-/// Read back a row that [`push_row`] wrote (fields already unquoted by a CSV reader).
-///
-/// The CSV has no column for `mismatch` and `failed`; they follow from the error column as
-/// `PuzzleResult::searched` and `check_count` write it: a search that finished with an
-/// error, or whose error says its solution is none, is a mismatch; an aborted search whose
-/// error is neither the node budget's nor the timeout's is a solver failure.
-pub fn read_row(fields: &::csv::ByteRecord) -> Result<ReadRow, BadRow> {
-    if fields.len() != COLUMNS.len() {
-        return Err(BadRow(format!(
-            "{} fields, expected {} ({})",
-            fields.len(),
-            COLUMNS.len(),
-            COLUMNS.join(",")
-        )));
-    }
-    let text = |i: usize| {
-        std::str::from_utf8(&fields[i])
-            .map_err(|_| BadRow(format!("column {} is not UTF-8", COLUMNS[i])))
-    };
-    let number = |i: usize| -> Result<Option<u64>, BadRow> {
-        let field = text(i)?;
-        if field.is_empty() {
-            return Ok(None);
-        }
-        field
-            .parse()
-            .map(Some)
-            .map_err(|_| BadRow(format!("column {} is {field:?}, not a number", COLUMNS[i])))
-    };
-    let grid = |i: usize| -> Result<Option<Grid>, BadRow> {
-        let field = text(i)?;
-        if field.is_empty() {
-            return Ok(None);
-        }
-        field
-            .parse()
-            .map(Some)
-            .map_err(|_| BadRow(format!("column {} is {field:?}, not a grid", COLUMNS[i])))
-    };
-    let status_name = text(3)?;
-    let status = Status::ALL
-        .into_iter()
-        .find(|s| s.as_str() == status_name)
-        .ok_or_else(|| BadRow(format!("status {status_name:?} is not one run writes")))?;
-    let line = number(1)?.ok_or_else(|| BadRow("no line number".into()))?;
-    let solutions = match number(4)? {
-        Some(n) => {
-            Some(u32::try_from(n).map_err(|_| BadRow(format!("{n} solutions is too many")))?)
-        }
-        None => None,
-    };
-    let error = (!fields[11].is_empty()).then(|| text(11).map(str::to_string));
-    let error = error.transpose()?;
-    let mut result = PuzzleResult {
-        status,
-        solutions,
-        nodes: number(5)?,
-        guesses: number(6)?,
-        time_ns: number(7)?,
-        solution: grid(10)?,
-        error,
-        mismatch: false,
-        failed: false,
-    };
-    if let Some(error) = &result.error {
-        let not_a_solution =
-            error.starts_with("strategy returned ") && error.ends_with(", which is not a solution");
-        result.mismatch = not_a_solution || result.finished();
-        result.failed = status == Status::Aborted
-            && !not_a_solution
-            && !error.starts_with("node budget of ")
-            && !error.starts_with("timed out after ");
-    }
-    Ok(ReadRow {
-        corpus: text(0)?.to_string(),
-        line,
-        strategy: text(2)?.to_string(),
-        result,
-    })
-}
+use crate::results::{PuzzleResult, Status};
 
 /// Append `field` to `out`, quoted when it holds a comma, a quote or a line break.
 #[inline]
@@ -185,7 +53,8 @@ pub fn push_row(
             + error.map_or(0, |e| 2 * e.len() + 2)
             + NUMBER_MAX
             + TAIL_MAX
-            + 3,
+            + ENDED_MAX
+            + 4,
     );
     out.extend_from_slice(corpus);
     out.push(b',');
@@ -213,6 +82,10 @@ pub fn push_row(
     if let Some(error) = error {
         push_field(out, error);
     }
+    out.push(b',');
+    if let Some(ended) = result.ended {
+        out.extend_from_slice(ended.as_str().as_bytes());
+    }
     out.push(b'\n');
 }
 
@@ -229,6 +102,9 @@ fn push_in_place<const N: usize>(out: &mut Vec<u8>, write: impl FnOnce(&mut [u8;
     let len = write(buf);
     out.truncate(at + len);
 }
+
+/// The longest name of an `ended` value.
+const ENDED_MAX: usize = 11;
 
 /// The decimal digits of a `u64`, at most.
 const NUMBER_MAX: usize = 20;
@@ -332,25 +208,7 @@ pub fn push_header(out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_file_ends_whole_only_with_a_line_break_and_keeps_its_position() {
-        use std::io::{Seek, SeekFrom, Write};
-        for (text, whole) in [
-            (&b""[..], false),
-            (b"corpus,line\n", true),
-            (b"corpus,line\na.txt,1", false),
-            (b"corpus,line\r\n", true),
-            (b"corpus,line\r", false),
-        ] {
-            let mut file = tempfile::tempfile().unwrap();
-            file.write_all(text).unwrap();
-            let at = text.len().min(3) as u64;
-            file.seek(SeekFrom::Start(at)).unwrap();
-            assert_eq!(ends_in_line_break(&file).unwrap(), whole, "{text:?}");
-            assert_eq!(file.stream_position().unwrap(), at, "{text:?}");
-        }
-    }
+    use crate::results::Ending;
 
     #[test]
     fn fields_are_quoted_only_when_needed() {
@@ -437,6 +295,10 @@ mod tests {
         out.push(b',');
         if let Some(error) = &result.error {
             push_field(out, error.as_bytes());
+        }
+        out.push(b',');
+        if let Some(ended) = result.ended {
+            out.extend_from_slice(ended.to_string().as_bytes());
         }
         out.push(b'\n');
     }
@@ -546,8 +408,7 @@ mod tests {
                         time_ns: some(4).then(|| pick(4)),
                         solution: [None, Some(solution), Some(puzzle)][i % 3],
                         error: error.clone(),
-                        mismatch: i % 2 == 0,
-                        failed: false,
+                        ended: [None, Some(Ending::NodeBudget), Some(Ending::Mismatch)][i % 3],
                     };
                     let corpus = &corpora[i % corpora.len()];
                     let strategy = ["fast", "", "a,b", "x\"y"][i % 4];
@@ -567,147 +428,5 @@ mod tests {
             }
         }
         assert_eq!(rows, kinds.len() * Status::ALL.len() * errors.len());
-    }
-
-    /// Reads `text` (rows without a header) back with `read_row`.
-    fn read_back(text: &[u8]) -> Vec<ReadRow> {
-        let mut reader = ::csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(text);
-        reader
-            .byte_records()
-            .map(|r| read_row(&r.unwrap()).unwrap())
-            .collect()
-    }
-
-    #[test]
-    fn every_status_reads_back_as_written() {
-        let puzzle: Grid =
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-                .parse()
-                .unwrap();
-        let solution: Grid =
-            "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
-                .parse()
-                .unwrap();
-        let searched = |status, error: Option<&str>, mismatch, failed| PuzzleResult {
-            status,
-            solutions: Some(if status == Status::Unsolvable { 0 } else { 1 }),
-            nodes: Some(123),
-            guesses: Some(4),
-            time_ns: Some(98765),
-            solution: (status != Status::Unsolvable).then_some(solution),
-            error: error.map(str::to_string),
-            mismatch,
-            failed,
-        };
-        let results = [
-            searched(Status::Unique, None, false, false),
-            searched(Status::Multiple, None, false, false),
-            searched(Status::Solved, None, false, false),
-            searched(Status::Unsolvable, None, false, false),
-            searched(
-                Status::Unsolvable,
-                Some("no solution found, but the corpus gives one"),
-                true,
-                false,
-            ),
-            searched(
-                Status::Unique,
-                Some("solution differs from the corpus's solution column"),
-                true,
-                false,
-            ),
-            searched(
-                Status::Multiple,
-                Some("counted 2 solutions; the reference (fast) counted 1"),
-                true,
-                false,
-            ),
-            searched(
-                Status::Aborted,
-                Some("node budget of 1000 exhausted after finding 1 solution"),
-                false,
-                false,
-            ),
-            searched(Status::Aborted, Some("timed out after 10s"), false, false),
-            searched(
-                Status::Aborted,
-                Some("solver crashed: \"bad, very\"\nbad"),
-                false,
-                true,
-            ),
-            searched(
-                Status::Aborted,
-                Some(&format!(
-                    "strategy returned {puzzle}, which is not a solution"
-                )),
-                true,
-                false,
-            ),
-            PuzzleResult {
-                nodes: None,
-                guesses: None,
-                ..searched(Status::Unique, None, false, false)
-            },
-            PuzzleResult::unsearched(Status::Invalid, "digit 4 appears twice in row 1"),
-            PuzzleResult::unsearched(Status::Malformed, "character 'x' at column 3, \"bad\""),
-        ];
-        let kind = |result: &PuzzleResult| match result.status {
-            Status::Malformed => Kind::Malformed {
-                reason: "bad".into(),
-                column: 3,
-            },
-            Status::Invalid => Kind::Invalid {
-                grid: puzzle,
-                reason: "bad".into(),
-                column: 1,
-            },
-            _ => Kind::Puzzle {
-                grid: puzzle,
-                expected: None,
-            },
-        };
-        let mut text = Vec::new();
-        let mut corpus = Vec::new();
-        push_field(&mut corpus, b"my,corpus.txt");
-        for (i, result) in results.iter().enumerate() {
-            let record = Record {
-                line: i as u64 + 1,
-                raw: crate::corpus::Raw::NotKept,
-                kind: kind(result),
-            };
-            push_row(&mut text, &corpus, &record, b"dlx", result);
-        }
-        let rows = read_back(&text);
-        assert_eq!(rows.len(), results.len());
-        for (i, (row, result)) in rows.iter().zip(&results).enumerate() {
-            assert_eq!(row.corpus, "my,corpus.txt");
-            assert_eq!(row.line, i as u64 + 1);
-            assert_eq!(row.strategy, "dlx");
-            assert_eq!(&row.result, result, "row {i}");
-        }
-        let covered: Vec<Status> = results.iter().map(|r| r.status).collect();
-        assert!(Status::ALL.iter().all(|s| covered.contains(s)));
-    }
-
-    #[test]
-    fn rows_run_does_not_write_are_refused() {
-        for (text, why) in [
-            (&b"c,1,dlx,unique\n"[..], "4 fields"),
-            (b"c,x,dlx,unique,1,,,5,,,,\n", "column line"),
-            (b"c,1,dlx,great,1,,,5,,,,\n", "status \"great\""),
-            (b"c,1,dlx,unique,1,,,-5,,,,\n", "column time_ns"),
-            (b"c,1,dlx,unique,1,,,5,,,123,\n", "column solution"),
-            (b"c,,dlx,unique,1,,,5,,,,\n", "no line"),
-        ] {
-            let mut reader = ::csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .from_reader(text);
-            let record = reader.byte_records().next().unwrap().unwrap();
-            let err = read_row(&record).unwrap_err().to_string();
-            assert!(err.contains(why), "{err} should say {why}");
-        }
     }
 }

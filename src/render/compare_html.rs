@@ -6,12 +6,12 @@
 
 use std::fmt::Write;
 
-use super::export::{self, CompareExporter};
-use super::histogram::Histogram;
-use super::{Comparison, Mode, Outcome, PuzzleTime, Row, Verdict};
-use crate::report::html::{Align, Page};
-use crate::report::plot::{Axis, Chart, Mark};
-use crate::report::table::thousands;
+use super::compare_export::{self as export, CompareExporter};
+use crate::compare::histogram::Histogram;
+use crate::compare::{Comparison, Mode, Outcome, PuzzleTime, Row, Verdict};
+use crate::render::html::{Align, Page};
+use crate::render::plot::{Axis, Chart, Mark};
+use crate::render::table::thousands;
 
 /// The HTML page. It states the exit status `compare` gives, which depends on
 /// `--min-paired` as well as on the verdicts.
@@ -411,7 +411,7 @@ mod tests {
         let cmp = compare(std::slice::from_ref(&b), &[c], &Options::default()).unwrap();
         let html = page(&cmp);
         for cell in export::cells(&cmp, &cmp.rows[0]) {
-            let td = format!(">{}</td>", crate::report::html::escape(&cell));
+            let td = format!(">{}</td>", crate::render::html::escape(&cell));
             assert!(html.contains(&td), "{td} in {html}");
         }
         assert!(html.contains("Threshold 5.0%"), "{html}");

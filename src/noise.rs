@@ -4,7 +4,7 @@
 //! says what it means for the numbers and what to do; neither is an error (the hardest
 //! corpora are heavy-tailed by nature).
 
-use super::summary::{SummaryReport, SummaryRow};
+use crate::summary::{SummaryReport, SummaryRow};
 
 /// The slowest 1% of the puzzles carrying more than this share of the summed time
 /// deserves a warning. Over the shared corpora (17-clue, magictour top 1465, forum
@@ -80,7 +80,8 @@ pub fn warnings(report: &SummaryReport) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{PuzzleResult, Status, Summary};
+    use crate::results::{PuzzleResult, Status};
+    use crate::summary::Summary;
 
     /// A summary of `times`, with `preemptions` counted for it.
     fn row(times: &[u64], preemptions: Option<u64>) -> SummaryRow {
@@ -103,7 +104,7 @@ mod tests {
         let settings = crate::runner::Settings::default();
         SummaryReport {
             rows,
-            ..SummaryReport::new(&Summary::default(), &settings, 1, 1)
+            ..settings.summary_report(&Summary::default(), 1, 1)
         }
     }
 

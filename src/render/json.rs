@@ -1,8 +1,8 @@
 //! The summary as JSON (`--summary PATH.json`): machine, settings and one object per
 //! corpus and strategy, every time field in nanoseconds and named `*_ns`.
 
-use super::summary::SummaryReport;
 use super::table::Exporter;
+use crate::summary::SummaryReport;
 
 /// Exports the summary as pretty-printed JSON.
 pub struct JsonExporter;

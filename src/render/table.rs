@@ -8,8 +8,8 @@
 
 use std::fmt::Write;
 
-use super::summary::{SummaryReport, SummaryRow};
-use super::Status;
+use crate::results::Status;
+use crate::summary::{SummaryReport, SummaryRow};
 
 /// Turns a finished run's summary into one output format.
 pub trait Exporter {
@@ -220,7 +220,7 @@ fn aligned<S: AsRef<str>>(out: &mut String, values: &[S], widths: &[usize]) {
 
 /// The notes every text table ends with.
 fn notes(out: &mut String, report: &SummaryReport) {
-    for note in report.pipe_notes() {
+    for note in pipe_notes(report) {
         let _ = writeln!(out, "{note}");
     }
     if let Some(note) = report.interrupted_note() {
@@ -455,7 +455,7 @@ impl Exporter for MarkdownExporter {
         for row in cells {
             let _ = writeln!(out, "| {} |", row.join(" | "));
         }
-        for note in report.pipe_notes() {
+        for note in pipe_notes(report) {
             let _ = writeln!(out, "\n{note}");
         }
         if let Some(note) = report.interrupted_note() {
@@ -464,11 +464,22 @@ impl Exporter for MarkdownExporter {
         if let Some(note) = report.machines_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
-        for warning in super::noise::warnings(report) {
+        for warning in crate::noise::warnings(report) {
             let _ = writeln!(out, "\n**warning:** {warning}");
         }
         out
     }
+}
+
+/// One line per `cmd:` solver on what part of its times is the pipe.
+fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String> + '_ {
+    report.pipes.iter().map(|p| {
+        format!(
+            "cmd solver {}: a round trip through the pipe costs ~{}, included in its times",
+            p.strategy,
+            duration(p.round_trip_ns as f64)
+        )
+    })
 }
 
 #[cfg(test)]
@@ -541,7 +552,7 @@ mod tests {
         let settings = crate::runner::Settings::default();
         SummaryReport {
             rows,
-            ..SummaryReport::new(&crate::report::Summary::default(), &settings, 2, 1)
+            ..settings.summary_report(&crate::summary::Summary::default(), 2, 1)
         }
     }
 
@@ -608,10 +619,10 @@ mod tests {
     #[test]
     fn a_corpus_path_too_long_for_the_line_is_cut_at_its_start_and_the_count_moves_down() {
         let long = format!("/data/{}/puzzles.txt", "d".repeat(120));
-        let mut summary = crate::report::Summary::default();
+        let mut summary = crate::summary::Summary::default();
         summary.group(&long, "fast");
         let settings = crate::runner::Settings::default();
-        let text = TableExporter.export(&SummaryReport::new(&summary, &settings, 1, 1));
+        let text = TableExporter.export(&settings.summary_report(&summary, 1, 1));
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.iter().all(|l| l.chars().count() <= 100), "{text}");
         assert!(
@@ -720,7 +731,8 @@ mod tests {
 
     #[test]
     fn unreturned_shows_only_when_some_row_has_any() {
-        use crate::report::{PuzzleResult, Status, Summary};
+        use crate::results::{PuzzleResult, Status};
+        use crate::summary::Summary;
         let mut summary = Summary::default();
         let g = summary.group("c", "lib");
         let result = PuzzleResult {
@@ -734,7 +746,7 @@ mod tests {
         };
         summary.add(g, &result);
         let settings = crate::runner::Settings::default();
-        let table = |s: &Summary| WideTableExporter.export(&SummaryReport::new(s, &settings, 1, 1));
+        let table = |s: &Summary| WideTableExporter.export(&settings.summary_report(s, 1, 1));
         assert!(!table(&summary).contains("unreturned"));
         summary.add(
             g,
@@ -753,5 +765,50 @@ mod tests {
             .unwrap();
         // Headings with a space ("puzzles/s/core" has none before it) would shift this.
         assert_eq!(row[column], "1", "{shown}");
+    }
+
+    #[test]
+    fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
+        use crate::render::json::JsonExporter;
+        use crate::summary::sample_report as report;
+        use crate::summary::PipeCost;
+        let mut piped = report(false, Some(0));
+        piped.pipes.push(PipeCost {
+            strategy: "py".into(),
+            round_trip_ns: 52_449,
+        });
+        let note = "cmd solver py: a round trip through the pipe costs ~52.449 µs, included \
+                    in its times";
+        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
+            assert!(exporter.export(&piped).contains(note));
+            assert!(!exporter
+                .export(&report(false, Some(0)))
+                .contains("cmd solver"));
+        }
+        let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
+        assert_eq!(back, piped);
+        assert!(!JsonExporter
+            .export(&report(false, Some(0)))
+            .contains("pipes"));
+    }
+
+    #[test]
+    fn an_interrupted_report_says_so_and_what_was_not_reached() {
+        use crate::render::json::JsonExporter;
+        use crate::summary::sample_report as report;
+        assert_eq!(report(false, Some(0)).interrupted_note(), None);
+        let counted = report(true, Some(12));
+        let unknown = report(true, None);
+        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
+            assert!(exporter.export(&counted).contains("12 puzzles not reached"));
+            assert!(exporter
+                .export(&unknown)
+                .contains("an unknown number of puzzles not reached"));
+            assert!(!exporter
+                .export(&report(false, Some(0)))
+                .contains("interrupted"));
+        }
+        let json = JsonExporter.export(&unknown);
+        assert!(json.contains("\"interrupted\": true") && json.contains("\"not_reached\": null"));
     }
 }

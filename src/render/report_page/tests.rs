@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::read::SLOWEST;
-use super::stats::{par2, sorted_times, stats, Limits};
 use super::*;
-use crate::report::summary::SummaryReport;
-use crate::report::Status;
+use crate::report::read::SLOWEST;
+use crate::report::stats::{par2, sorted_times, stats, Limits};
+use crate::report::Inputs;
+use crate::results::Status;
+use crate::summary::SummaryReport;
 
 const HEADER: &str =
     "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error\n";
@@ -272,7 +273,7 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
 
 #[test]
 fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
-    use super::read::{Group, Row};
+    use crate::report::read::{Group, Row};
     let row = |line, status, solutions, time| {
         Row::new(
             line,
@@ -307,7 +308,7 @@ fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
     ] {
         b.push(r, String::new);
     }
-    let p = page::pairs(&a, &b);
+    let p = pairs(&a, &b);
     assert_eq!(p.same, [(10, 11), (40, 41)]);
     assert_eq!(p.differ, [(20, 21)]);
     assert_eq!(p.aborted, [(30, 31)]);

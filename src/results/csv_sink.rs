@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::csv::{push_field, push_header, push_row};
 use super::sink::Sink;
 use super::writer::WriterThread;
-use crate::runner::Batch;
+use crate::results::Batch;
 use crate::strategy::StrategyInfo;
 
 /// Records whose rows one parallel task formats.

@@ -2,7 +2,7 @@
 //! holds every time, so quantiles need no histogram), and PAR-2.
 
 use super::read::Row;
-use crate::report::Status;
+use crate::results::Status;
 
 /// What the summary table shows for one group.
 #[derive(Debug, Clone, PartialEq)]

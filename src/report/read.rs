@@ -5,12 +5,14 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::ReportError;
-use crate::report::run_file::{self, RunFileError};
-use crate::report::summary::SummaryReport;
-use crate::report::Status;
+use crate::results::csv::RowReader;
+use crate::results::Status;
+use crate::summary::read::{self as summary_file, RunFileError};
+use crate::summary::SummaryReport;
 
 /// Puzzles listed per strategy as its slowest.
 pub const SLOWEST: usize = 10;
@@ -34,8 +36,7 @@ pub struct Row {
     clues: u8,
     /// What became of the puzzle.
     pub status: Status,
-    /// A wrong answer: a finished search with an `error` (a solution that is none, or
-    /// that contradicts the corpus or the reference count).
+    /// A wrong answer ([`crate::results::PuzzleResult::is_wrong`]).
     pub wrong: bool,
 }
 
@@ -240,8 +241,8 @@ impl Inputs {
     pub fn read(paths: &[PathBuf]) -> Result<Inputs, ReportError> {
         let mut inputs = Inputs::default();
         for path in paths {
-            if run_file::is_summary_file(path)? {
-                let report = run_file::read_summary(path)?;
+            if summary_file::is_summary_file(path)? {
+                let report = summary_file::read_summary(path)?;
                 inputs.summaries.push((path.display().to_string(), report));
             } else {
                 inputs.read_csv(path)?;
@@ -320,183 +321,27 @@ impl Inputs {
     }
 }
 
-/// Where each column is; `None` for an optional one the CSV lacks.
-struct Columns {
-    corpus: usize,
-    line: usize,
-    strategy: usize,
-    status: usize,
-    time_ns: usize,
-    solutions: Option<usize>,
-    nodes: Option<usize>,
-    guesses: Option<usize>,
-    clues: Option<usize>,
-    puzzle: Option<usize>,
-    error: Option<usize>,
-}
-
-impl Columns {
-    fn of(headers: &csv::ByteRecord) -> Result<Columns, String> {
-        let find = |name: &str| {
-            headers
-                .iter()
-                .position(|h| h.trim_ascii() == name.as_bytes())
-        };
-        let need = |name: &str| {
-            find(name).ok_or_else(|| {
-                format!(
-                    "no `{name}` column: not a per-puzzle CSV written by `sudoku-bench run` \
-                     (it needs corpus, line, strategy, status and time_ns)"
-                )
-            })
-        };
-        Ok(Columns {
-            corpus: need("corpus")?,
-            line: need("line")?,
-            strategy: need("strategy")?,
-            status: need("status")?,
-            time_ns: need("time_ns")?,
-            solutions: find("solutions"),
-            nodes: find("nodes"),
-            guesses: find("guesses"),
-            clues: find("clues"),
-            puzzle: find("puzzle"),
-            error: find("error"),
-        })
-    }
-}
-
-/// A number, or `None` for an empty cell.
-fn number<T: std::str::FromStr>(
-    record: &csv::ByteRecord,
-    at: usize,
-    name: &str,
-) -> Result<Option<T>, String> {
-    let field = record.get(at).unwrap_or_default().trim_ascii();
-    if field.is_empty() {
-        return Ok(None);
-    }
-    std::str::from_utf8(field)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            format!(
-                "{name} is {:?}, not a whole number in range",
-                String::from_utf8_lossy(field)
-            )
-        })
-}
-
-fn optional<T: std::str::FromStr>(
-    record: &csv::ByteRecord,
-    at: Option<usize>,
-    name: &str,
-) -> Result<Option<T>, String> {
-    at.map_or(Ok(None), |at| number(record, at, name))
-}
-
-fn status(field: &[u8]) -> Result<Status, String> {
-    let field = field.trim_ascii();
-    Status::ALL
-        .into_iter()
-        .find(|s| s.as_str().as_bytes() == field)
-        .ok_or_else(|| {
-            format!(
-                "status is {:?}, not one of unique, multiple, unsolvable, solved, invalid, \
-                 malformed, aborted",
-                String::from_utf8_lossy(field)
-            )
-        })
-}
-
-fn row_of(record: &csv::ByteRecord, c: &Columns) -> Result<Row, String> {
-    let line = number(record, c.line, "line")?.ok_or("the line column is empty")?;
-    let status = status(record.get(c.status).unwrap_or_default())?;
-    let clues: Option<u8> = optional(record, c.clues, "clues")?;
-    let error = c
-        .error
-        .and_then(|i| record.get(i))
-        .is_some_and(|e| !e.trim_ascii().is_empty());
-    let row = Row::new(
-        line,
-        status,
-        optional(record, c.solutions, "solutions")?,
-        optional(record, c.nodes, "nodes")?,
-        optional(record, c.guesses, "guesses")?,
-        number(record, c.time_ns, "time_ns")?,
-        clues.filter(|&n| n != NONE8),
-        false,
-    );
-    // Only a finished search's error is a wrong answer: the others say why it ended.
-    Ok(Row {
-        wrong: error && row.finished(),
-        ..row
-    })
-}
-
 /// Read one CSV's rows into `groups` (those of file `index` are found or added).
 fn read_rows(
     path: &Path,
     file: File,
     index: usize,
     groups: &mut Vec<Group>,
-) -> Result<(), ReportError> {
-    let bad = |line: u64, message: String| RunFileError::Bad {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut reader = csv::ReaderBuilder::new()
-        .buffer_capacity(1 << 20)
-        .from_reader(file);
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| bad(1, format!("cannot read the header: {e}")))?
-        .clone();
-    let columns = Columns::of(&headers).map_err(|m| bad(1, m))?;
+) -> Result<(), RunFileError> {
+    let mut reader = RowReader::new(path, BufReader::with_capacity(1 << 20, file))?;
+    reader.require(&["status", "time_ns"])?;
     let first = groups.len();
-    let mut record = csv::ByteRecord::new();
     // Rows come grouped by corpus and strategy: the last group is nearly always the one.
     let mut current: Option<usize> = None;
-    loop {
-        let line = reader.position().line();
-        match reader.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let at = e.position().map_or(line, |p| p.line());
-                let message = match e.kind() {
-                    csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
-                    csv::ErrorKind::UnequalLengths {
-                        expected_len, len, ..
-                    } => format!("{len} fields, but the header has {expected_len}"),
-                    _ => e.to_string(),
-                };
-                return Err(bad(at, message).into());
-            }
-        }
-        let line = record.position().map_or(line, |p| p.line());
-        let row = row_of(&record, &columns).map_err(|m| bad(line, m))?;
-        let corpus = record.get(columns.corpus).unwrap_or_default();
-        let strategy = record.get(columns.strategy).unwrap_or_default();
-        let same = |g: &Group| g.corpus.as_bytes() == corpus && g.strategy.as_bytes() == strategy;
+    while let Some(row) = reader.read()? {
+        let same = |g: &Group| g.corpus == row.corpus && g.strategy == row.strategy;
         let at = match current.filter(|&i| same(&groups[i])) {
             Some(i) => i,
             None => {
                 let i = match groups[first..].iter().position(same) {
                     Some(i) => first + i,
                     None => {
-                        let text = |b: &[u8], what: &str| {
-                            std::str::from_utf8(b)
-                                .map(str::to_string)
-                                .map_err(|_| bad(line, format!("the {what} is not UTF-8")))
-                        };
-                        groups.push(Group::new(
-                            &text(corpus, "corpus")?,
-                            &text(strategy, "strategy")?,
-                            index,
-                        ));
+                        groups.push(Group::new(&row.corpus, &row.strategy, index));
                         groups.len() - 1
                     }
                 };
@@ -504,14 +349,17 @@ fn read_rows(
                 i
             }
         };
-        let puzzle = || {
-            columns
-                .puzzle
-                .and_then(|i| record.get(i))
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-                .unwrap_or_default()
-        };
-        groups[at].push(row, puzzle);
+        let compact = Row::new(
+            row.line,
+            row.status.expect("a required column"),
+            row.solutions,
+            row.nodes,
+            row.guesses,
+            row.time_ns,
+            row.clues,
+            row.is_wrong(),
+        );
+        groups[at].push(compact, || row.puzzle);
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::summary::SummaryReport;
+use super::SummaryReport;
 
 /// Why a run's file could not be read. Every variant names the file, and the line when
 /// there is one.
@@ -30,6 +30,9 @@ pub enum RunFileError {
         /// What is wrong.
         message: String,
     },
+    /// A per-puzzle CSV could not be read.
+    #[error(transparent)]
+    Csv(#[from] crate::results::csv::CsvError),
     /// A file starting with `{` is not a summary JSON.
     #[error("{path}: not a summary JSON written by `sudoku-bench run --summary`")]
     Json {

@@ -5,8 +5,7 @@
 
 use std::io;
 
-use super::Summary;
-use crate::runner::Batch;
+use super::Batch;
 use crate::strategy::StrategyInfo;
 
 /// Takes each batch of results of a run, in input order.
@@ -70,81 +69,9 @@ where
     }
 }
 
-/// The summary counts every result, and each strategy's share of the phases' wall time.
-impl Sink for Summary {
-    fn begin(&mut self, corpus: &str, strategies: &[StrategyInfo]) -> io::Result<()> {
-        for info in strategies {
-            self.group(corpus, &info.name);
-        }
-        Ok(())
-    }
-
-    fn batch(&mut self, batch: &Batch) -> io::Result<()> {
-        for (s, info) in batch.strategies.iter().enumerate() {
-            let group = self.group(batch.corpus, &info.name);
-            for result in &batch.results[s][..batch.records.len()] {
-                self.add(group, result);
-            }
-            self.add_wall(group, batch.walls[s]);
-            self.add_preemptions(group, batch.preemptions.get(s).copied().flatten());
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{PuzzleResult, Status};
-    use crate::strategy::by_name;
-
-    #[test]
-    fn a_pair_gives_every_batch_to_both_and_the_summary_counts_it() {
-        let strategies = [
-            by_name("fast").unwrap().clone(),
-            by_name("dlx").unwrap().clone(),
-        ];
-        let mut summary = Summary::default();
-        let mut seen = Vec::new();
-        let mut sinks = (
-            from_fn(|b: &Batch| {
-                seen.push(b.records.len());
-                Ok(())
-            }),
-            &mut summary,
-        );
-        sinks.begin("empty", &strategies).unwrap();
-        sinks.begin("c", &strategies).unwrap();
-        let records =
-            crate::corpus::read_all("c", std::io::Cursor::new(b"x\ny\n".to_vec())).unwrap();
-        let result = PuzzleResult::unsearched(Status::Malformed, "bad");
-        let results = vec![vec![result.clone(), result.clone(), result]; 2];
-        let batch = Batch {
-            corpus: "c",
-            records: &records,
-            strategies: &strategies,
-            results: &results,
-            walls: &[5, 7],
-            preemptions: &[Some(3), None],
-        };
-        sinks.batch(&batch).unwrap();
-        assert_eq!(seen, [2]);
-        // A corpus that started lists its strategies even with no puzzle.
-        let rows: Vec<_> = summary
-            .rows()
-            .into_iter()
-            .map(|r| (r.corpus, r.strategy, r.malformed, r.wall_ns, r.preemptions))
-            .collect();
-        assert_eq!(
-            rows,
-            [
-                ("empty".into(), "fast".into(), 0, 0, None),
-                ("empty".into(), "dlx".into(), 0, 0, None),
-                ("c".into(), "fast".into(), 2, 5, Some(3)),
-                ("c".into(), "dlx".into(), 2, 7, None),
-            ]
-        );
-    }
 
     #[test]
     fn either_half_failing_fails_the_pair() {

@@ -14,9 +14,12 @@
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
-use super::{PuzzleResult, Status};
 use crate::machine::Machine;
+use crate::results::{Batch, PuzzleResult, Sink, Status};
+use crate::strategy::{Limits, StrategyInfo};
+use std::io;
 
+pub mod read;
 mod state;
 
 pub use state::{GroupState, StateError, SummaryState};
@@ -170,8 +173,8 @@ impl Summary {
     pub fn add(&mut self, group: usize, result: &PuzzleResult) {
         let g = &mut self.groups[group];
         g.counts[result.status as usize] += 1;
-        g.mismatches += result.mismatch as u64;
-        g.failures += result.failed as u64;
+        g.mismatches += result.is_wrong() as u64;
+        g.failures += result.is_failure() as u64;
         g.unreturned += result.unreturned() as u64;
         if let Some(t) = result.time_ns {
             g.searched += 1;
@@ -403,15 +406,15 @@ pub struct PipeCost {
 }
 
 impl SummaryReport {
-    /// The report of a run made with `settings` on `threads` threads, lasting `wall_ns`,
+    /// The report of a run with `limits`, `repeat` and `permute` (see
+    /// `runner::Settings::summary_report`) on `threads` threads, lasting `wall_ns`,
     /// finished now, on this machine, with the rows of `summary`; not interrupted.
     pub fn new(
         summary: &Summary,
-        settings: &crate::runner::Settings,
+        (limits, repeat, permute): (&Limits, u32, Option<u64>),
         threads: usize,
         wall_ns: u64,
     ) -> SummaryReport {
-        let limits = &settings.limits;
         SummaryReport {
             tool: env!("CARGO_PKG_NAME").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -423,9 +426,9 @@ impl SummaryReport {
             timeout_ns: limits
                 .timeout
                 .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
-            repeat: settings.repeat,
+            repeat,
             wall_ns,
-            permute: settings.permute,
+            permute,
             interrupted: false,
             not_reached: Some(0),
             pipes: Vec::new(),
@@ -453,7 +456,7 @@ impl SummaryReport {
     /// The line that says a run was interrupted, for the summary's exports.
     pub fn interrupted_note(&self) -> Option<String> {
         self.interrupted.then(|| {
-            let left = crate::interrupt::count_or_unknown(self.not_reached);
+            let left = count_or_unknown(self.not_reached);
             format!("interrupted: only what was done is counted; {left} puzzles not reached")
         })
     }
@@ -471,22 +474,66 @@ impl SummaryReport {
             )
         })
     }
+}
 
-    /// One line per `cmd:` solver on what part of its times is the pipe.
-    pub fn pipe_notes(&self) -> impl Iterator<Item = String> + '_ {
-        self.pipes.iter().map(|p| {
-            format!(
-                "cmd solver {}: a round trip through the pipe costs ~{}, included in its times",
-                p.strategy,
-                super::table::duration(p.round_trip_ns as f64)
-            )
-        })
+/// The summary counts every result, and each strategy's share of the phases' wall time.
+impl Sink for Summary {
+    fn begin(&mut self, corpus: &str, strategies: &[StrategyInfo]) -> io::Result<()> {
+        for info in strategies {
+            self.group(corpus, &info.name);
+        }
+        Ok(())
+    }
+
+    fn batch(&mut self, batch: &Batch) -> io::Result<()> {
+        for (s, info) in batch.strategies.iter().enumerate() {
+            let group = self.group(batch.corpus, &info.name);
+            for result in &batch.results[s][..batch.records.len()] {
+                self.add(group, result);
+            }
+            self.add_wall(group, batch.walls[s]);
+            self.add_preemptions(group, batch.preemptions.get(s).copied().flatten());
+        }
+        Ok(())
+    }
+}
+
+/// A `not_reached` count for a message: the number, or "an unknown number of".
+pub fn count_or_unknown(count: Option<u64>) -> String {
+    count.map_or_else(|| "an unknown number of".to_string(), |n| n.to_string())
+}
+
+/// A summary of no rows, for tests of what shows a summary.
+#[cfg(test)]
+pub(crate) fn sample_report(interrupted: bool, not_reached: Option<u64>) -> SummaryReport {
+    SummaryReport {
+        tool: "t".into(),
+        version: "0".into(),
+        date: "d".into(),
+        machine: Machine::detect(),
+        threads: 1,
+        max_solutions: 2,
+        max_nodes: None,
+        timeout_ns: None,
+        repeat: 1,
+        wall_ns: 1,
+        permute: None,
+        interrupted,
+        not_reached,
+        pipes: Vec::new(),
+        shard: None,
+        resumed_rows: None,
+        machines: Vec::new(),
+        rows: Vec::new(),
+        state: None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::sink::from_fn;
+    use crate::strategy::by_name;
 
     fn timed(status: Status, ns: u64, nodes: u64) -> PuzzleResult {
         PuzzleResult {
@@ -658,29 +705,7 @@ mod tests {
         );
     }
 
-    fn report(interrupted: bool, not_reached: Option<u64>) -> SummaryReport {
-        SummaryReport {
-            tool: "t".into(),
-            version: "0".into(),
-            date: "d".into(),
-            machine: Machine::detect(),
-            threads: 1,
-            max_solutions: 2,
-            max_nodes: None,
-            timeout_ns: None,
-            repeat: 1,
-            wall_ns: 1,
-            permute: None,
-            interrupted,
-            not_reached,
-            pipes: Vec::new(),
-            shard: None,
-            resumed_rows: None,
-            machines: Vec::new(),
-            rows: Vec::new(),
-            state: None,
-        }
-    }
+    use super::sample_report as report;
 
     #[test]
     fn summaries_without_the_interrupt_fields_still_load() {
@@ -693,46 +718,50 @@ mod tests {
     }
 
     #[test]
-    fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
-        use crate::report::json::JsonExporter;
-        use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
-        let mut piped = report(false, Some(0));
-        piped.pipes.push(PipeCost {
-            strategy: "py".into(),
-            round_trip_ns: 52_449,
-        });
-        let note = "cmd solver py: a round trip through the pipe costs ~52.449 µs, included \
-                    in its times";
-        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
-            assert!(exporter.export(&piped).contains(note));
-            assert!(!exporter
-                .export(&report(false, Some(0)))
-                .contains("cmd solver"));
-        }
-        let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
-        assert_eq!(back, piped);
-        assert!(!JsonExporter
-            .export(&report(false, Some(0)))
-            .contains("pipes"));
-    }
-
-    #[test]
-    fn an_interrupted_report_says_so_and_what_was_not_reached() {
-        use crate::report::json::JsonExporter;
-        use crate::report::table::{Exporter, MarkdownExporter, TableExporter};
-        assert_eq!(report(false, Some(0)).interrupted_note(), None);
-        let counted = report(true, Some(12));
-        let unknown = report(true, None);
-        for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
-            assert!(exporter.export(&counted).contains("12 puzzles not reached"));
-            assert!(exporter
-                .export(&unknown)
-                .contains("an unknown number of puzzles not reached"));
-            assert!(!exporter
-                .export(&report(false, Some(0)))
-                .contains("interrupted"));
-        }
-        let json = JsonExporter.export(&unknown);
-        assert!(json.contains("\"interrupted\": true") && json.contains("\"not_reached\": null"));
+    fn a_pair_gives_every_batch_to_both_and_the_summary_counts_it() {
+        let strategies = [
+            by_name("fast").unwrap().clone(),
+            by_name("dlx").unwrap().clone(),
+        ];
+        let mut summary = Summary::default();
+        let mut seen = Vec::new();
+        let mut sinks = (
+            from_fn(|b: &Batch| {
+                seen.push(b.records.len());
+                Ok(())
+            }),
+            &mut summary,
+        );
+        sinks.begin("empty", &strategies).unwrap();
+        sinks.begin("c", &strategies).unwrap();
+        let records =
+            crate::corpus::read_all("c", std::io::Cursor::new(b"x\ny\n".to_vec())).unwrap();
+        let result = PuzzleResult::unsearched(Status::Malformed, "bad");
+        let results = vec![vec![result.clone(), result.clone(), result]; 2];
+        let batch = Batch {
+            corpus: "c",
+            records: &records,
+            strategies: &strategies,
+            results: &results,
+            walls: &[5, 7],
+            preemptions: &[Some(3), None],
+        };
+        sinks.batch(&batch).unwrap();
+        assert_eq!(seen, [2]);
+        // A corpus that started lists its strategies even with no puzzle.
+        let rows: Vec<_> = summary
+            .rows()
+            .into_iter()
+            .map(|r| (r.corpus, r.strategy, r.malformed, r.wall_ns, r.preemptions))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("empty".into(), "fast".into(), 0, 0, None),
+                ("empty".into(), "dlx".into(), 0, 0, None),
+                ("c".into(), "fast".into(), 2, 5, Some(3)),
+                ("c".into(), "dlx".into(), 2, 7, None),
+            ]
+        );
     }
 }

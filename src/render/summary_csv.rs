@@ -2,8 +2,8 @@
 //! `SummaryRow` field, named as in the JSON summary, for a spreadsheet or a script. Flat:
 //! the run's settings and machine are in the JSON and Markdown summaries.
 
-use super::summary::SummaryReport;
 use super::table::Exporter;
+use crate::summary::SummaryReport;
 
 /// Exports the summary's rows as CSV.
 pub struct CsvExporter;
@@ -63,8 +63,9 @@ impl Exporter for CsvExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::json::JsonExporter;
-    use crate::report::{PuzzleResult, Status, Summary, SummaryRow};
+    use crate::render::json::JsonExporter;
+    use crate::results::{Ending, PuzzleResult, Status};
+    use crate::summary::{Summary, SummaryRow};
 
     /// A summary of two corpora and two strategies, with every kind of field filled: a
     /// strategy that counts nodes and guesses and one that counts neither (`None`s).
@@ -86,7 +87,7 @@ mod tests {
                             nodes: counts.then_some(10 + 7 * i),
                             guesses: counts.then_some(i),
                             time_ns: Some(1_000 + 333 * i),
-                            mismatch: i == 2,
+                            ended: (i == 2).then_some(Ending::Mismatch),
                             ..PuzzleResult::default()
                         },
                     );
@@ -97,7 +98,7 @@ mod tests {
             }
         }
         let settings = crate::runner::Settings::default();
-        SummaryReport::new(&summary, &settings, 2, 99)
+        settings.summary_report(&summary, 2, 99)
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::read::{Group, Row};
 use super::stats::quantile;
-use crate::report::Status;
+use crate::results::Status;
 
 /// Exact values are listed up to this many; more are put into ranges (numbers) or the
 /// most common kept (text), so that a table stays readable.

@@ -11,7 +11,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use super::{Group, Summary};
-use crate::report::Status;
+use crate::results::Status;
 
 /// Every group's accumulators, in the summary's order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -275,7 +275,7 @@ fn is_zero(n: &u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::PuzzleResult;
+    use crate::results::{Ending, PuzzleResult};
 
     /// A varied stream: statuses, failures, times over six orders of magnitude (so the
     /// histogram resizes), nodes and guesses for one strategy, none for the other.
@@ -299,8 +299,13 @@ mod tests {
                     nodes: (strategy == "fast").then_some(x % 5000),
                     guesses: (strategy == "fast").then_some(x % 3),
                     time_ns: searched.then_some(1 + (x >> 20) % 10u64.pow(1 + i as u32 % 7)),
-                    mismatch: x.is_multiple_of(97),
-                    failed: x.is_multiple_of(89),
+                    ended: if x.is_multiple_of(97) {
+                        Some(Ending::Mismatch)
+                    } else if x.is_multiple_of(89) {
+                        Some(Ending::Failed)
+                    } else {
+                        None
+                    },
                     ..PuzzleResult::default()
                 },
             ));

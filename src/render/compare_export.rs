@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use super::{Comparison, Mode, Row, Unpaired, Why};
-use crate::report::table::thousands;
+use crate::compare::{Comparison, Mode, Row, Unpaired, Why};
+use crate::render::table::thousands;
 
 /// Turns a comparison into one output format.
 pub trait CompareExporter {
@@ -255,7 +255,7 @@ impl CompareExporter for MarkdownExporter {
             let last = c.len() - 1;
             if matches!(
                 r.verdict,
-                super::Verdict::Slower | super::Verdict::SearchChanged
+                crate::compare::Verdict::Slower | crate::compare::Verdict::SearchChanged
             ) {
                 c[last] = format!("**{}**", c[last]);
             }
