@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use crate::strategy::Outcome;
 
+/// Where solve times come from: the monotonic clock in a run, a mock in tests (times
+/// then follow from the node counts, so that timing logic is tested exactly).
 pub trait Clock: Sync {
     /// Run `solve` and return its outcome with the nanoseconds it took.
     fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, u64);
@@ -77,13 +79,17 @@ impl Clock for MonotonicClock {
 /// every wall-clock reading is `tick_ns` after the last one.
 #[derive(Debug)]
 pub struct MockClock {
+    /// Nanoseconds every solve takes.
     pub base_ns: u64,
+    /// Nanoseconds added per node searched.
     pub per_node_ns: u64,
+    /// Nanoseconds between two wall-clock readings.
     pub tick_ns: u64,
     now: AtomicU64,
 }
 
 impl MockClock {
+    /// A clock with these costs, its wall clock at 0.
     pub fn new(base_ns: u64, per_node_ns: u64, tick_ns: u64) -> MockClock {
         MockClock {
             base_ns,

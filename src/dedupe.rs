@@ -21,6 +21,7 @@ use crate::grid::Grid;
 pub struct Key([u8; 36]);
 
 impl Key {
+    /// The key of `grid`.
     pub fn of(grid: &Grid) -> Key {
         let mut key = [0u8; 36];
         for (part, cells) in key.chunks_exact_mut(12).zip(grid.cells().chunks_exact(27)) {
@@ -37,7 +38,9 @@ impl Key {
 /// Where a grid was first seen: corpus index (in the order given) and 1-based line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FirstSeen {
+    /// Index of the corpus, in the order given.
     pub corpus: u32,
+    /// 1-based line in it.
     pub line: u64,
 }
 
@@ -136,6 +139,7 @@ impl Seen {
         self.len
     }
 
+    /// Whether no grid was seen yet.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -18,18 +18,30 @@ pub struct Grid {
 /// Why a field is not an 81-cell grid.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CellError {
+    /// Not 81 cells long.
     #[error("expected 81 cells, found {found}")]
-    Length { found: usize },
+    Length {
+        /// The cells found.
+        found: usize,
+    },
     /// `column` is 1-based within the field, in characters.
     #[error("character {found:?} at column {column} is not a digit or a blank ('.' or '0')")]
-    Character { found: char, column: usize },
+    Character {
+        /// The character.
+        found: char,
+        /// Where it is.
+        column: usize,
+    },
 }
 
 /// A house: one of the 27 rows, columns and boxes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
+    /// Row 0-8, top to bottom.
     Row(u8),
+    /// Column 0-8, left to right.
     Column(u8),
+    /// Box 0-8, in row-major order.
     Box(u8),
 }
 
@@ -46,10 +58,13 @@ impl fmt::Display for Unit {
 /// Two givens with the same digit in one house.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Conflict {
+    /// The digit given twice.
     pub digit: u8,
+    /// The house holding both.
     pub unit: Unit,
     /// The two cells, in row-major order (`first < second`).
     pub first: usize,
+    /// The later of the two cells.
     pub second: usize,
 }
 
@@ -145,16 +160,19 @@ impl Grid {
         })
     }
 
+    /// The 81 cells in row-major order, 0 for a blank.
     #[inline]
     pub fn cells(&self) -> &[u8; 81] {
         &self.cells
     }
 
+    /// The digit in `cell` (0-80, row-major), 0 for a blank.
     #[inline]
     pub fn get(&self, cell: usize) -> u8 {
         self.cells[cell]
     }
 
+    /// Put `digit` (0 for a blank) in `cell`.
     #[inline]
     pub fn set(&mut self, cell: usize, digit: u8) {
         debug_assert!(digit <= 9);
@@ -167,6 +185,7 @@ impl Grid {
         self.cells.iter().fold(0u8, |n, &c| n + (c != 0) as u8) as usize
     }
 
+    /// Whether no cell is blank.
     pub fn is_complete(&self) -> bool {
         self.cells.iter().all(|&c| c != 0)
     }

@@ -28,6 +28,7 @@ impl Stop {
         self.0.store(cause, Ordering::Relaxed);
     }
 
+    /// Whether a stop was requested.
     pub fn requested(&self) -> bool {
         self.0.load(Ordering::Relaxed) != 0
     }

@@ -1,14 +1,26 @@
+#![warn(missing_docs)]
 //! sudoku-bench: benchmark Sudoku solver strategies over large puzzle corpora.
 //!
-//! The library owns the pieces the `sudoku-bench` binary puts together: [`grid`] (the
-//! board), [`corpus`] (streaming loader), [`strategy`] (the solvers behind one trait),
-//! [`engine`] (each worker's solvers, and how a record becomes a result), [`runner`]
-//! (parallel, order-preserving, timed execution, every answer checked) and [`report`]
-//! (results, the [`report::Sink`] seam with the per-puzzle CSV and the summary, and the
-//! summary's exporters); [`foreign`] brings in solvers from outside the crate. A strategy of your own runs through the same pieces: see
-//! `examples/custom_strategy.rs`. The corpus tools add [`classify`] (every line's status,
-//! in order), [`dedupe`] and [`canonical`] (repeated puzzles) and [`generate`]
-//! (reproducible random puzzles); [`permute`] draws the equivalent grids of `run --permute`.
+//! To time a strategy of your own: implement [`Strategy`] (with a [`Budget`] and a
+//! [`Tally`]), describe it with a [`StrategyInfo`], and hand it to a [`Bench`], which runs
+//! it over a [`Corpus`] through the same runner, per-puzzle CSV and [`SummaryReport`] as
+//! `sudoku-bench run`, every answer checked (see `examples/custom_strategy.rs`).
+//!
+//! The modules form layers; each uses only its own layer and those below
+//! (`tests/layers.rs` keeps it so):
+//!
+//! | layer | modules |
+//! |---|---|
+//! | base | [`grid`], [`rng`], [`machine`], [`compress`] |
+//! | corpus | [`corpus`] (the streaming loader), [`permute`], [`canonical`], [`dedupe`] |
+//! | strategies | [`strategy`] (the trait and the built-in solvers), [`foreign`] (`lib:` and `cmd:` solvers), [`clock`], [`generate`] |
+//! | results | [`results`] (statuses, the per-puzzle result, the [`Sink`] seam, the per-puzzle CSV and its one reader), [`summary`] |
+//! | running | [`engine`], [`runner`], [`classify`], [`interrupt`], [`preemption`] |
+//! | analysis | [`compare`], [`merge`], [`report`] (the run report's figures), [`noise`] |
+//! | rendering | [`render`]: tables, Markdown, JSON and CSV summaries, HTML pages and plots |
+//! | front | [`bench`] |
+//!
+//! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
 
 pub mod canonical;
 pub mod classify;
@@ -36,6 +48,12 @@ pub mod runner;
 pub mod strategy;
 pub mod summary;
 
+pub mod bench;
+
+pub use bench::{Bench, BenchError};
 pub use corpus::{Corpus, Format, Kind, Record};
 pub use grid::Grid;
-pub use strategy::{Limits, Outcome, Strategy};
+pub use results::{CsvSink, PuzzleResult, Sink, Status};
+pub use runner::{Runner, Settings};
+pub use strategy::{Budget, Limits, Outcome, Strategy, StrategyInfo, Tally};
+pub use summary::{Summary, SummaryReport};

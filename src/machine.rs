@@ -3,17 +3,22 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The machine a run was timed on, as its summary records it: times from different
+/// machines are not compared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Machine {
     /// CPU model as the OS names it.
     pub cpu: String,
     /// Logical cores available to this process.
     pub cores: usize,
+    /// Operating system (`std::env::consts::OS`).
     pub os: String,
+    /// CPU architecture (`std::env::consts::ARCH`).
     pub arch: String,
 }
 
 impl Machine {
+    /// This machine.
     pub fn detect() -> Machine {
         Machine {
             cpu: cpu_model().unwrap_or_else(|| "unknown".to_string()),

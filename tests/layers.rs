@@ -26,6 +26,7 @@ const LAYERS: &[(u32, &str, &[&str])] = &[
     (4, "running", &["engine", "runner", "classify", "interrupt", "preemption", "per_worker"]),
     (5, "analysis", &["noise", "compare", "merge", "resume", "report"]),
     (6, "rendering", &["render"]),
+    (7, "front", &["bench"]),
 ];
 
 fn layer_of(top: &str) -> Option<(u32, &'static str)> {

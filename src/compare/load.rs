@@ -16,6 +16,7 @@ pub struct Sample {
     pub nodes: Option<u64>,
     /// Empty when the strategy counts no guesses, or the CSV has no `guesses` column.
     pub guesses: Option<u64>,
+    /// Solve time in nanoseconds; empty when the puzzle was not searched.
     pub time_ns: Option<u64>,
     /// `None` in a CSV without a `status` column.
     pub status: Option<Status>,
@@ -56,8 +57,11 @@ pub type Samples = BTreeMap<String, CorpusRows>;
 /// Totals for one (corpus, strategy), all a summary JSON can give.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Aggregate {
+    /// Puzzles searched (and timed).
     pub searched: u64,
+    /// Summed solve time, in nanoseconds.
     pub total_time_ns: u64,
+    /// Median solve time, in nanoseconds; 0 when nothing was searched.
     pub median_ns: u64,
     /// `mean_nodes * searched`, rounded: exact when written by this tool. `None` when the
     /// strategy counts no nodes.
@@ -67,7 +71,9 @@ pub struct Aggregate {
 /// One side of a comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Run {
+    /// A per-puzzle CSV: every (puzzle, strategy) row.
     PerPuzzle(Samples),
+    /// A summary JSON: (corpus, strategy) -> its totals, corpus names normalised.
     Summary(BTreeMap<(String, String), Aggregate>),
 }
 

@@ -36,6 +36,7 @@ pub struct Options {
     pub relative_to: Option<String>,
     /// A changed search is reported but is not a regression (a slowdown still is).
     pub allow_search_changes: bool,
+    /// How the confidence intervals are drawn.
     pub bootstrap: Bootstrap,
 }
 
@@ -53,24 +54,48 @@ impl Default for Options {
 /// Why two runs cannot be compared (beyond unreadable files).
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum CompareError {
+    /// A run of one side has no `--relative-to` strategy in any corpus.
     #[error("--relative-to {strategy}: no such strategy in the {side} run")]
-    NoReference { strategy: String, side: Side },
+    NoReference {
+        /// The `--relative-to` strategy.
+        strategy: String,
+        /// The side of that run.
+        side: Side,
+    },
+    /// `--relative-to` with a summary JSON on either side.
     #[error("--relative-to needs per-puzzle CSVs on both sides, not a summary JSON")]
     ReferenceNeedsPerPuzzle,
+    /// No run given for a side.
     #[error("no {0} run given")]
     NoRuns(Side),
+    /// `--between` on a summary JSON.
     #[error("--between needs a per-puzzle CSV, not a summary JSON")]
     BetweenNeedsPerPuzzle,
+    /// A `--between` pair that names one strategy twice.
     #[error("--between {old},{new}: the same strategy on both sides compares nothing")]
-    BetweenItself { old: String, new: String },
+    BetweenItself {
+        /// The old strategy named.
+        old: String,
+        /// The new strategy named: the same as `old`.
+        new: String,
+    },
+    /// A `--between` name that is no strategy of the run.
     #[error("--between: no strategy {name} in the run; it has {}", known.join(", "))]
-    UnknownStrategy { name: String, known: Vec<String> },
+    UnknownStrategy {
+        /// The name given.
+        name: String,
+        /// The run's strategies, sorted.
+        known: Vec<String>,
+    },
 }
 
+/// One side of a comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The runs compared against (`--baseline`).
     Baseline,
+    /// The runs judged (`--current`).
     Current,
 }
 
@@ -83,12 +108,17 @@ impl std::fmt::Display for Side {
     }
 }
 
+/// What a row's time and search came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
+    /// The whole interval is below `1 / (1 + threshold)`, and the search is the same.
     Faster,
+    /// The whole interval is above `1 + threshold`, whatever the search did: a regression.
     Slower,
+    /// Neither faster nor slower beyond the threshold, and the same search.
     NoChange,
+    /// The search changed (see [`Row::search_changed`]), and the time is not slower.
     SearchChanged,
     /// One run per side with nothing to cancel the machine's speed: the ratio is shown but
     /// cannot be told from run-to-run noise.
@@ -96,6 +126,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict in words, as the tables show it: `no change`, `search changed`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Faster => "faster",
@@ -122,6 +153,7 @@ pub enum Mode {
 /// One corpus and strategy.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
+    /// The corpus, its name normalised; `a (current: b)` when the runs name it differently.
     pub corpus: String,
     /// The strategy judged; in an in-run comparison, the new one.
     pub strategy: String,
@@ -132,7 +164,10 @@ pub struct Row {
     pub paired: u64,
     /// Paired puzzles with a time on both sides (and on the reference, with `relative_to`).
     pub timed: u64,
+    /// Nodes over the paired puzzles in the first baseline run (in-run: the old strategy's);
+    /// 0 when not counted (see `nodes_counted`).
     pub baseline_nodes: u64,
+    /// Nodes over the paired puzzles in the first current run, as `baseline_nodes`.
     pub current_nodes: u64,
     /// Whether either side counted nodes: a solver from outside (`--solver`) counts none,
     /// and its node totals are then not shown as zeros.
@@ -146,6 +181,7 @@ pub struct Row {
     pub ci: Option<(f64, f64)>,
     /// This is the `relative_to` strategy: its ratio is 1 by construction.
     pub reference: bool,
+    /// What the row's time and search came to.
     pub verdict: Verdict,
     /// Each timed puzzle's time on each side, in nanoseconds (relative to the reference
     /// strategy's, with `relative_to`), in line order: with several runs, the geometric
@@ -216,8 +252,9 @@ impl Row {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Why {
-    /// The other run has no such corpus, strategy or line.
+    /// The current run has no such corpus, strategy or line.
     OnlyInBaseline,
+    /// The baseline run has no such corpus, strategy or line.
     OnlyInCurrent,
     /// Both runs have the line, but it holds a different puzzle in each.
     DifferentPuzzle,
@@ -228,8 +265,11 @@ pub enum Why {
 /// Rows left out of the comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Unpaired {
+    /// Why they were left out.
     pub why: Why,
+    /// The corpus, named as in [`Row::corpus`].
     pub corpus: String,
+    /// The strategy; in an in-run comparison, the pair as `old -> new`.
     pub strategy: String,
     /// The whole (corpus, strategy) is missing from the other side.
     pub whole_strategy: bool,
@@ -241,8 +281,11 @@ pub struct Unpaired {
 /// (corpus, strategy) rows with a summary JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 pub struct Coverage {
+    /// Rows paired.
     pub paired: u64,
+    /// Rows in the baseline's largest run (in-run: the old strategies' rows).
     pub baseline_rows: u64,
+    /// Rows in the current side's largest run (in-run: the new strategies' rows).
     pub current_rows: u64,
 }
 
@@ -261,18 +304,27 @@ impl Coverage {
 /// The result of a comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
+    /// How much evidence it had.
     pub mode: Mode,
     /// Runs on each side (1 and 1 in an in-run comparison, which has one run).
     pub baseline_runs: usize,
+    /// Runs on the current side (see `baseline_runs`).
     pub current_runs: usize,
+    /// Relative change that counts, e.g. 0.05 (see [`Options::threshold`]).
     pub threshold: f64,
+    /// The strategy times are relative to (`--relative-to`); `None` when they are not.
     pub relative_to: Option<String>,
     /// Whether a changed search counts as a regression (see [`Options`]).
     pub allow_search_changes: bool,
+    /// Confidence level of the intervals, e.g. 0.95.
     pub confidence: f64,
+    /// Bootstrap resamples per interval.
     pub resamples: usize,
+    /// One per paired corpus and strategy (in-run: per corpus and pair).
     pub rows: Vec<Row>,
+    /// What was left out of the comparison, and why.
     pub unpaired: Vec<Unpaired>,
+    /// How much of each side was paired.
     pub coverage: Coverage,
 }
 

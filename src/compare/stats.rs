@@ -80,9 +80,11 @@ pub fn ratio_of_sides(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Option<f64
 /// Bootstrap settings: how many resamples, the confidence level and the seed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bootstrap {
+    /// Resamples drawn per interval.
     pub resamples: usize,
     /// E.g. 0.95 for a 95% interval.
     pub confidence: f64,
+    /// Seed of the resampling: the same seed gives the same interval.
     pub seed: u64,
 }
 

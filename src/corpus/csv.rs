@@ -16,8 +16,11 @@ const SOLUTION_COLUMNS: &[&str] = &["solutions", "solution"];
 /// Where the puzzle and solution live in each record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CsvLayout {
+    /// The puzzle's column, 0-based.
     pub puzzle: usize,
+    /// The solution's column, when there is one.
     pub solution: Option<usize>,
+    /// Columns in the header.
     pub columns: usize,
 }
 

@@ -55,34 +55,54 @@ pub enum Format {
 /// report of the whole chain (anyhow's `{:#}`) says it once.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be opened.
     #[error("cannot open {path}")]
-    Open { path: PathBuf, source: io::Error },
+    Open {
+        /// The corpus.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// `codec`: the corpus's compression, named since a broken stream is its usual cause.
     #[error(
         "{name}: read error after line {line}{}",
         .codec.map(|c| format!(" ({c})")).unwrap_or_default()
     )]
     Read {
+        /// The corpus, as named on the command line.
         name: String,
+        /// The last line read whole.
         line: u64,
+        /// Its compression, if any.
         codec: Option<Codec>,
+        /// Why.
         source: io::Error,
     },
+    /// The thread that reads ahead could not be started.
     #[error("cannot start the reader thread")]
     Thread(#[source] io::Error),
+    /// The decompressor could not be started.
     #[error("{name}: cannot start its {codec} decoder")]
     Decoder {
+        /// The corpus.
         name: String,
+        /// Its compression.
         codec: Codec,
+        /// Why.
         source: io::Error,
     },
     #[error(
         "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
     )]
+    /// A CSV corpus whose header names no puzzle column.
     NoPuzzleColumn {
+        /// The corpus.
         name: String,
+        /// The header's line.
         line: u64,
+        /// The column names looked for.
         wanted: String,
+        /// The columns the header has.
         found: String,
     },
 }
@@ -92,16 +112,29 @@ pub enum LoadError {
 pub enum Kind {
     /// A puzzle whose givens break no rule; `expected` is the corpus's own solution, when
     /// it has a solution column.
-    Puzzle { grid: Grid, expected: Option<Grid> },
+    Puzzle {
+        /// The givens.
+        grid: Grid,
+        /// The corpus's solution column, when it has one.
+        expected: Option<Grid>,
+    },
     /// A grid whose givens break a rule.
     Invalid {
+        /// The givens.
         grid: Grid,
+        /// Which rule, where.
         reason: String,
+        /// 1-based column of the grid in the line.
         column: usize,
     },
     /// A line that is not a puzzle; `column` is 1-based within the line, in characters
     /// (in bytes for bytes that are not UTF-8), a byte-order mark not counted.
-    Malformed { reason: String, column: usize },
+    Malformed {
+        /// What is wrong.
+        reason: String,
+        /// Where.
+        column: usize,
+    },
     /// A `#` line.
     Comment,
     /// An empty (or all-whitespace) line.
@@ -115,7 +148,9 @@ pub enum Kind {
 pub struct Record {
     /// 1-based line number in its file.
     pub line: u64,
+    /// Its bytes, when kept (for `filter`, which writes lines out as they were).
     pub raw: Raw,
+    /// What it holds.
     pub kind: Kind,
 }
 
@@ -193,6 +228,7 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    /// An empty chunk keeping `lines`.
     pub fn new(lines: Lines) -> Chunk {
         Chunk {
             lines,
@@ -211,6 +247,7 @@ impl Chunk {
         &self.records[..self.len]
     }
 
+    /// Whether the last read gave no record.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -26,14 +26,23 @@ const SCAN_BLOCK: usize = 1 << 20;
 pub enum Part {
     /// The lines starting in bytes [start, end) of the file; the first is `first_line`.
     Bytes {
+        /// Which part of how many.
         shard: Shard,
+        /// Its first byte.
         start: u64,
+        /// The byte after its last line's start range.
         end: u64,
+        /// The line number of its first line.
         first_line: u64,
     },
     /// Every `shard.count`-th line from line `shard.index`, of a compressed file (its
     /// codec) or a stream (`None`).
-    EveryNth { shard: Shard, codec: Option<Codec> },
+    EveryNth {
+        /// Which part of how many.
+        shard: Shard,
+        /// The file's compression; `None` for a stream.
+        codec: Option<Codec>,
+    },
 }
 
 impl std::fmt::Display for Part {

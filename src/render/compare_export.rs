@@ -9,11 +9,19 @@ use crate::render::table::thousands;
 
 /// Turns a comparison into one output format.
 pub trait CompareExporter {
+    /// The whole export, line endings included.
     fn export(&self, cmp: &Comparison) -> String;
 }
 
+/// Exports the comparison as a table aligned for a terminal, with the unpaired rows and
+/// how the verdicts were reached.
 pub struct TableExporter;
+
+/// Exports the comparison as Markdown, for a pull-request comment: the outcome, the table,
+/// the unpaired rows and how the verdicts were reached.
 pub struct MarkdownExporter;
+
+/// Exports the comparison as pretty-printed JSON: the verdicts, not the per-puzzle times.
 pub struct JsonExporter;
 
 /// Lines of unpaired puzzles shown before "and N more".

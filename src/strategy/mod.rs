@@ -32,6 +32,13 @@ pub struct Limits {
     pub timeout: Option<Duration>,
 }
 
+impl Limits {
+    /// These limits with a node budget of `max_nodes`.
+    pub fn max_nodes(self, max_nodes: u64) -> Limits {
+        Limits { max_nodes, ..self }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -45,7 +52,9 @@ impl Default for Limits {
 /// Why a search stopped before it was complete.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Abort {
+    /// The node budget (`Limits::max_nodes`) ran out.
     NodeLimit,
+    /// The time limit (`Limits::timeout`) ran out.
     Timeout,
     /// The solver failed: a foreign solver crashed, or answered what cannot be read.
     Failed(String),
@@ -82,6 +91,7 @@ pub trait Strategy: Send {
 /// through the same [`crate::runner::Runner`] as the built-in ones.
 #[derive(Clone)]
 pub struct StrategyInfo {
+    /// The name `-s` takes and the rows carry.
     pub name: Cow<'static, str>,
     /// One line on the method.
     pub about: Cow<'static, str>,
@@ -220,6 +230,7 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// A budget for one search under `limits`.
     pub fn new(limits: &Limits) -> Budget {
         Budget {
             nodes: 0,
@@ -257,11 +268,13 @@ impl Budget {
         }
     }
 
+    /// Nodes spent so far.
     #[inline]
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
+    /// Why the search must stop, once a limit ran out.
     #[inline]
     pub fn aborted(&self) -> Option<Abort> {
         self.aborted.clone()
@@ -272,12 +285,15 @@ impl Budget {
 /// "first" and "count" mean.
 #[derive(Debug, Clone, Copy)]
 pub struct Tally {
+    /// Solutions found so far, up to the limit.
     pub solutions: u32,
+    /// The first one found.
     pub first: Option<Grid>,
     max: u32,
 }
 
 impl Tally {
+    /// An empty tally counting up to `limits.max_solutions` (at least 1).
     pub fn new(limits: &Limits) -> Tally {
         Tally {
             solutions: 0,
@@ -296,11 +312,13 @@ impl Tally {
         self.solutions >= self.max
     }
 
+    /// Whether the limit is reached.
     #[inline]
     pub fn done(&self) -> bool {
         self.solutions >= self.max
     }
 
+    /// The search's outcome: this tally, `budget`'s nodes and abort, and `guesses`.
     pub fn outcome(&self, budget: &Budget, guesses: u64) -> Outcome {
         Outcome {
             solutions: self.solutions,

@@ -498,6 +498,13 @@ impl Sink for Summary {
     }
 }
 
+impl SummaryReport {
+    /// Wrong answers over every row: what `--strict` fails on.
+    pub fn mismatches(&self) -> u64 {
+        self.rows.iter().map(|r| r.mismatches).sum()
+    }
+}
+
 /// A `not_reached` count for a message: the number, or "an unknown number of".
 pub fn count_or_unknown(count: Option<u64>) -> String {
     count.map_or_else(|| "an unknown number of".to_string(), |n| n.to_string())
