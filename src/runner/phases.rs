@@ -1,0 +1,435 @@
+//! The phases of a chunk: each strategy in turn solves the whole chunk, in tasks of a few
+//! puzzles (see [`super::task`]) on the workers, and its wall-clock time is measured on its
+//! own; then the reference's untimed phase, and the check of every count against it. Before
+//! the first timed phase, a warm-up.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::task::{solve_task, How, PUZZLES_PER_TASK};
+use super::Runner;
+use crate::corpus::{Chunk, Record};
+use crate::preemption;
+use crate::results::PuzzleResult;
+use crate::strategy::Limits;
+
+/// Puzzles each strategy solves, untimed, before its first timed phase.
+const WARMUP_PUZZLES: usize = 64;
+/// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
+const WARMUP_MAX_NODES: u64 = 100_000;
+
+/// What solving one chunk left: kept with the chunk until it is reported, then reused.
+#[derive(Debug, Default)]
+pub(super) struct Solved {
+    /// Per strategy of the engine (the reference last, when it is not in the run).
+    pub(super) results: Vec<Vec<PuzzleResult>>,
+    /// Per timed strategy, the wall time of its phase that goes with the reported records.
+    pub(super) walls: Vec<u64>,
+    /// Per timed strategy, the preemptions of its phase that go with the reported records.
+    pub(super) preemptions: Vec<Option<u64>>,
+    /// Records solved by every strategy, from the first: the ones to report.
+    pub(super) reported: usize,
+}
+
+impl Runner<'_> {
+    /// Every strategy over one parsed chunk, one timed phase each, then the reference's
+    /// untimed phase when it is not one of them, and the check of every count.
+    pub(super) fn solve_chunk(&mut self, chunk: &Chunk, out: &mut Solved) {
+        let records = chunk.records();
+        if !self.warmed_up {
+            self.warm_up(records);
+            self.warmed_up = true;
+        }
+        let timed = self.settings.strategies.len();
+        let all = self.engine.strategies().len();
+        out.results.resize_with(all, Vec::new);
+        let mut walls = vec![0; timed];
+        let mut switches = vec![0; timed];
+        let mut solved = vec![0; all];
+        // The timed phases run A B C in one chunk and C B A in the next (ABBA), so that no
+        // strategy always runs first, on caches the reader thread just used, or last: in
+        // a comparison of two strategies both see the same machine, in the same places.
+        let backwards = self.chunks_solved % 2 == 1;
+        self.chunks_solved += 1;
+        let order = (0..timed)
+            .map(move |k| if backwards { timed - 1 - k } else { k })
+            .chain(timed..all);
+        for s in order {
+            let results = &mut out.results[s];
+            let start = self.clock.now_ns();
+            // The reference is not timed: one round gives its counts, and it does not
+            // count towards progress.
+            let (repeat, bytes) = if s < timed {
+                (self.settings.repeat, Some(chunk.bytes()))
+            } else {
+                (1, None)
+            };
+            let how = How {
+                repeat,
+                ..self.how()
+            };
+            let (done, preempted) = self.phase(s, records, results, how, bytes);
+            solved[s] = done;
+            if s < timed {
+                switches[s] = preempted;
+                walls[s] = self.clock.now_ns().saturating_sub(start);
+            }
+        }
+        out.reported = solved.iter().copied().min().unwrap_or(0);
+        out.walls.clear();
+        out.walls.extend(
+            walls
+                .iter()
+                .zip(&solved)
+                .map(|(&wall, &solved)| wall_share(wall, out.reported, solved)),
+        );
+        out.preemptions.clear();
+        out.preemptions
+            .extend(switches.iter().zip(&solved).map(|(&n, &solved)| {
+                crate::preemption::COUNTED.then(|| wall_share(n, out.reported, solved))
+            }));
+        if let Some(r) = self.reference {
+            check_counts(out, r, timed, &self.engine.strategies()[r].name);
+        }
+    }
+
+    /// Solve the first puzzles of the chunk once per timed strategy, untimed, so that
+    /// caches, branch predictors and lazily built tables are warm before the first timed
+    /// phase.
+    fn warm_up(&mut self, records: &[Record]) {
+        let how = self.how();
+        let how = How {
+            limits: Limits {
+                max_nodes: how.limits.max_nodes.min(WARMUP_MAX_NODES),
+                ..how.limits
+            },
+            ..how
+        };
+        let n = records.len().min(WARMUP_PUZZLES);
+        let mut results = Vec::new();
+        for s in 0..self.settings.strategies.len() {
+            self.phase(s, &records[..n], &mut results, how, None);
+        }
+    }
+
+    /// How the timed phases solve: one round, with the run's limits and permutation.
+    fn how(&self) -> How {
+        How {
+            limits: self.settings.limits,
+            repeat: 1,
+            permute: self.settings.permute,
+        }
+    }
+
+    /// Solve `records` with strategy `s`, in parallel unless it is serial, into `results`.
+    /// With the `bytes` of input behind them, the solves count towards progress. Returns
+    /// how many records, from the first, were solved (all of them unless a stop was
+    /// requested), and the involuntary context switches the workers suffered during
+    /// their tasks (see [`preemption`]).
+    fn phase(
+        &mut self,
+        s: usize,
+        records: &[Record],
+        results: &mut Vec<PuzzleResult>,
+        how: How,
+        bytes: Option<u64>,
+    ) -> (usize, u64) {
+        let n = records.len();
+        if results.len() < n {
+            results.resize(n, PuzzleResult::default());
+        }
+        let engine = &self.engine;
+        let clock = self.clock;
+        let info = &engine.strategies()[s];
+        if let Some(p) = &self.progress {
+            p.phase.store(s, Ordering::Relaxed);
+        }
+        let progress = self.progress.as_deref().zip(bytes);
+        let stop = &self.stop;
+        let tasks_done = &mut self.tasks_done;
+        let preempted = AtomicU64::new(0);
+        // Solves one task; `false` when it was skipped on a stop.
+        let task = |(k, (results, records)): (usize, (&mut [PuzzleResult], &[Record]))| {
+            // Between tasks, never inside a timed solve.
+            if stop.requested() {
+                return false;
+            }
+            engine.with_solver(s, |solver| {
+                solve_task(records, results, solver, info, &how, clock);
+            });
+            // Read by the worker itself, after the task's last timed solve. Every phase
+            // reads (the untimed ones too), so a timed phase counts only its own tasks
+            // and the moments just before them.
+            let switches = preemption::since_last_read();
+            preempted.fetch_add(switches, Ordering::Relaxed);
+            if let Some((p, bytes)) = progress {
+                // The task's share of the chunk's bytes: the shares of all tasks
+                // add up to the chunk's bytes exactly.
+                let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
+                let start = k * PUZZLES_PER_TASK;
+                let share = upto(start + records.len()) - upto(start);
+                if let Some(done) = p.bytes.get(s) {
+                    done.fetch_add(share, Ordering::Relaxed);
+                }
+            }
+            true
+        };
+        if info.parallel {
+            engine.pool().install(|| {
+                // A task solves a few puzzles in a row, taking the worker's state once for
+                // them all rather than once a puzzle. Every task can be taken on its own
+                // (`with_max_len(1)`): else a worker works through a run of tasks that no
+                // one else can take, and if the reader or writer thread preempts it there,
+                // the other worker runs out of work and sleeps (~200 us each time).
+                results[..n]
+                    .par_chunks_mut(PUZZLES_PER_TASK)
+                    .zip(records.par_chunks(PUZZLES_PER_TASK))
+                    .with_max_len(1)
+                    .enumerate()
+                    .map(task)
+                    .collect_into_vec(tasks_done);
+            });
+        } else {
+            // Not reentrant: every task on this one thread, in turn.
+            tasks_done.clear();
+            tasks_done.extend(
+                results[..n]
+                    .chunks_mut(PUZZLES_PER_TASK)
+                    .zip(records.chunks(PUZZLES_PER_TASK))
+                    .enumerate()
+                    .map(task),
+            );
+        }
+        let done = tasks_done
+            .iter()
+            .position(|done| !done)
+            .map_or(n, |k| k * PUZZLES_PER_TASK);
+        (done, preempted.into_inner())
+    }
+}
+
+/// Check the first `solved.reported` results of the first `timed` strategies against the
+/// reference's (strategy `r`, named `name`), which is not checked against itself.
+fn check_counts(solved: &mut Solved, r: usize, timed: usize, name: &str) {
+    let n = solved.reported;
+    let reference = std::mem::take(&mut solved.results[r]);
+    for (s, results) in solved.results[..timed].iter_mut().enumerate() {
+        if s != r {
+            for (result, reference) in results[..n].iter_mut().zip(&reference[..n]) {
+                result.check_count(reference, name);
+            }
+        }
+    }
+    solved.results[r] = reference;
+}
+
+/// The part of a phase's `wall` time that goes with the `reported` records, out of the
+/// `solved` ones: all of it, unless a stop left some solved records unreported.
+fn wall_share(wall: u64, reported: usize, solved: usize) -> u64 {
+    if reported >= solved {
+        wall
+    } else {
+        (wall as u128 * reported as u128 / solved as u128) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::clock::MockClock;
+    use crate::grid::Grid;
+    use crate::runner::testutil::{
+        corpus, mixed, run, run_with, settings, wrapped, OneTooMany, EASY, TWO,
+    };
+    use crate::runner::Settings;
+    use crate::strategy::{by_name, Outcome, Strategy, StrategyInfo};
+    use crate::summary::Summary;
+
+    #[test]
+    fn each_batch_carries_its_phases_preemptions_into_the_summary() {
+        let clock = MockClock::new(1, 0, 7);
+        let mut runner = Runner::new(settings(&["bitmask", "fast"], 4, 1), 2, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut sums = [Some(0u64), Some(0)];
+        run_with(&mut runner, &mut corpus(&mixed(40)), &mut summary, |b| {
+            assert_eq!(b.preemptions.len(), 2);
+            for (sum, n) in sums.iter_mut().zip(b.preemptions) {
+                *sum = sum.zip(*n).map(|(a, b)| a + b);
+            }
+            Ok(())
+        })
+        .unwrap();
+        let counted: Vec<_> = summary.rows().iter().map(|r| r.preemptions).collect();
+        if crate::preemption::COUNTED {
+            assert_eq!(counted, sums);
+        } else {
+            assert_eq!(counted, [None, None]);
+        }
+    }
+
+    #[test]
+    fn wall_time_is_per_strategy_phase() {
+        let clock = MockClock::new(1, 0, 7);
+        let (_, summary) = run(&mixed(40), settings(&["bitmask", "fast"], 4, 1), 2, &clock);
+        for r in summary.rows() {
+            // 30 entries (every fourth line is a comment) in batches of 4: 8 batches, each
+            // one phase per strategy, timed by two readings 7 ns apart.
+            assert_eq!(r.wall_ns, 7 * 8, "{}", r.strategy);
+        }
+    }
+
+    #[test]
+    fn an_interrupted_phase_keeps_the_reported_share_of_its_wall_time() {
+        assert_eq!(wall_share(1000, 8, 8), 1000);
+        assert_eq!(wall_share(1000, 4, 8), 500);
+        assert_eq!(wall_share(1000, 0, 8), 0);
+        assert_eq!(wall_share(1000, 0, 0), 1000);
+    }
+
+    #[test]
+    fn a_wrong_count_is_a_mismatch_against_the_reference_and_the_run_goes_on() {
+        let text = format!(
+            "{EASY}\n# note\n{TWO}\n{}\nbad\n",
+            crate::strategy::testkit::UNSOLVABLE
+        );
+        let wrong = wrapped("wrong", |f| Box::new(OneTooMany(f)));
+        // The reference runs untimed beside `wrong` and `bitmask`, or is `fast` itself.
+        for others in [&["bitmask"][..], &["fast"], &[]] {
+            let mut s = settings(others, 2, 1);
+            s.strategies.insert(0, wrong.clone());
+            let clock = MockClock::new(1, 0, 1);
+            let mut runner = Runner::new(s, 2, &clock).unwrap();
+            let mut summary = Summary::default();
+            let mut rows = Vec::new();
+            run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+                for (i, r) in b.records.iter().enumerate() {
+                    for s in 0..b.strategies.len() {
+                        rows.push((r.line, s, b.results[s][i].clone()));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+            let wrong_rows: Vec<_> = rows.iter().filter(|r| r.1 == 0).collect();
+            assert_eq!(wrong_rows.len(), 4, "{others:?}: every entry reported");
+            let error = |line: u64| {
+                let r = wrong_rows.iter().find(|r| r.0 == line).unwrap();
+                (r.2.is_wrong(), r.2.error.clone())
+            };
+            assert_eq!(
+                error(1),
+                (
+                    true,
+                    Some("counted 2 solutions; the reference (fast) counted 1".into())
+                )
+            );
+            assert_eq!(
+                error(3),
+                (
+                    true,
+                    Some("counted 3 solutions; the reference (fast) counted 2".into())
+                )
+            );
+            assert_eq!(error(4), (false, None), "no solution: counted right");
+            // The others are right, and never checked against themselves.
+            assert!(
+                rows.iter().filter(|r| r.1 > 0).all(|r| !r.2.is_wrong()),
+                "{others:?}"
+            );
+            let row = &summary.rows()[0];
+            assert_eq!((row.strategy.as_str(), row.mismatches), ("wrong", 2));
+            assert_eq!(summary.mismatches(), 2, "{others:?}");
+            assert_eq!(row.unreturned, 2, "found solutions, returned none");
+            // Only the timed strategies are reported.
+            assert_eq!(summary.rows().len(), 1 + others.len());
+        }
+    }
+
+    /// `fast`, counting its solves into `solves`.
+    struct Counted(Box<dyn Strategy>, Arc<AtomicU64>);
+
+    impl Strategy for Counted {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.1.fetch_add(1, Ordering::Relaxed);
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn the_untimed_reference_solves_each_puzzle_once_whatever_the_repeat() {
+        let solves = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&solves);
+        let reference = StrategyInfo::new("counted", move || {
+            Box::new(Counted(
+                by_name("fast").unwrap().make(),
+                Arc::clone(&counter),
+            ))
+        });
+        let s = Settings {
+            reference: Some(reference),
+            warmup: false,
+            ..settings(&["bitmask"], 8, 3)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (rows, summary) = run(&format!("{EASY}\n{TWO}\n"), s, 2, &clock);
+        assert_eq!(rows.len(), 2, "only bitmask is reported");
+        assert_eq!(summary.mismatches(), 0);
+        assert_eq!(solves.load(Ordering::Relaxed), 2, "one solve per puzzle");
+    }
+
+    #[test]
+    fn without_a_reference_counts_are_not_compared() {
+        let s = Settings {
+            strategies: vec![wrapped("wrong", |f| Box::new(OneTooMany(f)))],
+            reference: None,
+            ..settings(&[], 8, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (_, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+        assert_eq!(summary.mismatches(), 0);
+    }
+
+    /// Appends its name to a shared log on every solve.
+    struct Logged(
+        Box<dyn Strategy>,
+        &'static str,
+        Arc<std::sync::Mutex<Vec<&'static str>>>,
+    );
+
+    impl Strategy for Logged {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.2.lock().unwrap().push(self.1);
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn phases_alternate_their_order_chunk_by_chunk() {
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let logged = |name: &'static str| {
+            let log = Arc::clone(&log);
+            StrategyInfo::new(name, move || {
+                Box::new(Logged(
+                    by_name("fast").unwrap().make(),
+                    name,
+                    Arc::clone(&log),
+                ))
+            })
+        };
+        let s = Settings {
+            strategies: vec![logged("a"), logged("b")],
+            reference: None,
+            warmup: false,
+            ..settings(&[], 2, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        // Six puzzles in chunks of two: three chunks, two solves a phase.
+        let text = [EASY; 6].join("\n");
+        run(&text, s, 1, &clock);
+        let phases: Vec<&str> = log.lock().unwrap().chunks(2).map(|p| p[0]).collect();
+        assert_eq!(phases, ["a", "b", "b", "a", "a", "b"]);
+    }
+}

@@ -1,0 +1,337 @@
+//! One task: the few puzzles a worker solves in a row under one strategy, each timed (the
+//! fastest of `--repeat` rounds), then checked and recorded outside the timings.
+
+use crate::clock::Clock;
+use crate::corpus::{Kind, Record};
+use crate::engine::result_of;
+use crate::grid::Grid;
+use crate::permute::Transform;
+use crate::results::PuzzleResult;
+use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
+
+/// Puzzles a worker solves in a row before looking for other work: enough to spread the
+/// cost of taking a task, few enough that the cores finish a phase together.
+pub(super) const PUZZLES_PER_TASK: usize = 8;
+
+/// How a phase solves each puzzle.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct How {
+    /// The limits of every search.
+    pub(super) limits: Limits,
+    /// Timings per solve; the fastest is kept.
+    pub(super) repeat: u32,
+    /// The seed of the equivalent grids solved instead of the records' (`Settings::permute`).
+    pub(super) permute: Option<u64>,
+}
+
+/// One task's records (at most `PUZZLES_PER_TASK`) under strategy `info`, into `results`.
+/// Its puzzles are solved back to back and timed with `Clock::time_each`; transforming
+/// them (`--permute`) comes before the first solve, and mapping the solutions back,
+/// checking and recording the outcomes after the last, outside the timings.
+pub(super) fn solve_task(
+    records: &[Record],
+    results: &mut [PuzzleResult],
+    strategy: &mut dyn Strategy,
+    info: &StrategyInfo,
+    how: &How,
+    clock: &dyn Clock,
+) {
+    let (limits, repeat) = (&how.limits, how.repeat);
+    let mut grids = [Grid::EMPTY; PUZZLES_PER_TASK];
+    let mut transforms: [Option<Transform>; PUZZLES_PER_TASK] = [None; PUZZLES_PER_TASK];
+    let mut puzzles = 0;
+    for record in records {
+        if let Kind::Puzzle { grid, .. } = &record.kind {
+            grids[puzzles] = match how.permute {
+                Some(seed) => {
+                    let t = Transform::for_line(seed, record.line);
+                    transforms[puzzles] = Some(t);
+                    t.apply(grid)
+                }
+                None => *grid,
+            };
+            puzzles += 1;
+        }
+    }
+    let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [const { None }; PUZZLES_PER_TASK];
+    let mut solve = |i: usize| strategy.solve(&grids[i], limits);
+    clock.time_each(&mut solve, &mut best[..puzzles]);
+    // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
+    // a later one disagrees (see `later_round`).
+    if repeat > 1 {
+        let mut round: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] =
+            [const { None }; PUZZLES_PER_TASK];
+        for _ in 1..repeat {
+            clock.time_each(&mut solve, &mut round[..puzzles]);
+            for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
+                if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
+                    *best_ns = (*best_ns).min(*ns);
+                    later_round(kept, outcome);
+                }
+            }
+        }
+    }
+    // The record's own grid is what the solution is checked against and written for.
+    for (slot, t) in best.iter_mut().zip(&transforms) {
+        if let (Some((outcome, _)), Some(t)) = (slot, t) {
+            outcome.first = outcome.first.map(|s| t.unapply(&s));
+        }
+    }
+    let mut timed = best.iter().flatten();
+    for (result, record) in results.iter_mut().zip(records) {
+        let searched = match record.kind {
+            Kind::Puzzle { .. } => timed.next().map(|(outcome, ns)| (outcome, *ns)),
+            _ => None,
+        };
+        *result = result_of(record, searched, limits, info);
+    }
+}
+
+/// Fold a later `--repeat` round's outcome into the one `kept`. A built-in strategy answers
+/// alike every time, but a foreign solver need not (a crash, a non-reentrant library): a
+/// failure in any round is the puzzle's, and a finished count that changes is a failure,
+/// rather than hidden behind the first round's answer.
+fn later_round(kept: &mut Outcome, later: &Outcome) {
+    let failed = |o: &Outcome| matches!(o.aborted, Some(Abort::Failed(_)));
+    if failed(kept) {
+        return;
+    }
+    if failed(later) {
+        *kept = later.clone();
+    } else if kept.aborted.is_none() && later.aborted.is_none() && kept.solutions != later.solutions
+    {
+        *kept = Outcome {
+            solutions: 0,
+            first: None,
+            aborted: Some(Abort::Failed(format!(
+                "counted {} solutions, then {} when solved again (--repeat)",
+                kept.solutions, later.solutions
+            ))),
+            ..*kept
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+    use crate::clock::MockClock;
+    use crate::results::Status;
+    use crate::runner::testutil::{corpus, mixed, run, run_with, settings, wrapped, EASY, TWO};
+    use crate::runner::{Runner, Settings};
+    use crate::strategy::by_name;
+    use crate::summary::Summary;
+
+    #[test]
+    fn mock_clock_makes_times_deterministic() {
+        let clock = MockClock::new(1_000, 10, 1_000_000);
+        let (rows, summary) = run(
+            &format!("{EASY}\n{TWO}\n"),
+            settings(&["bitmask"], 8, 1),
+            2,
+            &clock,
+        );
+        for (_, _, _, nodes, time) in &rows {
+            assert_eq!(*time, Some(1_000 + 10 * nodes.unwrap()));
+        }
+        let r = &summary.rows()[0];
+        assert_eq!(r.max_ns, rows.iter().filter_map(|r| r.4).max().unwrap());
+        // One batch, one phase: two clock readings one tick apart.
+        assert_eq!(r.wall_ns, 1_000_000);
+    }
+
+    #[test]
+    fn repeat_keeps_the_fastest_and_the_same_outcome() {
+        struct Slowing {
+            calls: std::sync::atomic::AtomicU64,
+        }
+        impl Clock for Slowing {
+            // Each timing of the same solve is slower than the last: the first is kept.
+            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+                let n = self.calls.fetch_add(1, Ordering::Relaxed);
+                (solve(), 100 + n)
+            }
+            fn now_ns(&self) -> u64 {
+                0
+            }
+        }
+        let clock = Slowing {
+            calls: AtomicU64::new(0),
+        };
+        let s = Settings {
+            warmup: false,
+            ..settings(&["fast"], 8, 3)
+        };
+        let mut runner = Runner::new(s, 1, &clock).unwrap();
+        let mut summary = Summary::default();
+        run_with(
+            &mut runner,
+            &mut corpus(EASY),
+            &mut summary,
+            |b| -> io::Result<()> {
+                assert_eq!(b.results[0][0].time_ns, Some(100));
+                assert_eq!(b.results[0][0].status, Status::Unique);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(clock.calls.load(Ordering::Relaxed), 3, "timed three times");
+    }
+
+    /// Answers like `fast` the first time it sees a puzzle; asked again, fails (`true`)
+    /// or counts one solution more (`false`): a foreign solver need not answer alike twice.
+    struct OnlyOnce {
+        fast: Box<dyn Strategy>,
+        seen: Vec<Grid>,
+        fail: bool,
+    }
+
+    impl Strategy for OnlyOnce {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let outcome = self.fast.solve(puzzle, limits);
+            if !self.seen.contains(puzzle) {
+                self.seen.push(*puzzle);
+                return outcome;
+            }
+            match self.fail {
+                true => Outcome {
+                    aborted: Some(Abort::Failed("crashed".into())),
+                    ..outcome
+                },
+                false => Outcome {
+                    solutions: outcome.solutions + 1,
+                    ..outcome
+                },
+            }
+        }
+    }
+
+    #[test]
+    fn with_repeat_an_answer_given_in_a_later_round_is_not_hidden() {
+        for fail in [true, false] {
+            let strategy = StrategyInfo::new("once", move || {
+                Box::new(OnlyOnce {
+                    fast: by_name("fast").unwrap().make(),
+                    seen: Vec::new(),
+                    fail,
+                })
+            });
+            let s = Settings {
+                strategies: vec![strategy],
+                warmup: false,
+                ..settings(&[], 8, 2)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let (rows, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
+            assert_eq!(rows[0].2, Status::Aborted, "fail: {fail}");
+            assert_eq!(summary.failures(), 1, "fail: {fail}");
+        }
+    }
+
+    /// Finds what `fast` finds but returns no solution.
+    struct Unreturned(Box<dyn Strategy>);
+
+    impl Strategy for Unreturned {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            Outcome {
+                first: None,
+                ..self.0.solve(puzzle, limits)
+            }
+        }
+    }
+
+    #[test]
+    fn found_but_not_returned_is_counted_not_checked() {
+        let s = Settings {
+            strategies: vec![wrapped("quiet", |f| Box::new(Unreturned(f)))],
+            ..settings(&[], 8, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (rows, summary) = run(&format!("{EASY}\n{TWO}\n"), s, 1, &clock);
+        assert_eq!(
+            rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+            [Status::Unique, Status::Multiple]
+        );
+        let row = &summary.rows()[0];
+        assert_eq!((row.unreturned, row.mismatches), (2, 0));
+    }
+
+    #[test]
+    fn a_permuted_run_finds_what_the_plain_one_does_in_the_original_grids() {
+        let invalid = EASY.replacen("53", "55", 1);
+        let text = format!(
+            "{}\n{}\n{invalid}\n",
+            mixed(60),
+            crate::strategy::testkit::UNSOLVABLE
+        );
+        let names = ["bitmask", "dlx", "fast"];
+        let results = |permute: Option<u64>| {
+            let s = Settings {
+                permute,
+                ..settings(&names, 16, 1)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let mut runner = Runner::new(s, 2, &clock).unwrap();
+            let mut summary = Summary::default();
+            let mut out = Vec::new();
+            run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+                for (i, r) in b.records.iter().enumerate() {
+                    for s in 0..b.strategies.len() {
+                        out.push((r.clone(), b.results[s][i].clone()));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(summary.mismatches(), 0, "permute {permute:?}");
+            out
+        };
+        let plain = results(None);
+        let permuted = results(Some(7));
+        assert_eq!(plain.len(), permuted.len());
+        let statuses: std::collections::HashSet<Status> =
+            plain.iter().map(|(_, r)| r.status).collect();
+        for status in [
+            Status::Unique,
+            Status::Multiple,
+            Status::Unsolvable,
+            Status::Invalid,
+            Status::Malformed,
+        ] {
+            assert!(
+                statuses.contains(&status),
+                "the corpus has a {status:?} line"
+            );
+        }
+        let mut nodes_differ = 0;
+        for ((record, a), (same, b)) in plain.iter().zip(&permuted) {
+            assert_eq!(record, same, "the records stay as read");
+            assert_eq!(
+                (a.status, a.solutions),
+                (b.status, b.solutions),
+                "line {}",
+                record.line
+            );
+            assert!(
+                !b.is_wrong() && b.error == a.error,
+                "line {}: {:?}",
+                record.line,
+                b.error
+            );
+            if let Kind::Puzzle { grid, .. } = &record.kind {
+                if a.solutions > Some(0) {
+                    let solution = b.solution.expect("a solution is returned");
+                    assert!(solution.is_solution_of(grid), "line {}", record.line);
+                }
+                if a.status == Status::Unique {
+                    assert_eq!(a.solution, b.solution, "line {}", record.line);
+                }
+            }
+            nodes_differ += (a.nodes != b.nodes) as usize;
+        }
+        assert!(nodes_differ > 0, "the grids solved were not the records'");
+    }
+}
