@@ -26,7 +26,7 @@ pub fn fastest() -> &'static StrategyInfo {
 
 /// What became of one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Classified {
     /// `None` for lines that are not entries (comments, blanks, the header).
     pub status: Option<Status>,
     /// The search's outcome, for puzzles.
@@ -96,17 +96,17 @@ impl Classifier {
     /// The verdict on each record, in order, into `out` (cleared first); returns how many
     /// records have one. That is all of them, unless a stop was requested: then only the
     /// records before the first one not classified (solves done past it are dropped).
-    pub fn classify(&self, records: &[Record], out: &mut Vec<Verdict>) -> usize {
+    pub fn classify(&self, records: &[Record], out: &mut Vec<Classified>) -> usize {
         let engine = &self.engine;
         let stop = &self.stop;
-        let mut verdicts: Vec<Option<Verdict>> = Vec::new();
+        let mut verdicts: Vec<Option<Classified>> = Vec::new();
         self.map(
             records,
             |record| {
                 // Polled before each record: classifying is not timed.
                 (!stop.requested()).then(|| {
                     let (status, outcome) = engine.verdict(0, record).unzip();
-                    Verdict {
+                    Classified {
                         status,
                         outcome: outcome.flatten(),
                     }

@@ -66,7 +66,7 @@ impl Symmetry {
 
 /// How puzzles are made.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
+pub struct GenerateSettings {
     /// The corpus: the same seed makes the same puzzles.
     pub seed: u64,
     /// Which cells are removed together.
@@ -103,9 +103,9 @@ pub enum Solutions {
     },
 }
 
-impl Default for Settings {
+impl Default for GenerateSettings {
     fn default() -> Self {
-        Settings {
+        GenerateSettings {
             seed: 0,
             symmetry: Symmetry::None,
             min_clues: 0,
@@ -163,7 +163,7 @@ const FIRST: Limits = Limits {
 /// Puzzle `index` of the corpus `settings` describes, checking solution counts with
 /// `solver`.
 pub fn generate(
-    settings: &Settings,
+    settings: &GenerateSettings,
     index: u64,
     solver: &mut dyn Strategy,
 ) -> Result<Generated, GenerateError> {
@@ -359,9 +359,9 @@ mod tests {
 
     #[test]
     fn puzzles_are_unique_minimal_and_depend_only_on_seed_and_index() {
-        let settings = Settings {
+        let settings = GenerateSettings {
             seed: 42,
-            ..Settings::default()
+            ..GenerateSettings::default()
         };
         let mut dlx = solver("dlx");
         let mut bitmask = solver("bitmask");
@@ -380,7 +380,7 @@ mod tests {
             // Another strategy, and another order, give the same puzzle.
             assert_eq!(generate(&settings, index, bitmask.as_mut()).unwrap(), g);
         }
-        let other = Settings {
+        let other = GenerateSettings {
             seed: 43,
             ..settings.clone()
         };
@@ -393,12 +393,12 @@ mod tests {
     #[test]
     fn symmetry_and_clue_range_are_kept() {
         let mut dlx = solver("dlx");
-        let settings = Settings {
+        let settings = GenerateSettings {
             seed: 5,
             symmetry: Symmetry::Rot180,
             min_clues: 30,
             max_clues: 34,
-            ..Settings::default()
+            ..GenerateSettings::default()
         };
         for index in 0..10 {
             let g = generate(&settings, index, dlx.as_mut()).unwrap();
@@ -425,12 +425,12 @@ mod tests {
             (Solutions::None { extra_blanks: 0 }, 0..=0),
             (Solutions::None { extra_blanks: 5 }, 0..=0),
         ] {
-            let settings = Settings {
+            let settings = GenerateSettings {
                 seed: 9,
                 solutions,
-                ..Settings::default()
+                ..GenerateSettings::default()
             };
-            let unique = Settings {
+            let unique = GenerateSettings {
                 solutions: Solutions::One,
                 ..settings.clone()
             };
@@ -478,12 +478,12 @@ mod tests {
     #[test]
     fn an_impossible_clue_range_is_an_error_not_a_hang() {
         let mut dlx = solver("dlx");
-        let settings = Settings {
+        let settings = GenerateSettings {
             seed: 5,
             min_clues: 0,
             max_clues: 10,
             max_attempts: 2,
-            ..Settings::default()
+            ..GenerateSettings::default()
         };
         assert!(matches!(
             generate(&settings, 0, dlx.as_mut()),

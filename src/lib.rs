@@ -18,7 +18,7 @@
 //! | running | [`engine`], [`runner`], [`classify`], [`interrupt`], [`preemption`] |
 //! | analysis | [`compare`], [`merge`], [`report`] (the run report's figures), [`noise`] |
 //! | rendering | [`render`]: tables, Markdown, JSON and CSV summaries, HTML pages and plots |
-//! | front | [`bench`] |
+//! | front | [`mod@bench`] |
 //!
 //! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudoku_bench::classify::{Classifier, Verdict};
+use sudoku_bench::classify::{Classified, Classifier};
 use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::interrupt::not_reached;
 use sudoku_bench::results::Status;
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = io::BufWriter::new(stdout.lock());
     let (mut puzzles, mut faults, mut read_failures) = (0u64, 0u64, 0u64);
     let mut chunk = Chunk::new(Lines::Entries);
-    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut verdicts: Vec<Classified> = Vec::new();
 
     let stop = signals::install()?;
     let mut classifier = classifier;
@@ -176,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Why a puzzle's solution column is wrong, if it is.
-fn solution_fault(verdict: &Verdict, expected: &sudoku_bench::Grid) -> Option<String> {
+fn solution_fault(verdict: &Classified, expected: &sudoku_bench::Grid) -> Option<String> {
     let outcome = verdict.outcome.as_ref()?;
     match verdict.status? {
         Status::Unique if outcome.first.as_ref() == Some(expected) => None,

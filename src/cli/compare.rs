@@ -10,11 +10,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use sudoku_bench::compare::{self, Options, Outcome, Run};
+use sudoku_bench::compare::{self, CompareOptions, GateOutcome, Run};
 use sudoku_bench::render::compare_export::{
-    self as export, CompareExporter, JsonExporter, MarkdownExporter, TableExporter,
+    self as export, CompareExporter, CompareJsonExporter, CompareMarkdownExporter,
+    CompareTableExporter,
 };
-use sudoku_bench::render::compare_html::HtmlExporter;
+use sudoku_bench::render::compare_html::CompareHtmlExporter;
 
 use super::args::parse_pair;
 use super::outputs::{self, Output};
@@ -127,7 +128,7 @@ fn shown(paths: &[PathBuf]) -> String {
 }
 
 /// Which comparison the arguments ask for, checked before any file is read.
-fn comparison(args: &Args, options: &Options) -> anyhow::Result<compare::Comparison> {
+fn comparison(args: &Args, options: &CompareOptions) -> anyhow::Result<compare::Comparison> {
     let several = !args.baseline.is_empty() || !args.current.is_empty();
     if !args.between.is_empty() {
         if several || args.files.len() != 1 {
@@ -165,11 +166,11 @@ fn comparison(args: &Args, options: &Options) -> anyhow::Result<compare::Compari
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let options = Options {
+    let options = CompareOptions {
         threshold: args.threshold,
         relative_to: args.relative_to.clone(),
         allow_search_changes: args.allow_search_changes,
-        ..Options::default()
+        ..CompareOptions::default()
     };
     let inputs: Vec<PathBuf> = [&args.files, &args.baseline, &args.current]
         .into_iter()
@@ -182,10 +183,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // leaves no empty page behind, and reading is all the work there is to save.
     let mut out = out.create()?.pop().context("no output was opened")?;
     let text = match args.format {
-        OutputFormat::Table => TableExporter.export(&cmp),
-        OutputFormat::Markdown => MarkdownExporter.export(&cmp),
-        OutputFormat::Json => JsonExporter.export(&cmp),
-        OutputFormat::Html => HtmlExporter {
+        OutputFormat::Table => CompareTableExporter.export(&cmp),
+        OutputFormat::Markdown => CompareMarkdownExporter.export(&cmp),
+        OutputFormat::Json => CompareJsonExporter.export(&cmp),
+        OutputFormat::Html => CompareHtmlExporter {
             min_paired: args.min_paired,
         }
         .export(&cmp),
@@ -197,7 +198,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .and_then(|()| out.writer.flush())
         .with_context(|| format!("cannot write the comparison to {}", shown_out(&out.path)))?;
     match cmp.outcome(args.min_paired) {
-        Outcome::TooFewPaired => {
+        GateOutcome::TooFewPaired => {
             let cov = cmp.coverage;
             let mut named: Vec<String> = cmp
                 .unpaired

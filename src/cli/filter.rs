@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
-use sudoku_bench::classify::{Classifier, Verdict};
+use sudoku_bench::classify::{Classified, Classifier};
 use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::not_reached;
@@ -178,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
     let (mut kept, mut rejected, mut duplicates) = (0u64, 0u64, 0u64);
     let mut chunk = Chunk::new(Lines::All);
-    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut verdicts: Vec<Classified> = Vec::new();
     let mut forms: Vec<Option<sudoku_bench::Grid>> = Vec::new();
     let chunk_size = args.chunk_size as usize;
     // The layout of --out: the first corpus's; a corpus laid out otherwise is refused.
@@ -427,7 +427,7 @@ impl std::fmt::Display for Layout {
 }
 
 /// Why a line has its status, for the rejects file.
-fn reason(record: &Record, verdict: &Verdict) -> String {
+fn reason(record: &Record, verdict: &Classified) -> String {
     match &record.kind {
         Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } => reason.clone(),
         _ => match &verdict.outcome {

@@ -13,7 +13,9 @@ use clap::ValueEnum;
 use rayon::prelude::*;
 use sudoku_bench::corpus::Shard;
 use sudoku_bench::engine::Engine;
-use sudoku_bench::generate::{self, GenerateError, Generated, Settings, Solutions, Symmetry};
+use sudoku_bench::generate::{
+    self, GenerateError, GenerateSettings, Generated, Solutions, Symmetry,
+};
 use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, parse_one_strategy, parse_threads};
@@ -127,7 +129,7 @@ const BATCH: u64 = 256;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let (min_clues, max_clues) = args.clues.unwrap_or((0, 81));
-    let settings = Settings {
+    let settings = GenerateSettings {
         seed: args.seed,
         symmetry: match args.symmetry {
             SymmetryArg::None => Symmetry::None,
@@ -147,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 extra_blanks: args.extra_blanks.unwrap_or(0).into(),
             },
         },
-        ..Settings::default()
+        ..GenerateSettings::default()
     };
     if args.count == 0 {
         bail!("--count must be at least 1");

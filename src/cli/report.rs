@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudoku_bench::render::html::Page;
-use sudoku_bench::render::report_page::{render, Options};
+use sudoku_bench::render::report_page::{render, ReportOptions};
 use sudoku_bench::report::Inputs;
 use sudoku_bench::summary::SummaryReport;
 
@@ -41,7 +41,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = outputs::check(&args.inputs, vec![Output::named("--out", &args.out)])?;
     let inputs = Inputs::read(&args.inputs)?;
-    let options = Options {
+    let options = ReportOptions {
         scatter: distinct_pairs(args.scatter),
         by: args.by,
     };
@@ -97,7 +97,7 @@ pub fn of_run(
         page.finish()
     } else {
         let inputs = Inputs::read(&[csv.to_path_buf()])?.with_summary("this run", summary);
-        render(&inputs, &Options::default())?
+        render(&inputs, &ReportOptions::default())?
     };
     out.writer
         .write_all(html.as_bytes())

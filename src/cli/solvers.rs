@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use sudoku_bench::foreign::{self, Options, Spec};
+use sudoku_bench::foreign::{self, ForeignOptions, Spec};
 use sudoku_bench::strategy::{self, StrategyInfo};
 use sudoku_bench::summary::PipeCost;
 
@@ -66,7 +66,7 @@ impl SolverArgs {
         let mut infos = Vec::new();
         let mut pipes = Vec::new();
         for (spec, given) in specs.iter().zip(&self.solvers) {
-            let options = Options {
+            let options = ForeignOptions {
                 configuration: configs.get(spec.name).copied().unwrap_or(0),
                 timeout,
             };

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 
 use super::load::Samples;
 use super::{
-    load, pair, puzzle_times, stats, verdict, CompareError, Comparison, Mode, Options, Row, Run,
-    Unpaired,
+    load, pair, puzzle_times, stats, verdict, CompareError, CompareOptions, Comparison,
+    ComparisonRow, Mode, Run, Unpaired,
 };
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
@@ -20,7 +20,7 @@ use super::{
 pub fn between(
     run: &Run,
     pairs: &[(String, String)],
-    options: &Options,
+    options: &CompareOptions,
 ) -> Result<Comparison, CompareError> {
     let Run::PerPuzzle(samples) = run else {
         return Err(CompareError::BetweenNeedsPerPuzzle);
@@ -42,7 +42,7 @@ pub fn between(
             }
         }
     }
-    let options = Options {
+    let options = CompareOptions {
         relative_to: None,
         ..options.clone()
     };
@@ -55,7 +55,13 @@ pub fn between(
     Ok(cmp)
 }
 
-fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut Comparison) {
+fn pair_of(
+    samples: &Samples,
+    old: &str,
+    new: &str,
+    options: &CompareOptions,
+    cmp: &mut Comparison,
+) {
     for (name, corpus) in samples {
         let corpus_name = load::normal_name(name);
         let unpaired = |why, whole_strategy, lines: Vec<u64>| Unpaired {
@@ -76,9 +82,9 @@ fn pair_of(samples: &Samples, old: &str, new: &str, options: &Options, cmp: &mut
                 cmp.unpaired.push(unpaired(why, false, lines));
             }
         }
-        let mut row = Row {
+        let mut row = ComparisonRow {
             baseline_strategy: Some(old.to_string()),
-            ..Row::new(corpus_name.clone(), new.to_string())
+            ..ComparisonRow::new(corpus_name.clone(), new.to_string())
         };
         // Line order is solve order: neighbours in this list shared a chunk.
         let (mut xo, mut xn, mut changes) = (Vec::new(), Vec::new(), Vec::new());

@@ -2,13 +2,14 @@
 //! search changed (exact node counts) and whether time got slower or faster (geometric mean
 //! of per-puzzle time ratios with a bootstrap confidence interval).
 //!
-//! Three kinds of evidence, strongest first: two strategies of one run ([`between`]: their
+//! Three kinds of evidence, strongest first: two strategies of one run ([`between()`]: their
 //! phases alternate within every chunk, so both saw the same machine), several runs per side
 //! ([`runs`]: the interval holds run-to-run variation), and one run per side, which cannot
 //! tell a slower build from a busier machine and so gives no time verdict
 //! ([`Verdict::Inconclusive`]) unless times are taken relative to a reference strategy.
-//! Summary JSONs ([`summary`]) compare medians. The exporters live in [`export`], the HTML
-//! page with its plots in [`html`].
+//! Summary JSONs ([`summary`]) compare medians. The exporters live in
+//! [`crate::render::compare_export`], the HTML page with its plots in
+//! [`crate::render::compare_html`].
 
 pub mod between;
 pub mod histogram;
@@ -26,7 +27,7 @@ use stats::Bootstrap;
 
 /// What decides a verdict.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Options {
+pub struct CompareOptions {
     /// Relative change that counts, e.g. 0.05. Slower: the interval's lower bound is above
     /// `1 + threshold`. Faster: its upper bound is below `1 / (1 + threshold)`, the same
     /// distance in log space, so a 2x slowdown and a 2x speedup weigh alike.
@@ -40,9 +41,9 @@ pub struct Options {
     pub bootstrap: Bootstrap,
 }
 
-impl Default for Options {
+impl Default for CompareOptions {
     fn default() -> Self {
-        Options {
+        CompareOptions {
             threshold: 0.05,
             relative_to: None,
             allow_search_changes: false,
@@ -118,7 +119,7 @@ pub enum Verdict {
     Slower,
     /// Neither faster nor slower beyond the threshold, and the same search.
     NoChange,
-    /// The search changed (see [`Row::search_changed`]), and the time is not slower.
+    /// The search changed (see [`ComparisonRow::search_changed`]), and the time is not slower.
     SearchChanged,
     /// One run per side with nothing to cancel the machine's speed: the ratio is shown but
     /// cannot be told from run-to-run noise.
@@ -152,7 +153,7 @@ pub enum Mode {
 
 /// One corpus and strategy.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Row {
+pub struct ComparisonRow {
     /// The corpus, its name normalised; `a (current: b)` when the runs name it differently.
     pub corpus: String,
     /// The strategy judged; in an in-run comparison, the new one.
@@ -225,11 +226,11 @@ fn puzzle_times(xb: &[Vec<f64>], xc: &[Vec<f64>], changed: &[bool]) -> Vec<Puzzl
         .collect()
 }
 
-impl Row {
+impl ComparisonRow {
     /// A row of `strategy` in `corpus` before anything is counted: nothing paired, no time,
     /// no change.
-    fn new(corpus: String, strategy: String) -> Row {
-        Row {
+    fn new(corpus: String, strategy: String) -> ComparisonRow {
+        ComparisonRow {
             corpus,
             strategy,
             baseline_strategy: None,
@@ -267,7 +268,7 @@ pub enum Why {
 pub struct Unpaired {
     /// Why they were left out.
     pub why: Why,
-    /// The corpus, named as in [`Row::corpus`].
+    /// The corpus, named as in [`ComparisonRow::corpus`].
     pub corpus: String,
     /// The strategy; in an in-run comparison, the pair as `old -> new`.
     pub strategy: String,
@@ -310,18 +311,18 @@ pub struct Comparison {
     pub baseline_runs: usize,
     /// Runs on the current side (see `baseline_runs`).
     pub current_runs: usize,
-    /// Relative change that counts, e.g. 0.05 (see [`Options::threshold`]).
+    /// Relative change that counts, e.g. 0.05 (see [`CompareOptions::threshold`]).
     pub threshold: f64,
     /// The strategy times are relative to (`--relative-to`); `None` when they are not.
     pub relative_to: Option<String>,
-    /// Whether a changed search counts as a regression (see [`Options`]).
+    /// Whether a changed search counts as a regression (see [`CompareOptions`]).
     pub allow_search_changes: bool,
     /// Confidence level of the intervals, e.g. 0.95.
     pub confidence: f64,
     /// Bootstrap resamples per interval.
     pub resamples: usize,
     /// One per paired corpus and strategy (in-run: per corpus and pair).
-    pub rows: Vec<Row>,
+    pub rows: Vec<ComparisonRow>,
     /// What was left out of the comparison, and why.
     pub unpaired: Vec<Unpaired>,
     /// How much of each side was paired.
@@ -331,7 +332,7 @@ pub struct Comparison {
 /// What a comparison means for a gate, in the order `compare` checks: too little paired
 /// to be a comparison of the same work, then a regression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GateOutcome {
     /// Nothing regressed (or no time verdict could be given).
     Pass,
     /// A row is slower, or its search changed and that is not allowed.
@@ -340,13 +341,13 @@ pub enum Outcome {
     TooFewPaired,
 }
 
-impl Outcome {
+impl GateOutcome {
     /// The exit status of `compare`: 0, 1, 2.
     pub fn code(self) -> u8 {
         match self {
-            Outcome::Pass => 0,
-            Outcome::Regressed => 1,
-            Outcome::TooFewPaired => 2,
+            GateOutcome::Pass => 0,
+            GateOutcome::Regressed => 1,
+            GateOutcome::TooFewPaired => 2,
         }
     }
 }
@@ -361,19 +362,19 @@ impl Comparison {
 
     /// The outcome when at least `min_paired` (a share in [0, 1]) of each side's rows must
     /// be paired.
-    pub fn outcome(&self, min_paired: f64) -> Outcome {
+    pub fn outcome(&self, min_paired: f64) -> GateOutcome {
         if self.coverage.share() < min_paired {
-            Outcome::TooFewPaired
+            GateOutcome::TooFewPaired
         } else if self.regressed() {
-            Outcome::Regressed
+            GateOutcome::Regressed
         } else {
-            Outcome::Pass
+            GateOutcome::Pass
         }
     }
 }
 
 impl Comparison {
-    fn new(mode: Mode, options: &Options, runs: (usize, usize)) -> Comparison {
+    fn new(mode: Mode, options: &CompareOptions, runs: (usize, usize)) -> Comparison {
         Comparison {
             mode,
             baseline_runs: runs.0,
@@ -403,7 +404,7 @@ impl Comparison {
 pub fn compare(
     baseline: &[Run],
     current: &[Run],
-    options: &Options,
+    options: &CompareOptions,
 ) -> Result<Comparison, CompareError> {
     if baseline.is_empty() {
         return Err(CompareError::NoRuns(Side::Baseline));
@@ -514,7 +515,7 @@ mod tests {
             ("c", "a", 2, 6, 50),
             ("c", "a", 3, 5, 100),
         ]);
-        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
+        let cmp = compare(&[b], &[c], &CompareOptions::default()).unwrap();
         assert_eq!(shown(&cmp), expected);
         assert!((cmp.rows[0].puzzle_times[0].baseline - 100.0).abs() < 1e-9);
         let one = run(&[
@@ -526,7 +527,7 @@ mod tests {
             ("c", "b", 3, 5, 100),
         ]);
         let pairs = [("a".to_string(), "b".to_string())];
-        let cmp = between(&one, &pairs, &Options::default()).unwrap();
+        let cmp = between(&one, &pairs, &CompareOptions::default()).unwrap();
         assert_eq!(shown(&cmp), expected);
         // The JSON export carries the verdicts, not the puzzles.
         let json = serde_json::to_value(&cmp).unwrap();
@@ -561,9 +562,9 @@ mod tests {
     fn allowing_search_changes_does_not_allow_a_slowdown() {
         let b = run(&[("c", "a", 1, 5, 100), ("c", "a", 2, 5, 100)]);
         let c = run(&[("c", "a", 1, 6, 300), ("c", "a", 2, 6, 300)]);
-        let options = Options {
+        let options = CompareOptions {
             allow_search_changes: true,
-            ..Options::default()
+            ..CompareOptions::default()
         };
         let cmp = compare(&[b.clone(), b.clone()], &[c.clone(), c.clone()], &options).unwrap();
         assert_eq!(cmp.rows[0].search_changed, 2);
@@ -580,12 +581,12 @@ mod tests {
     fn a_strategy_that_counts_no_nodes_is_not_said_to_have_zero() {
         let b = run_with_nodes(&[("c", "lib", 1, 0, 10)], false);
         let c = run_with_nodes(&[("c", "lib", 1, 0, 10)], false);
-        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
+        let cmp = compare(&[b], &[c], &CompareOptions::default()).unwrap();
         assert!(!cmp.rows[0].nodes_counted);
         let counted = compare(
             &[run(&[("c", "a", 1, 0, 10)])],
             &[run(&[("c", "a", 1, 0, 10)])],
-            &Options::default(),
+            &CompareOptions::default(),
         )
         .unwrap();
         assert!(counted.rows[0].nodes_counted);
@@ -595,7 +596,7 @@ mod tests {
     fn zero_times_do_not_break_the_logarithm() {
         let b = run(&[("c", "a", 1, 5, 0), ("c", "a", 2, 5, 100)]);
         let c = run(&[("c", "a", 1, 5, 0), ("c", "a", 2, 5, 100)]);
-        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
+        let cmp = compare(&[b], &[c], &CompareOptions::default()).unwrap();
         assert_eq!(cmp.rows[0].time_ratio, Some(1.0));
         assert_eq!(cmp.rows[0].verdict, Verdict::Inconclusive);
     }
@@ -624,7 +625,7 @@ mod tests {
         let slow = compare(
             &[scaled(&puzzles(), 1.0, 0)],
             &[scaled(&puzzles(), 1.5, 0)],
-            &Options::default(),
+            &CompareOptions::default(),
         )
         .unwrap();
         let row = &slow.rows[0];
@@ -634,11 +635,11 @@ mod tests {
         assert!(!slow.conclusive() && !slow.regressed());
         let base = [scaled(&puzzles(), 1.0, 1), scaled(&puzzles(), 1.02, 2)];
         let cur = [scaled(&puzzles(), 1.5, 3), scaled(&puzzles(), 1.48, 4)];
-        let cmp = compare(&base, &cur, &Options::default()).unwrap();
+        let cmp = compare(&base, &cur, &CompareOptions::default()).unwrap();
         assert_eq!((cmp.baseline_runs, cmp.current_runs), (2, 2));
         assert_eq!(cmp.rows[0].verdict, Verdict::Slower, "{:?}", cmp.rows[0]);
         assert!(cmp.regressed());
-        let same = compare(&base, &base, &Options::default()).unwrap();
+        let same = compare(&base, &base, &CompareOptions::default()).unwrap();
         assert_eq!(same.rows[0].verdict, Verdict::NoChange);
     }
 
@@ -649,7 +650,7 @@ mod tests {
         let cmp = compare(
             &[run(&puzzles()), run(&other)],
             &[run(&puzzles()), run(&puzzles())],
-            &Options::default(),
+            &CompareOptions::default(),
         )
         .unwrap();
         assert_eq!(cmp.rows[0].search_changed, 1);
@@ -662,7 +663,7 @@ mod tests {
         let cmp = compare(
             &[run(&puzzles()), run(&fewer)],
             &[run(&puzzles()), run(&puzzles())],
-            &Options::default(),
+            &CompareOptions::default(),
         )
         .unwrap();
         assert_eq!(cmp.rows[0].paired, 59);
@@ -681,7 +682,7 @@ mod tests {
         );
         let r = run(&rows);
         let pairs = [("a".to_string(), "b".to_string())];
-        let cmp = between(&r, &pairs, &Options::default()).unwrap();
+        let cmp = between(&r, &pairs, &CompareOptions::default()).unwrap();
         assert_eq!(cmp.mode, Mode::InRun);
         let row = &cmp.rows[0];
         assert_eq!(
@@ -692,7 +693,7 @@ mod tests {
         assert_eq!(row.verdict, Verdict::Slower);
         let unknown = [("a".to_string(), "zz".to_string())];
         assert_eq!(
-            between(&r, &unknown, &Options::default()),
+            between(&r, &unknown, &CompareOptions::default()),
             Err(CompareError::UnknownStrategy {
                 name: "zz".into(),
                 known: vec!["a".into(), "b".into()]
@@ -712,9 +713,9 @@ mod tests {
             ("c", "a", 1, 5, 20),
             ("d", "a", 1, 6, 10),
         ]);
-        let options = Options {
+        let options = CompareOptions {
             relative_to: Some("ref".into()),
-            ..Options::default()
+            ..CompareOptions::default()
         };
         let cmp = compare(&[b], &[c], &options).unwrap();
         let d = cmp.rows.iter().find(|r| r.corpus == "d").unwrap();

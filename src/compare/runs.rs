@@ -3,13 +3,14 @@
 //! paired with its side's first run the same way, so a puzzle is known by the same corpus
 //! and line in every run. A puzzle is compared only when every run holds it; its log time
 //! (relative to the reference strategy's, with `--relative-to`) in each run feeds the
-//! hierarchical bootstrap of [`stats`](super::stats).
+//! hierarchical bootstrap of [`super::stats`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::load::{self, CorpusRows, Sample, Samples};
 use super::{
-    pair, puzzle_times, stats, verdict, CompareError, Comparison, Options, Row, Side, Unpaired, Why,
+    pair, puzzle_times, stats, verdict, CompareError, CompareOptions, Comparison, ComparisonRow,
+    Side, Unpaired, Why,
 };
 
 /// Per-puzzle time for `strategy`, divided by the reference strategy's time on the same
@@ -25,7 +26,7 @@ fn log_time(sample: &Sample, reference: Option<&BTreeMap<u64, Sample>>, line: u6
 }
 
 /// Fails when the reference strategy is in no corpus of a run.
-fn check_reference(s: &Samples, side: Side, options: &Options) -> Result<(), CompareError> {
+fn check_reference(s: &Samples, side: Side, options: &CompareOptions) -> Result<(), CompareError> {
     match &options.relative_to {
         Some(name) if !s.values().any(|c| c.strategies.contains_key(name)) => {
             Err(CompareError::NoReference {
@@ -57,7 +58,7 @@ fn others<'a>(side: &[&'a Samples]) -> Vec<BTreeMap<&'a str, &'a CorpusRows>> {
 pub fn per_puzzle(
     b: &[&Samples],
     c: &[&Samples],
-    options: &Options,
+    options: &CompareOptions,
     cmp: &mut Comparison,
 ) -> Result<(), CompareError> {
     for (side, runs) in [(Side::Baseline, b), (Side::Current, c)] {
@@ -149,7 +150,7 @@ fn corpus_pair(
     corpus: &str,
     b_runs: &[Option<&CorpusRows>],
     c_runs: &[Option<&CorpusRows>],
-    options: &Options,
+    options: &CompareOptions,
     cmp: &mut Comparison,
 ) {
     let (b, c) = (
@@ -201,9 +202,9 @@ fn corpus_pair(
             }
         }
         let is_reference = reference.map(String::as_str) == Some(strategy.as_str());
-        let mut row = Row {
+        let mut row = ComparisonRow {
             reference: is_reference,
-            ..Row::new(corpus.to_string(), strategy.clone())
+            ..ComparisonRow::new(corpus.to_string(), strategy.clone())
         };
         // Log times per run, puzzles in the same order in every run.
         let mut xb: Vec<Vec<f64>> = vec![Vec::new(); b_runs.len()];

@@ -2,13 +2,13 @@
 //! number per (corpus, strategy), its median solve time. The median, not the mean: one
 //! preemption of a few milliseconds moves a mean over a thousand fast puzzles by half,
 //! and a median not at all. One run per side is inconclusive; with several, the interval
-//! comes from resampling the runs' medians (the bootstrap of [`stats`](super::stats) with
+//! comes from resampling the runs' medians (the bootstrap of [`super::stats`] with
 //! one "puzzle" per run).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::load::Aggregate;
-use super::{stats, verdict, Comparison, Options, Row, Run, Unpaired, Why};
+use super::{stats, verdict, CompareOptions, Comparison, ComparisonRow, Run, Unpaired, Why};
 
 type Key = (String, String);
 
@@ -17,7 +17,7 @@ fn in_every<'a>(side: &'a [BTreeMap<Key, Aggregate>], key: &Key) -> Option<Vec<&
 }
 
 /// Compare the runs' summaries into `cmp`.
-pub fn summary(baseline: &[Run], current: &[Run], options: &Options, cmp: &mut Comparison) {
+pub fn summary(baseline: &[Run], current: &[Run], options: &CompareOptions, cmp: &mut Comparison) {
     let b: Vec<BTreeMap<Key, Aggregate>> = baseline.iter().map(Run::aggregates).collect();
     let c: Vec<BTreeMap<Key, Aggregate>> = current.iter().map(Run::aggregates).collect();
     let most = |side: &[BTreeMap<Key, Aggregate>]| side.iter().map(|a| a.len() as u64).max();
@@ -65,7 +65,7 @@ pub fn summary(baseline: &[Run], current: &[Run], options: &Options, cmp: &mut C
             .chain(&ca)
             .any(|a| a.total_nodes != first.total_nodes || a.searched != first.searched);
         let current = ca[0];
-        cmp.rows.push(Row {
+        cmp.rows.push(ComparisonRow {
             paired: current.searched,
             timed: current.searched.min(first.searched),
             baseline_nodes: first.total_nodes.unwrap_or(0),
@@ -75,7 +75,7 @@ pub fn summary(baseline: &[Run], current: &[Run], options: &Options, cmp: &mut C
             time_ratio,
             ci,
             verdict: verdict(options.threshold, changed, conclusive, time_ratio, ci),
-            ..Row::new(key.0.clone(), key.1.clone())
+            ..ComparisonRow::new(key.0.clone(), key.1.clone())
         });
     }
 }

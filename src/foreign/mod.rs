@@ -112,7 +112,7 @@ impl<'a> Spec<'a> {
 
 /// What a foreign solver is given besides its spec.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub struct ForeignOptions {
     /// The `configuration` argument of a `lib:` solver (0 unless set).
     pub configuration: u32,
     /// How long a `cmd:` solver may take to answer (the run's `--timeout`; `None`: no
@@ -131,14 +131,14 @@ pub struct Loaded {
 }
 
 /// The strategy `spec` names, loaded (a `cmd:` one started and probed) and ready to run.
-pub fn load(spec: &Spec<'_>, options: &Options) -> Result<Loaded, ForeignError> {
+pub fn load(spec: &Spec<'_>, options: &ForeignOptions) -> Result<Loaded, ForeignError> {
     match spec.kind {
         "lib" => Ok(Loaded {
             info: library::load(spec.name, spec.target, options.configuration)?,
             round_trip: None,
         }),
         "cmd" => {
-            let command = command::Spec::parse(spec.target)?;
+            let command = command::CommandLine::parse(spec.target)?;
             let probe = command.probe(options.timeout)?;
             Ok(Loaded {
                 info: command.info(spec.name, &probe, options.timeout),
@@ -184,7 +184,9 @@ mod tests {
     #[test]
     fn an_unknown_kind_is_named_with_the_known_ones() {
         let spec = Spec::parse("mine=dll:x.so").unwrap();
-        let err = load(&spec, &Options::default()).unwrap_err().to_string();
+        let err = load(&spec, &ForeignOptions::default())
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "unknown kind \"dll\"; known: lib, cmd");
     }
 }

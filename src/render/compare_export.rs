@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::compare::{Comparison, Mode, Row, Unpaired, Why};
+use crate::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
 use crate::render::table::thousands;
 
 /// Turns a comparison into one output format.
@@ -15,14 +15,14 @@ pub trait CompareExporter {
 
 /// Exports the comparison as a table aligned for a terminal, with the unpaired rows and
 /// how the verdicts were reached.
-pub struct TableExporter;
+pub struct CompareTableExporter;
 
 /// Exports the comparison as Markdown, for a pull-request comment: the outcome, the table,
 /// the unpaired rows and how the verdicts were reached.
-pub struct MarkdownExporter;
+pub struct CompareMarkdownExporter;
 
 /// Exports the comparison as pretty-printed JSON: the verdicts, not the per-puzzle times.
-pub struct JsonExporter;
+pub struct CompareJsonExporter;
 
 /// Lines of unpaired puzzles shown before "and N more".
 const SHOWN_LINES: usize = 10;
@@ -31,7 +31,7 @@ fn percent(ratio: f64) -> String {
     format!("{:+.1}%", (ratio - 1.0) * 100.0)
 }
 
-fn nodes_change(r: &Row) -> String {
+fn nodes_change(r: &ComparisonRow) -> String {
     if !r.nodes_counted {
         "-".to_string()
     } else if r.baseline_nodes == r.current_nodes {
@@ -48,7 +48,7 @@ fn nodes_change(r: &Row) -> String {
 }
 
 /// The cells of one row, shared by every exporter that draws a table.
-pub(super) fn cells(cmp: &Comparison, r: &Row) -> Vec<String> {
+pub(super) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
     let time = match r.time_ratio {
         _ if r.reference => "reference".to_string(),
         Some(t) => format!("{t:.3}x ({})", percent(t)),
@@ -188,7 +188,7 @@ pub fn unpaired_line(u: &Unpaired) -> String {
     )
 }
 
-impl CompareExporter for TableExporter {
+impl CompareExporter for CompareTableExporter {
     fn export(&self, cmp: &Comparison) -> String {
         let head = headings(cmp);
         let rows: Vec<Vec<String>> = cmp.rows.iter().map(|r| cells(cmp, r)).collect();
@@ -228,7 +228,7 @@ impl CompareExporter for TableExporter {
     }
 }
 
-impl CompareExporter for MarkdownExporter {
+impl CompareExporter for CompareMarkdownExporter {
     fn export(&self, cmp: &Comparison) -> String {
         let mut out = String::from(match cmp.mode {
             Mode::InRun => "### sudoku-bench compare (in-run)\n\n",
@@ -281,7 +281,7 @@ impl CompareExporter for MarkdownExporter {
     }
 }
 
-impl CompareExporter for JsonExporter {
+impl CompareExporter for CompareJsonExporter {
     fn export(&self, cmp: &Comparison) -> String {
         let mut s = serde_json::to_string_pretty(cmp).expect("a comparison always serializes");
         s.push('\n');

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::compare_export::{self as export, CompareExporter};
 use crate::compare::histogram::Histogram;
-use crate::compare::{Comparison, Mode, Outcome, PuzzleTime, Row, Verdict};
+use crate::compare::{Comparison, ComparisonRow, GateOutcome, Mode, PuzzleTime, Verdict};
 use crate::render::html::{Align, Page};
 use crate::render::plot::{Axis, Chart, Mark};
 use crate::render::table::thousands;
@@ -16,7 +16,7 @@ use crate::render::table::thousands;
 /// The HTML page. It states the exit status `compare` gives, which depends on
 /// `--min-paired` as well as on the verdicts.
 #[derive(Debug, Clone, Copy)]
-pub struct HtmlExporter {
+pub struct CompareHtmlExporter {
     /// Share of each side's rows that must be paired, in [0, 1] (`--min-paired`).
     pub min_paired: f64,
 }
@@ -29,7 +29,7 @@ const NO_CHANGE: usize = 6;
 const MEAN: usize = 1;
 const INTERVAL: usize = 3;
 
-impl CompareExporter for HtmlExporter {
+impl CompareExporter for CompareHtmlExporter {
     fn export(&self, cmp: &Comparison) -> String {
         let mut page = Page::new(match cmp.mode {
             Mode::InRun => "sudoku-bench compare (in-run)",
@@ -38,7 +38,7 @@ impl CompareExporter for HtmlExporter {
         page.meta(&mode(cmp));
         page.meta(&settings(cmp));
         let status = status(cmp, self.min_paired);
-        if cmp.outcome(self.min_paired) == Outcome::Pass {
+        if cmp.outcome(self.min_paired) == GateOutcome::Pass {
             page.paragraph(&status);
         } else {
             page.warning(&status);
@@ -149,13 +149,13 @@ fn status(cmp: &Comparison, min_paired: f64) -> String {
     let outcome = cmp.outcome(min_paired);
     let code = outcome.code();
     match outcome {
-        Outcome::TooFewPaired => format!(
+        GateOutcome::TooFewPaired => format!(
             "Exit status {code}: {:.1}% of the rows are paired, below --min-paired {:.1}%, \
              so this is not a comparison of the same work (see Unpaired).",
             cmp.coverage.share() * 100.0,
             min_paired * 100.0
         ),
-        Outcome::Regressed => {
+        GateOutcome::Regressed => {
             let slower = cmp
                 .rows
                 .iter()
@@ -171,8 +171,8 @@ fn status(cmp: &Comparison, min_paired: f64) -> String {
             text.push('.');
             text
         }
-        Outcome::Pass if cmp.conclusive() => format!("Exit status {code}: no regression."),
-        Outcome::Pass => format!(
+        GateOutcome::Pass if cmp.conclusive() => format!("Exit status {code}: no regression."),
+        GateOutcome::Pass => format!(
             "Exit status {code}: no regression found, and no verdict on time: one run per \
              side (see the note under the table)."
         ),
@@ -180,7 +180,7 @@ fn status(cmp: &Comparison, min_paired: f64) -> String {
 }
 
 /// One row's histogram and scatter, or why it has none.
-fn distribution(page: &mut Page, cmp: &Comparison, row: &Row) {
+fn distribution(page: &mut Page, cmp: &Comparison, row: &ComparisonRow) {
     let cells = export::cells(cmp, row);
     let label = format!("{} / {}", cells[0], cells[1]);
     page.heading(3, &format!("{label}: {}", row.verdict.as_str()));
@@ -209,7 +209,7 @@ fn distribution(page: &mut Page, cmp: &Comparison, row: &Row) {
     page.paragraph(&describe(&ratios, &h, row));
 }
 
-fn histogram_chart(label: &str, h: &Histogram, row: &Row) -> Chart {
+fn histogram_chart(label: &str, h: &Histogram, row: &ComparisonRow) -> Chart {
     let mut chart = Chart::new(
         &format!("{label}: time ratio per puzzle"),
         Axis::log("current / baseline time").ratio(),
@@ -267,7 +267,7 @@ fn power_text(octaves: i32) -> String {
     }
 }
 
-fn scatter_chart(label: &str, cmp: &Comparison, row: &Row) -> Chart {
+fn scatter_chart(label: &str, cmp: &Comparison, row: &ComparisonRow) -> Chart {
     let (old, new) = match &row.baseline_strategy {
         Some(old) => (old.clone(), row.strategy.clone()),
         None => ("baseline".to_string(), "current".to_string()),
@@ -293,7 +293,7 @@ fn scatter_chart(label: &str, cmp: &Comparison, row: &Row) -> Chart {
 }
 
 /// The histogram in words: what it counts and what its end bins hold.
-fn describe(ratios: &[f64], h: &Histogram, row: &Row) -> String {
+fn describe(ratios: &[f64], h: &Histogram, row: &ComparisonRow) -> String {
     let slower = ratios.iter().filter(|r| **r > 1.0).count();
     let faster = ratios.iter().filter(|r| **r < 1.0).count();
     let mut text = format!(
@@ -335,7 +335,7 @@ fn describe(ratios: &[f64], h: &Histogram, row: &Row) -> String {
 mod tests {
     use super::*;
     use crate::compare::load::Aggregate;
-    use crate::compare::{between, compare, Options, Run};
+    use crate::compare::{between, compare, CompareOptions, Run};
 
     /// A per-puzzle CSV as `run` writes it: (strategy, line, time_ns) rows of one corpus.
     fn csv(dir: &std::path::Path, name: &str, rows: &[(&str, u64, u64)]) -> Run {
@@ -365,7 +365,7 @@ mod tests {
     fn the_histogram_counts_the_ratios_of_a_csv_pair() {
         let dir = tempfile::TempDir::new().unwrap();
         let (b, c) = pair(dir.path());
-        let cmp = compare(&[b], &[c], &Options::default()).unwrap();
+        let cmp = compare(&[b], &[c], &CompareOptions::default()).unwrap();
         let row = &cmp.rows[0];
         let ratios: Vec<f64> = row.puzzle_times.iter().map(PuzzleTime::ratio).collect();
         assert_eq!(ratios.len(), RATIOS.len());
@@ -395,7 +395,7 @@ mod tests {
     }
 
     fn page(cmp: &Comparison) -> String {
-        HtmlExporter { min_paired: 1.0 }.export(cmp)
+        CompareHtmlExporter { min_paired: 1.0 }.export(cmp)
     }
 
     #[test]
@@ -408,7 +408,7 @@ mod tests {
     fn the_page_holds_every_verdict_row_and_a_chart_per_pair() {
         let dir = tempfile::TempDir::new().unwrap();
         let (b, c) = pair(dir.path());
-        let cmp = compare(std::slice::from_ref(&b), &[c], &Options::default()).unwrap();
+        let cmp = compare(std::slice::from_ref(&b), &[c], &CompareOptions::default()).unwrap();
         let html = page(&cmp);
         for cell in export::cells(&cmp, &cmp.rows[0]) {
             let td = format!(">{}</td>", crate::render::html::escape(&cell));
@@ -427,7 +427,7 @@ mod tests {
             ("a".to_string(), "b".to_string()),
             ("b".to_string(), "a".to_string()),
         ];
-        let cmp = between(&run, &pairs, &Options::default()).unwrap();
+        let cmp = between(&run, &pairs, &CompareOptions::default()).unwrap();
         let html = page(&cmp);
         assert!(
             html.contains("a -&gt; b") && html.contains("b -&gt; a"),
@@ -438,7 +438,7 @@ mod tests {
         assert_eq!(html.matches("<svg").count(), 4);
         // Too little paired: the page says the status the command gives.
         let fewer = csv(dir.path(), "fewer.csv", &[("a", 1, 1000)]);
-        let cmp = compare(&[b], &[fewer], &Options::default()).unwrap();
+        let cmp = compare(&[b], &[fewer], &CompareOptions::default()).unwrap();
         assert!(page(&cmp).contains("Exit status 2"));
     }
 
@@ -452,7 +452,7 @@ mod tests {
         };
         let run = Run::Summary([(("c".to_string(), "a".to_string()), aggregate)].into());
         let side = std::slice::from_ref(&run);
-        let cmp = compare(side, side, &Options::default()).unwrap();
+        let cmp = compare(side, side, &CompareOptions::default()).unwrap();
         let html = page(&cmp);
         assert!(html.contains("No per-puzzle data"), "{html}");
         assert!(html.contains("Mode: summary JSONs"), "{html}");

@@ -1,5 +1,5 @@
 //! `Sink`: where a run's results go, batch by batch, in input order. The per-puzzle CSV
-//! ([`super::csv_sink::CsvSink`]) and the [`Summary`] are sinks; so is whatever a caller
+//! ([`super::csv_sink::CsvSink`]) and the [`crate::summary::Summary`] are sinks; so is whatever a caller
 //! adds (warnings, a progress display, its own export). Several sinks make one as a
 //! pair, `(a, b)`, whose halves take each batch at the same time on the runner's workers.
 

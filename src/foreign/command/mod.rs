@@ -4,7 +4,7 @@
 //! puzzle, writes `PUZZLE LIMIT` (81 characters, `.` for a blank, a space, the limit) and
 //! reads back `COUNT SOLUTION GUESSES` (the solutions found up to the limit; the first as 81
 //! digits or `-`; the guesses made or `-`). The time of a puzzle is that round trip, so
-//! [`Spec::probe`] measures what a trivial exchange costs, for the summary to state.
+//! [`CommandLine::probe`] measures what a trivial exchange costs, for the summary to state.
 //!
 //! A solver that says nothing within the run's timeout is killed (`Abort::Timeout`); one
 //! that exits, or answers what cannot be read, is killed too (`Abort::Failed`, quoting what
@@ -74,7 +74,7 @@ pub enum CommandError {
 
 /// A `cmd:` solver's command line, split into a program and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Spec {
+pub struct CommandLine {
     command: String,
     program: String,
     args: Vec<String>,
@@ -90,15 +90,15 @@ pub struct Probe {
     pub counts_guesses: bool,
 }
 
-impl Spec {
+impl CommandLine {
     /// The text after `cmd:`: a program and its arguments, split like a shell would split
     /// them (quotes, backslashes), though no shell is involved: a kill reaches the solver
     /// itself.
-    pub fn parse(command: &str) -> Result<Spec, CommandError> {
+    pub fn parse(command: &str) -> Result<CommandLine, CommandError> {
         let words = shlex::split(command).ok_or_else(|| CommandError::Split(command.into()))?;
         let mut words = words.into_iter();
         let program = words.next().ok_or(CommandError::Empty)?;
-        Ok(Spec {
+        Ok(CommandLine {
             command: command.trim().to_string(),
             program,
             args: words.collect(),
@@ -112,7 +112,7 @@ impl Spec {
 
     /// Start the command and time a trivial exchange (a solved grid, limit 1) a number of
     /// times, checking every answer; `timeout` bounds each timed exchange, and the first
-    /// (the start-up) with at least [`START_UP`] (`None`: no bound).
+    /// (the start-up) with at least the start-up allowance, `START_UP` (`None`: no bound).
     pub fn probe(&self, timeout: Option<Duration>) -> Result<Probe, CommandError> {
         let fail = |reason: String| CommandError::Probe {
             command: self.command.clone(),
@@ -144,7 +144,7 @@ impl Spec {
 
     /// The strategy `name`: each worker thread's value runs its own copy of the command.
     /// `timeout`, the run's, bounds each puzzle, and the start-up of a copy (its first
-    /// exchange) with at least [`START_UP`].
+    /// exchange) with at least the start-up allowance, `START_UP`.
     pub fn info(&self, name: &str, probe: &Probe, timeout: Option<Duration>) -> StrategyInfo {
         let spec = Arc::new(self.clone());
         let counts_guesses = probe.counts_guesses;
@@ -165,7 +165,7 @@ impl Spec {
 
 /// One worker's copy of the command, restarted whenever it fails.
 struct CommandSolver {
-    spec: Arc<Spec>,
+    spec: Arc<CommandLine>,
     counts_guesses: bool,
     process: Result<Process, String>,
     request: Vec<u8>,
@@ -174,7 +174,11 @@ struct CommandSolver {
 impl CommandSolver {
     /// Started here, on the worker's first use and outside any timed solve, so that no
     /// puzzle's time includes the program's start-up.
-    fn new(spec: Arc<Spec>, counts_guesses: bool, timeout: Option<Duration>) -> CommandSolver {
+    fn new(
+        spec: Arc<CommandLine>,
+        counts_guesses: bool,
+        timeout: Option<Duration>,
+    ) -> CommandSolver {
         let process = started(&spec, timeout);
         CommandSolver {
             spec,
@@ -244,7 +248,7 @@ impl Strategy for CommandSolver {
 }
 
 /// A copy that has answered the probe's exchange once (so it is ready), or why not.
-fn started(spec: &Spec, timeout: Option<Duration>) -> Result<Process, String> {
+fn started(spec: &CommandLine, timeout: Option<Duration>) -> Result<Process, String> {
     let mut process = Process::start(&spec.program, &spec.args).map_err(|e| e.to_string())?;
     match check(&mut process, start_up(timeout)) {
         Ok(_) => Ok(process),

@@ -6,8 +6,8 @@ use std::path::Path;
 
 /// A solver written in `sh`: `script` runs once per request line, with the puzzle in
 /// `$p` and the limit in `$l`.
-fn sh(script: &str) -> Spec {
-    Spec {
+fn sh(script: &str) -> CommandLine {
+    CommandLine {
         command: format!("sh -c {script:?}"),
         program: "sh".into(),
         args: vec!["-c".into(), format!("while read -r p l; do {script}; done")],
@@ -15,13 +15,13 @@ fn sh(script: &str) -> Spec {
 }
 
 /// Answers the probe as the protocol says, and every puzzle with `answer`.
-fn canned(answer: &str) -> Spec {
+fn canned(answer: &str) -> CommandLine {
     sh(&format!(
         r#"case $p in *.*) {answer};; *) echo "1 $p 0";; esac"#
     ))
 }
 
-fn solver(spec: Spec, timeout: Option<Duration>) -> CommandSolver {
+fn solver(spec: CommandLine, timeout: Option<Duration>) -> CommandSolver {
     CommandSolver::new(Arc::new(spec), true, timeout)
 }
 
@@ -48,13 +48,13 @@ fn dead(pid: u32) -> bool {
 
 #[test]
 fn commands_split_like_a_shell_without_one() {
-    let spec = Spec::parse(r#" ./solve --name "two words" it\'s "#).unwrap();
+    let spec = CommandLine::parse(r#" ./solve --name "two words" it\'s "#).unwrap();
     assert_eq!(spec.program, "./solve");
     assert_eq!(spec.args, ["--name", "two words", "it's"]);
     assert_eq!(spec.command(), r#"./solve --name "two words" it\'s"#);
-    assert!(matches!(Spec::parse("  "), Err(CommandError::Empty)));
+    assert!(matches!(CommandLine::parse("  "), Err(CommandError::Empty)));
     assert!(matches!(
-        Spec::parse("solve \"open"),
+        CommandLine::parse("solve \"open"),
         Err(CommandError::Split(_))
     ));
 }
@@ -73,7 +73,9 @@ fn a_probe_times_a_correct_exchange_and_sees_whether_guesses_are_counted() {
 #[test]
 fn a_probe_names_what_went_wrong() {
     let second = Some(Duration::from_secs(1));
-    let start = Spec::parse("./no/such/solver").unwrap().probe(second);
+    let start = CommandLine::parse("./no/such/solver")
+        .unwrap()
+        .probe(second);
     assert!(
         matches!(&start, Err(CommandError::Start { command, .. }) if command == "./no/such/solver"),
         "{start:?}"
@@ -81,7 +83,7 @@ fn a_probe_names_what_went_wrong() {
     // The OS's reason is the error's source: said once when the chain is printed.
     let chain = format!("{:#}", anyhow::Error::from(start.unwrap_err()));
     assert_eq!(chain.matches("os error").count(), 1, "{chain}");
-    let probe = |spec: Spec, timeout| spec.probe(timeout).unwrap_err().to_string();
+    let probe = |spec: CommandLine, timeout| spec.probe(timeout).unwrap_err().to_string();
     let says = probe(sh(r#"echo "0 - 0""#), second);
     assert!(says.contains(r#"answered "0 - 0", not `1 "#), "{says}");
     let says = probe(sh("exit 3"), second);
@@ -108,7 +110,7 @@ fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
     // An interpreter's start-up is not a solve: a copy that takes longer to start than
     // a puzzle may take is still started, probed and used.
     let slow = r#"sleep 0.5; while read -r p l; do echo "1 - 0"; done"#;
-    let spec = Spec {
+    let spec = CommandLine {
         command: format!("sh -c {slow:?}"),
         program: "sh".into(),
         args: vec!["-c".into(), slow.into()],
@@ -265,7 +267,7 @@ fn dropping_the_strategy_kills_the_whole_process_group() {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
     // Starts a grandchild that would outlive its parent.
-    let spec = Spec {
+    let spec = CommandLine {
         command: "sh".into(),
         program: "sh".into(),
         args: vec![

@@ -19,7 +19,7 @@ use crate::summary::SummaryReport;
 
 /// What the user asks of a report beyond its inputs.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub struct ReportOptions {
     /// Pairs of strategies (labels as the report shows them) to draw against each other;
     /// none: the two fastest of each corpus by summed time.
     pub scatter: Vec<(String, String)>,
@@ -28,7 +28,7 @@ pub struct Options {
 }
 
 /// The report as one HTML document.
-pub fn render(inputs: &Inputs, options: &Options) -> Result<String, ReportError> {
+pub fn render(inputs: &Inputs, options: &ReportOptions) -> Result<String, ReportError> {
     let labels = distinct_labels(inputs);
     for (a, b) in &options.scatter {
         for name in [a, b] {
@@ -77,7 +77,7 @@ type ByColumn = (String, Vec<ColumnValues>);
 /// A corpus's (line, value) of `--by`'s column, or why it has none.
 type ColumnValues = Result<Vec<(u64, String)>, ReportError>;
 
-fn by_columns(corpora: &[&str], options: &Options) -> Result<Option<ByColumn>, ReportError> {
+fn by_columns(corpora: &[&str], options: &ReportOptions) -> Result<Option<ByColumn>, ReportError> {
     let Some(column) = &options.by else {
         return Ok(None);
     };
@@ -218,7 +218,7 @@ fn section(
     corpus: &str,
     groups: &[&Group],
     labels: &[String],
-    options: &Options,
+    options: &ReportOptions,
     by: Option<(&str, &ColumnValues)>,
 ) -> Result<(), ReportError> {
     let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
@@ -500,7 +500,7 @@ fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
 fn scatter_pairs<'a>(
     groups: &[&'a Group],
     all: &[Stats],
-    options: &Options,
+    options: &ReportOptions,
 ) -> Vec<(&'a Group, &'a Group)> {
     let find = |label: &str| groups.iter().copied().find(|g| g.label == label);
     if !options.scatter.is_empty() {

@@ -113,7 +113,7 @@ fn counts_par2_and_slowest_come_from_every_row_and_appear_in_the_page() {
     assert_eq!(slow, (1..=10).collect::<Vec<_>>());
 
     let inputs = inputs.with_summary("run-a.json", summary(Some(10_000), Some(100)));
-    let html = render(&inputs, &Options::default()).unwrap();
+    let html = render(&inputs, &ReportOptions::default()).unwrap();
     for text in [
         "corpus c.txt",
         "Test CPU 9000",
@@ -146,7 +146,7 @@ fn one_strategy_that_searched_nothing_gets_no_empty_slowest_table() {
     let dir = tempfile::tempdir().unwrap();
     let rows = "c.txt,1,a,malformed,,,,,,,,line is not a puzzle\n";
     let path = write(dir.path(), "none.csv", &format!("{HEADER}{rows}"));
-    let html = render(&Inputs::read(&[path]).unwrap(), &Options::default()).unwrap();
+    let html = render(&Inputs::read(&[path]).unwrap(), &ReportOptions::default()).unwrap();
     assert!(html.contains("1 puzzle line, 1 strategy"), "{html}");
     assert!(!html.contains("slowest</h4>"), "{html}");
     assert!(html.contains("Nothing was searched"), "{html}");
@@ -157,7 +157,7 @@ fn mean_nodes_have_thousands_separators() {
     let dir = tempfile::tempdir().unwrap();
     let rows = "c.txt,1,a,unique,1,1234567,,100,25,,,\nc.txt,2,a,unique,1,1234568,,100,25,,,\n";
     let path = write(dir.path(), "big.csv", &format!("{HEADER}{rows}"));
-    let html = render(&Inputs::read(&[path]).unwrap(), &Options::default()).unwrap();
+    let html = render(&Inputs::read(&[path]).unwrap(), &ReportOptions::default()).unwrap();
     assert!(html.contains("<td class=\"r\">1,234,567.5</td>"), "{html}");
 }
 
@@ -169,7 +169,7 @@ fn a_summary_of_another_run_is_named_without_its_settings() {
     let inputs = Inputs::read(&[path])
         .unwrap()
         .with_summary("run-a.json", summary(Some(10_000), None));
-    let html = render(&inputs, &Options::default()).unwrap();
+    let html = render(&inputs, &ReportOptions::default()).unwrap();
     assert!(
         html.contains("run-a.json matches none of the CSVs&#39; (corpus, strategy, puzzles)"),
         "{html}"
@@ -181,7 +181,7 @@ fn a_summary_of_another_run_is_named_without_its_settings() {
 fn without_a_summary_the_page_says_what_is_missing() {
     let dir = tempfile::tempdir().unwrap();
     let inputs = Inputs::read(&[sample_csv(dir.path())]).unwrap();
-    let html = render(&inputs, &Options::default()).unwrap();
+    let html = render(&inputs, &ReportOptions::default()).unwrap();
     assert!(html.contains("were not recorded"), "{html}");
     assert!(html.contains("PAR-2 needs the run&#39;s limits"), "{html}");
 }
@@ -249,7 +249,7 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
     assert_eq!(labels, ["a (run-a)", "a (run-b)"]);
     let err = render(
         &inputs,
-        &Options {
+        &ReportOptions {
             scatter: vec![("a".into(), "a (run-b)".into())],
             by: None,
         },
@@ -262,7 +262,7 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
     );
     assert!(render(
         &inputs,
-        &Options {
+        &ReportOptions {
             scatter: vec![("a (run-a)".into(), "a (run-b)".into())],
             by: None,
         },

@@ -1,5 +1,5 @@
 //! The per-puzzle CSV, the artifact every later command reads: one row per (puzzle,
-//! strategy), in input order. Its columns are defined here once; [`write`] formats rows
+//! strategy), in input order. Its columns are defined here once; [`mod@write`] formats rows
 //! and [`read`] is the one reader that `compare`, `report`, `merge` and `--resume` use.
 
 pub mod read;
