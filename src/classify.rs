@@ -13,9 +13,9 @@ use crate::strategy::{self, Limits, Outcome, StrategyInfo};
 
 /// Strategies in order of preference for the corpus tools, fastest first. A name that is not
 /// registered is skipped, so a faster strategy is picked up as soon as it is registered.
-pub const FASTEST: &[&str] = &["fast", "dlx"];
+pub(crate) const FASTEST: &[&str] = &["fast", "dlx"];
 
-/// The fastest registered strategy (see [`FASTEST`]); the last registered one otherwise.
+/// The fastest registered strategy (see `FASTEST`); the last registered one otherwise.
 pub fn fastest() -> &'static StrategyInfo {
     FASTEST
         .iter()

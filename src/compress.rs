@@ -22,7 +22,7 @@ pub enum Codec {
 }
 
 /// Bytes of a stream's start that `Codec::detect` needs to tell every format apart.
-pub const MAGIC_LEN: usize = 6;
+pub(crate) const MAGIC_LEN: usize = 6;
 
 impl Codec {
     /// Every format, in the order the documentation lists them.

@@ -1,6 +1,6 @@
 //! `Engine`: the one place that turns records into results. It owns a rayon pool, each
 //! worker's own solver for every strategy (made from the `StrategyInfo`s, reused from
-//! puzzle to puzzle) and the limits of a search; [`result_of`] is the one mapping from a
+//! puzzle to puzzle) and the limits of a search; `result_of` is the one mapping from a
 //! record (and its search, if any) to a [`PuzzleResult`] and its [`Status`].
 //!
 //! The benchmark [`crate::runner::Runner`], the corpus tools' [`crate::classify::Classifier`]
@@ -83,7 +83,7 @@ impl Engine {
     /// whose wall time would then carry their making (a `cmd:` solver starts a process).
     /// It also starts each worker's count of preemptions (see [`crate::preemption`]) from
     /// here, so that its first task does not count the thread's life before.
-    pub fn make_solvers(&self) {
+    pub(crate) fn make_solvers(&self) {
         self.pool.broadcast(|_| {
             self.solvers.with(|_| ());
             crate::preemption::since_last_read();
@@ -124,7 +124,7 @@ fn unsearched(record: &Record) -> Option<(Status, &str)> {
 /// time, checked against the puzzle and the corpus's solution column; otherwise the
 /// status of its kind. A line that is not an entry is reported `malformed` rather than
 /// dropped (reports only ever hold entries).
-pub fn result_of(
+pub(crate) fn result_of(
     record: &Record,
     searched: Option<(&Outcome, u64)>,
     limits: &Limits,

@@ -33,7 +33,7 @@ pub enum Symmetry {
 
 impl Symmetry {
     /// The cells that go with `cell` (itself included), sorted, without repeats.
-    pub fn orbit(self, cell: usize) -> Vec<usize> {
+    pub(crate) fn orbit(self, cell: usize) -> Vec<usize> {
         let (r, c) = (cell / 9, cell % 9);
         let mut cells = match self {
             Symmetry::None => vec![cell],
@@ -53,7 +53,7 @@ impl Symmetry {
     }
 
     /// The orbits that partition the 81 cells, each listed once, in cell order.
-    pub fn orbits(self) -> Vec<Vec<usize>> {
+    pub(crate) fn orbits(self) -> Vec<Vec<usize>> {
         // An orbit is listed at its smallest cell.
         (0..81)
             .map(|cell| self.orbit(cell))
@@ -271,7 +271,7 @@ fn break_one(puzzle: Grid, rng: &mut Rng, solver: &mut dyn Strategy) -> Option<G
 
 /// A uniformly shuffled, but not uniformly distributed, complete grid: fewest-candidates
 /// backtracking from the empty grid with digits tried in random order.
-pub fn random_solution(rng: &mut Rng) -> Grid {
+pub(crate) fn random_solution(rng: &mut Rng) -> Grid {
     let mut grid = Grid::EMPTY;
     let mut masks = [0u16; 27];
     // An empty grid always completes, so the search cannot fail.

@@ -83,7 +83,7 @@ impl fmt::Display for Conflict {
 
 /// The six orders of three things (rows in a band, bands in the grid, boxes in a band...),
 /// the building block of Sudoku's symmetries.
-pub const PERMUTATIONS_OF_3: [[usize; 3]; 6] = [
+pub(crate) const PERMUTATIONS_OF_3: [[usize; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 0, 2],
@@ -93,7 +93,7 @@ pub const PERMUTATIONS_OF_3: [[usize; 3]; 6] = [
 ];
 
 /// `r3c7` style name of a cell, 1-based.
-pub fn cell_name(cell: usize) -> String {
+pub(crate) fn cell_name(cell: usize) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
@@ -105,7 +105,7 @@ pub const fn box_of(cell: usize) -> usize {
 
 impl Grid {
     /// An all-blank grid.
-    pub const EMPTY: Grid = Grid { cells: [0; 81] };
+    pub(crate) const EMPTY: Grid = Grid { cells: [0; 81] };
 
     /// Build a grid from cell values; any value above 9 is rejected.
     pub fn from_cells(cells: [u8; 81]) -> Option<Grid> {
@@ -186,7 +186,7 @@ impl Grid {
     }
 
     /// Whether no cell is blank.
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.cells.iter().all(|&c| c != 0)
     }
 

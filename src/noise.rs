@@ -11,21 +11,21 @@ use crate::summary::{SummaryReport, SummaryRow};
 /// hardest) every built-in strategy's own tail gave shares up to about a fifth (the
 /// most: `bitmask` on the hardest puzzles), while a handful of preemptions, a time slice
 /// each among solves of microseconds, gave `fast` two fifths and more.
-pub const TAIL_SHARE: f64 = 0.25;
+pub(crate) const TAIL_SHARE: f64 = 0.25;
 
 /// Below this many searched puzzles no warning: the slowest 1% is one puzzle and its
 /// share says little, and a single preemption makes a large rate out of a tiny run
 /// (a test's fixture, a quick try) whose numbers nobody reads as a benchmark.
-pub const MIN_PUZZLES: u64 = 200;
+pub(crate) const MIN_PUZZLES: u64 = 200;
 
 /// The share of a strategy's puzzles whose kept time may hold a preemption, above which
 /// the workers count as preempted. A switch puts a time slice (milliseconds) into a solve
 /// of microseconds, so each one affected is an outlier; a few are the tail warning's
 /// business, a percent of them moves the quantiles too.
-pub const PREEMPTED_SHARE: f64 = 0.01;
+pub(crate) const PREEMPTED_SHARE: f64 = 0.01;
 
 /// The share of `row`'s summed time its slowest 1% carries, when worth a warning.
-pub fn heavy_tail(row: &SummaryRow) -> Option<f64> {
+pub(crate) fn heavy_tail(row: &SummaryRow) -> Option<f64> {
     (row.searched >= MIN_PUZZLES && row.slowest_1pct_share > TAIL_SHARE)
         .then_some(row.slowest_1pct_share)
 }

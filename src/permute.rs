@@ -80,12 +80,12 @@ impl Transform {
 
     /// The transform `run --permute seed` applies to the record of line `line`: the same
     /// for every strategy, whatever the order the records are solved in.
-    pub fn for_line(seed: u64, line: u64) -> Transform {
+    pub(crate) fn for_line(seed: u64, line: u64) -> Transform {
         Transform::random(&mut Rng::for_index(seed ^ STREAM, line))
     }
 
     /// The image of `grid`.
-    pub fn apply(&self, grid: &Grid) -> Grid {
+    pub(crate) fn apply(&self, grid: &Grid) -> Grid {
         let cells = grid.cells();
         let mut out = Grid::EMPTY;
         for (i, &s) in self.source.iter().enumerate() {
@@ -95,12 +95,12 @@ impl Transform {
     }
 
     /// The grid whose image is `grid`: `unapply(&apply(g)) == g`.
-    pub fn unapply(&self, grid: &Grid) -> Grid {
+    pub(crate) fn unapply(&self, grid: &Grid) -> Grid {
         self.inverse().apply(grid)
     }
 
     /// The transform that undoes this one.
-    pub fn inverse(&self) -> Transform {
+    pub(crate) fn inverse(&self) -> Transform {
         let mut source = [0u8; 81];
         for (i, &s) in self.source.iter().enumerate() {
             source[s as usize] = i as u8;

@@ -3,7 +3,7 @@
 //! Each one a worker suffers inside a timed solve lands, a time slice long, in that
 //! puzzle's time; the summary counts them so that it can say when its numbers carry them.
 //!
-//! A worker reads its count once per task, at the task's end ([`since_last_read`]): the
+//! A worker reads its count once per task, at the task's end (`since_last_read`): the
 //! read costs about half a microsecond, a task of easy puzzles a few tens, so reading
 //! before and after every task would cost twice as much wall time for little more
 //! precision (what a worker suffers between two of its tasks is counted with the next).
@@ -16,11 +16,11 @@ thread_local! {
 }
 
 /// Whether this system counts involuntary switches per thread (Linux's `RUSAGE_THREAD`).
-pub const COUNTED: bool = cfg!(target_os = "linux");
+pub(crate) const COUNTED: bool = cfg!(target_os = "linux");
 
 /// The calling thread's involuntary context switches since it started; 0 where they are
 /// not counted (see [`COUNTED`]).
-pub fn involuntary_switches() -> u64 {
+pub(crate) fn involuntary_switches() -> u64 {
     #[cfg(target_os = "linux")]
     {
         let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
@@ -41,7 +41,7 @@ pub fn involuntary_switches() -> u64 {
 
 /// The calling thread's involuntary context switches since its previous call (since it
 /// started, on its first); 0 where they are not counted.
-pub fn since_last_read() -> u64 {
+pub(crate) fn since_last_read() -> u64 {
     let now = involuntary_switches();
     LAST.with(|last| now.saturating_sub(last.replace(now)))
 }

@@ -4,7 +4,7 @@
 //! cancels in the per-puzzle ratio. What does not cancel is a burst that lands on one
 //! strategy's phase of a chunk: it touches a run of consecutive puzzles alike. So the
 //! interval comes from a moving-block bootstrap over consecutive puzzles (blocks of about
-//! n^(1/3), [`stats::block_length`]) rather than from independent puzzles.
+//! n^(1/3), `stats::block_length`) rather than from independent puzzles.
 
 use std::collections::BTreeSet;
 

@@ -9,7 +9,7 @@
 
 /// Doublings from 1x past which the range stops growing: 2^-20x .. 2^20x (a millionfold)
 /// holds the ratio of any two solvers that finish at all.
-pub const MAX_OCTAVES: i32 = 20;
+pub(crate) const MAX_OCTAVES: i32 = 20;
 
 /// Bins per doubling: fine over a narrow range, coarser over a wide one, so that the bars
 /// stay a few pixels wide and a bin holds more than one of a few hundred puzzles.
@@ -88,7 +88,7 @@ impl Histogram {
     }
 
     /// The ratio at the left edge of bin `i` (bin `counts.len()`: the range's right end).
-    pub fn left_edge(&self, i: usize) -> f64 {
+    pub(crate) fn left_edge(&self, i: usize) -> f64 {
         (f64::from(self.low) + i as f64 / f64::from(self.per_octave)).exp2()
     }
 
@@ -100,7 +100,7 @@ impl Histogram {
 
 /// The range, in whole halvings and doublings from 1x, that holds the ratios but the outer
 /// `TAIL` on each side, and every value of `keep` (the markers drawn over the bars).
-pub fn span(ratios: &[f64], keep: &[f64]) -> (i32, i32) {
+pub(crate) fn span(ratios: &[f64], keep: &[f64]) -> (i32, i32) {
     let mut logs: Vec<f64> = ratios
         .iter()
         .filter(|r| r.is_finite() && **r > 0.0)

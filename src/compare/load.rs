@@ -25,7 +25,7 @@ pub struct Sample {
 impl Sample {
     /// Whether two rows show the same search: the same status, and the same nodes and
     /// guesses wherever both rows count them (an empty cell is "not counted", not zero).
-    pub fn same_search(&self, other: &Sample) -> bool {
+    pub(crate) fn same_search(&self, other: &Sample) -> bool {
         let same = |a: Option<u64>, b: Option<u64>| a.zip(b).is_none_or(|(a, b)| a == b);
         self.status == other.status
             && same(self.nodes, other.nodes)
@@ -90,7 +90,7 @@ impl Run {
 
     /// Per (corpus, strategy) totals, whatever the source; corpus names are normalised
     /// (`normal_name`), since a summary holds nothing else to pair corpora by.
-    pub fn aggregates(&self) -> BTreeMap<(String, String), Aggregate> {
+    pub(crate) fn aggregates(&self) -> BTreeMap<(String, String), Aggregate> {
         match self {
             Run::Summary(a) => a.clone(),
             Run::PerPuzzle(samples) => samples
@@ -126,7 +126,7 @@ impl Run {
 /// `sub/../a.txt` name one corpus: `.` components and repeated or trailing separators go,
 /// `dir/..` folds away. Nothing is looked up on disk: the CSV may come from another
 /// machine.
-pub fn normal_name(name: &str) -> String {
+pub(crate) fn normal_name(name: &str) -> String {
     let absolute = name.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for part in name.split('/') {

@@ -4,20 +4,20 @@
 //!
 //! Three kinds of evidence, strongest first: two strategies of one run ([`between()`]: their
 //! phases alternate within every chunk, so both saw the same machine), several runs per side
-//! ([`runs`]: the interval holds run-to-run variation), and one run per side, which cannot
+//! (`runs`: the interval holds run-to-run variation), and one run per side, which cannot
 //! tell a slower build from a busier machine and so gives no time verdict
 //! ([`Verdict::Inconclusive`]) unless times are taken relative to a reference strategy.
-//! Summary JSONs ([`summary`]) compare medians. The exporters live in
+//! Summary JSONs (`summary`) compare medians. The exporters live in
 //! [`crate::render::compare_export`], the HTML page with its plots in
 //! [`crate::render::compare_html`].
 
-pub mod between;
+pub(crate) mod between;
 pub mod histogram;
-pub mod load;
-pub mod pair;
-pub mod runs;
+pub(crate) mod load;
+pub(crate) mod pair;
+pub(crate) mod runs;
 pub mod stats;
-pub mod summary;
+pub(crate) mod summary;
 
 use serde::Serialize;
 
@@ -392,7 +392,7 @@ impl Comparison {
 
     /// Whether a time verdict can be given: an in-run comparison, times relative to a
     /// reference strategy, or at least two runs per side.
-    pub fn conclusive(&self) -> bool {
+    pub(crate) fn conclusive(&self) -> bool {
         self.mode == Mode::InRun
             || (self.relative_to.is_some() && self.mode == Mode::PerPuzzle)
             || (self.baseline_runs >= 2 && self.current_runs >= 2)

@@ -70,7 +70,7 @@ pub type Rows = BTreeMap<u64, Sample>;
 /// A strategy's rows on both sides. When one side has none, the other side's rows go to
 /// `out` as unpaired, the whole strategy (made by `unpaired(why, true, lines)`), and the
 /// answer is `None`.
-pub fn both_sides<'a>(
+pub(crate) fn both_sides<'a>(
     baseline: Option<&'a Rows>,
     current: Option<&'a Rows>,
     unpaired: impl Fn(Why, bool, Vec<u64>) -> Unpaired,
@@ -87,7 +87,7 @@ pub fn both_sides<'a>(
 }
 
 /// The lines of a strategy that one side has and the other lacks.
-pub fn one_sided(baseline: &Rows, current: &Rows) -> [(Why, Vec<u64>); 2] {
+pub(crate) fn one_sided(baseline: &Rows, current: &Rows) -> [(Why, Vec<u64>); 2] {
     let only = |x: &Rows, y: &Rows| x.keys().filter(|l| !y.contains_key(l)).copied().collect();
     [
         (Why::OnlyInBaseline, only(baseline, current)),

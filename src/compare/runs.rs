@@ -55,7 +55,7 @@ fn others<'a>(side: &[&'a Samples]) -> Vec<BTreeMap<&'a str, &'a CorpusRows>> {
 }
 
 /// Compare per-puzzle runs into `cmp` (at least one run per side).
-pub fn per_puzzle(
+pub(crate) fn per_puzzle(
     b: &[&Samples],
     c: &[&Samples],
     options: &CompareOptions,

@@ -73,7 +73,7 @@ pub fn puzzle_times(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Vec<(f64, f6
 /// no puzzle or the runs' lengths differ. Untrimmed on purpose: a change that slows only
 /// the hardest tenth of a corpus is a regression a gate must see, and `--repeat` (the
 /// fastest of K timings) is what keeps a preempted solve out.
-pub fn ratio_of_sides(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Option<f64> {
+pub(crate) fn ratio_of_sides(baseline: &[Vec<f64>], current: &[Vec<f64>]) -> Option<f64> {
     average(&differences(baseline, current)?).map(f64::exp)
 }
 
@@ -100,7 +100,7 @@ impl Default for Bootstrap {
 
 /// The block length of a moving-block bootstrap over `n` consecutive puzzles: the usual
 /// n^(1/3) rule, so blocks grow with the run but stay a vanishing share of it.
-pub fn block_length(n: usize) -> usize {
+pub(crate) fn block_length(n: usize) -> usize {
     ((n as f64).cbrt().round() as usize).max(1)
 }
 
@@ -132,7 +132,7 @@ fn below(rng: &mut Rng, n: usize) -> usize {
 }
 
 impl Bootstrap {
-    /// Percentile interval of current / baseline ([`ratio_of_sides`], recomputed on every
+    /// Percentile interval of current / baseline (`ratio_of_sides`, recomputed on every
     /// resample) from runs of log times per puzzle (see the module's documentation); `block` consecutive puzzles are
     /// drawn together (1: independent puzzles). The same input gives the same interval
     /// every time. `None` when a side has no runs, the runs have no puzzles, or their

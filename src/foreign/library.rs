@@ -1,6 +1,6 @@
 //! Solvers in shared libraries, through tdoku's C ABI.
 //!
-//! The function a library exports (by default as [`DEFAULT_SYMBOL`]):
+//! The function a library exports (by default as `DEFAULT_SYMBOL`):
 //!
 //! ```c
 //! size_t solve(const char *puzzle,     /* 81 chars, '1'-'9' or '.', then a NUL */
@@ -42,7 +42,7 @@ use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
 /// The symbol looked up when a spec names none.
-pub const DEFAULT_SYMBOL: &str = "sudoku_solve";
+pub(crate) const DEFAULT_SYMBOL: &str = "sudoku_solve";
 
 /// The C signature of a solver (see the module's documentation).
 type SolveFn = unsafe extern "C" fn(

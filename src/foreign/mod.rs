@@ -74,14 +74,14 @@ pub enum ForeignError {
 }
 
 /// The kinds of solver a spec may name.
-pub const KINDS: &[&str] = &["lib", "cmd"];
+pub(crate) const KINDS: &[&str] = &["lib", "cmd"];
 
 /// A `NAME=KIND:TARGET` spec, split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec<'a> {
     /// The strategy name reports give it.
     pub name: &'a str,
-    /// How it is reached: one of [`KINDS`].
+    /// How it is reached: one of `KINDS`.
     pub kind: &'a str,
     /// What the kind makes of it: a library path and symbol, a command line.
     pub target: &'a str,

@@ -98,7 +98,7 @@ pub(super) fn headings(cmp: &Comparison) -> Vec<String> {
 }
 
 /// How to get a time verdict when the comparison could not give one.
-pub const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower build from a busier \
+pub(crate) const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower build from a busier \
      machine, so time is inconclusive. For a verdict: run both builds in one run and compare \
      them with `--between OLD,NEW` (the strongest), or make several interleaved runs per side \
      (`scripts/ab.sh`) and compare `--baseline B1 B2 .. --current C1 C2 ..`, or compare \

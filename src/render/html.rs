@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 /// Text made safe for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {

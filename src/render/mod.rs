@@ -2,7 +2,7 @@
 //! ([`table`], [`json`], [`summary_csv`]), the HTML run report ([`report_page`]) and the
 //! comparison's exports ([`compare_export`], [`compare_html`]), all drawn with one
 //! [`html`] page, one [`plot`] module and one set of number and duration formats
-//! ([`table::duration`] and its neighbours).
+//! (`table::duration` and its neighbours).
 
 pub mod compare_export;
 pub mod compare_html;

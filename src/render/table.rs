@@ -110,7 +110,7 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// Nanoseconds in the unit that keeps 3 significant digits.
-pub fn duration(ns: f64) -> String {
+pub(crate) fn duration(ns: f64) -> String {
     if ns < 1e3 {
         format!("{ns:.0} ns")
     } else if ns < 1e6 {
@@ -123,13 +123,13 @@ pub fn duration(ns: f64) -> String {
 }
 
 /// `x` with 3 significant digits, scaled by k, M or G past 999: "9.75", "647", "12.4k".
-pub fn significant(x: f64) -> String {
+pub(crate) fn significant(x: f64) -> String {
     scaled(x, &[(1.0, ""), (1e3, "k"), (1e6, "M"), (1e9, "G")])
 }
 
 /// Nanoseconds with 3 significant digits in the unit that keeps them under 1000 (seconds
 /// past that): "850 ns", "7.91 µs", "296 ms", "1.28 s".
-pub fn short_duration(ns: f64) -> String {
+pub(crate) fn short_duration(ns: f64) -> String {
     if ns < 999.5 {
         // Whole nanoseconds: the clock has no finer grain.
         return format!("{ns:.0} ns");

@@ -2,11 +2,11 @@
 //! handed in input order as a [`Batch`] to each [`Sink`]; the per-puzzle CSV is the one
 //! artifact every later command reads ([`csv`] defines it, writes it and reads it back).
 
-pub mod batch;
+pub(crate) mod batch;
 pub mod csv;
-pub mod csv_sink;
+pub(crate) mod csv_sink;
 pub mod sink;
-pub mod writer;
+pub(crate) mod writer;
 
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome};
@@ -189,7 +189,7 @@ impl Default for PuzzleResult {
 
 impl PuzzleResult {
     /// A line that was never searched.
-    pub fn unsearched(status: Status, reason: &str) -> PuzzleResult {
+    pub(crate) fn unsearched(status: Status, reason: &str) -> PuzzleResult {
         PuzzleResult {
             status,
             error: Some(reason.to_string()),
@@ -270,7 +270,7 @@ impl PuzzleResult {
     /// `reference_name` on the same puzzle: when both searches finished and their counts
     /// differ, this one becomes a mismatch (unless it already is one, for a reason that
     /// came first). Returns whether it was found to disagree.
-    pub fn check_count(&mut self, reference: &PuzzleResult, reference_name: &str) -> bool {
+    pub(crate) fn check_count(&mut self, reference: &PuzzleResult, reference_name: &str) -> bool {
         if !(self.finished() && reference.finished()) || self.solutions == reference.solutions {
             return false;
         }

@@ -51,7 +51,7 @@ impl WriterThread {
     }
 
     /// An empty buffer: one already written, when there is one, else a new one.
-    pub fn spare(&self) -> Vec<u8> {
+    pub(crate) fn spare(&self) -> Vec<u8> {
         self.written.try_recv().unwrap_or_default()
     }
 
@@ -62,7 +62,7 @@ impl WriterThread {
     }
 
     /// Queue `buffers`, in order, to be written after everything sent before them.
-    pub fn send_all(&mut self, buffers: Vec<Vec<u8>>) -> io::Result<()> {
+    pub(crate) fn send_all(&mut self, buffers: Vec<Vec<u8>>) -> io::Result<()> {
         let sent = match &self.queue {
             Some(queue) => queue.send(buffers).is_ok(),
             None => false,

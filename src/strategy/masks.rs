@@ -50,7 +50,7 @@ impl MaskBoard {
     /// Flip `digit`'s bit in the three houses of `cell`: marks it used on placement and
     /// free again on removal, as a search only removes what it placed.
     #[inline]
-    pub fn toggle(&mut self, cell: usize, digit: u8) {
+    pub(crate) fn toggle(&mut self, cell: usize, digit: u8) {
         let bit = 1 << (digit - 1);
         self.rows[cell / 9] ^= bit;
         self.cols[cell % 9] ^= bit;

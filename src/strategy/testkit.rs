@@ -28,13 +28,13 @@ pub const EASY_SOLUTION: &str =
 pub const UNSOLVABLE: &str =
     "53..7....6..195....98....6.8...64..34..8.3..17...2...6.6....28....419..5....8..79";
 /// r1c1 has no candidate: row 1 holds 1..8 and column 1 holds 9 (at r9c1).
-pub const DEAD_CELL: &str =
+pub(crate) const DEAD_CELL: &str =
     ".12345678...............................................................9........";
 /// Exactly two solutions.
 pub const TWO_SOLUTIONS: &str =
     "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
 /// magictour top1465 #1: unique, 18 clues.
-pub const HARD: &str =
+pub(crate) const HARD: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 /// `HARD`'s solution.
 pub const HARD_SOLUTION: &str =

@@ -73,7 +73,7 @@ impl Range {
     /// The ticks to label, at most about `most` of them: powers of ten on a log axis
     /// (every other one or sparser over many decades; with 2 and 5 between over less
     /// than two), 1, 2 or 5 times a power of ten apart on a linear axis.
-    pub fn ticks(&self, most: usize) -> Vec<Tick> {
+    pub(crate) fn ticks(&self, most: usize) -> Vec<Tick> {
         let most = most.max(2);
         match self.scale {
             Scale::Linear => linear_ticks(self.lo, self.hi, most),
