@@ -10,16 +10,17 @@ use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::interrupt::not_reached;
 use sudoku_bench::results::{CsvSink, Status};
+use sudoku_bench::resume::{Continue, Origin};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 use sudoku_bench::summary::count_or_unknown;
 use sudoku_bench::summary::Summary;
 use sudoku_bench::summary::SummaryReport;
 
-use super::args::{open_built_in, open_corpora, parse_threads, strategy_named};
+use super::args::{open_corpora, parse_threads, strategy_named};
 use super::outputs::{self, Output};
 use super::progress::Progress;
-use super::resume::{self, Continue};
+use super::resume;
 use super::signals;
 use super::summary_out::SummaryArgs;
 use super::warnings::Warnings;
@@ -230,12 +231,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shard = args.shard.resolve()?;
     let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
     if args.corpora.is_empty() {
-        corpora.push(open_built_in(
-            DEFAULT_CORPUS_NAME,
-            DEFAULT_CORPUS,
-            format,
-            shard,
-        ));
+        let built_in = Origin::Bytes(DEFAULT_CORPUS).open(DEFAULT_CORPUS_NAME, format, shard)?;
+        corpora.push(built_in);
         total_bytes = Some(DEFAULT_CORPUS.len() as u64);
     }
 
@@ -250,19 +247,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut summary = Summary::default();
     let (resume, appending) = if args.resume {
-        let sources = corpora
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let origin = args
-                    .corpora
+        let origins: Vec<Origin> = (0..corpora.len())
+            .map(|i| {
+                args.corpora
                     .get(i)
-                    .map_or(resume::Origin::Bytes(DEFAULT_CORPUS), |p| {
-                        resume::Origin::File(p)
-                    });
-                resume::Source::of(c, origin, format)
+                    .map_or(Origin::Bytes(DEFAULT_CORPUS), |p| Origin::File(p))
             })
-            .collect::<anyhow::Result<Vec<_>>>()?;
+            .collect();
+        let sources = resume::sources(&corpora, &origins, format)?;
         let strategy_names: Vec<&str> = settings.strategies.iter().map(|s| &*s.name).collect();
         let (resume, file) = resume::prepare(
             args.out.as_deref(),

@@ -7,27 +7,25 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
-use sudoku_bench::corpus::{Chunk, Corpus, Lines as Keep, Shard};
-use sudoku_bench::rng::splitmix64;
-
-use super::super::args::open_built_in;
+use super::error::ResumeError;
 use super::lines::{Origin, Source};
+use crate::corpus::{Chunk, Lines as Keep};
+use crate::rng::splitmix64;
 
 /// Lines of one corpus that have rows, in order: how many, the last, and a hash of them
 /// all, which tells the same count of other lines apart without keeping every line.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// How many lines.
-    pub lines: u64,
+    pub(crate) lines: u64,
     /// The last one (0: none).
-    pub last: u64,
+    pub(crate) last: u64,
     hash: u64,
 }
 
 impl Tally {
     /// Count `line`, which comes after every line counted so far.
-    pub fn add(&mut self, line: u64) {
+    pub(crate) fn add(&mut self, line: u64) {
         self.lines += 1;
         self.last = line;
         self.hash = splitmix64(self.hash ^ splitmix64(line));
@@ -40,7 +38,7 @@ const CHUNK: usize = 4096;
 /// Refuse unless `kept[i]`, the lines of `corpora[i]` with rows in `csv`, are the first
 /// lines of the run's part of it up to the last kept one, and the whole part for every
 /// corpus before the last with rows.
-pub fn check(csv: &Path, corpora: &[Source], kept: &[Tally]) -> anyhow::Result<()> {
+pub(crate) fn check(csv: &Path, corpora: &[Source], kept: &[Tally]) -> Result<(), ResumeError> {
     let Some(last) = kept.iter().rposition(|t| t.lines > 0) else {
         return Ok(());
     };
@@ -50,74 +48,56 @@ pub fn check(csv: &Path, corpora: &[Source], kept: &[Tally]) -> anyhow::Result<(
         if read == kept[i] {
             continue;
         }
-        let part = match source.lines.shard() {
-            Some(shard) => format!("part {shard} of {}", source.name),
-            None => source.name.to_string(),
-        };
-        let (held, there) = match upto {
-            Some(line) => (format!(" up to line {line}"), " up to there"),
-            None => (String::new(), ""),
-        };
-        let later = match upto {
-            Some(_) => String::new(),
-            None => format!(
-                ", and rows of {} follow, so the run would take it as done",
-                corpora[last].name
-            ),
-        };
-        let same = if read.lines == kept[i].lines {
-            ", not the same ones"
-        } else {
-            ""
-        };
-        bail!(
-            "--resume: {} holds rows for {} lines of {}{held}, but {part} has {} lines{there}\
-             {same}{later}: it was not written by this run's part (give the --shard and \
-             corpora it was written with); nothing was changed",
-            csv.display(),
-            kept[i].lines,
-            source.name,
-            read.lines
-        );
+        return Err(ResumeError::NotThePart {
+            csv: csv.to_path_buf(),
+            corpus: source.name.to_string(),
+            part: match source.lines.shard() {
+                Some(shard) => format!("part {shard} of {}", source.name),
+                None => source.name.to_string(),
+            },
+            kept: kept[i].lines,
+            read: read.lines,
+            upto,
+            later: upto.is_none().then(|| corpora[last].name.to_string()),
+        });
     }
     Ok(())
 }
 
 /// The lines of `source`'s part that make rows, up to `upto` (`None`: all of them).
-fn read_again(csv: &Path, source: &Source, upto: Option<u64>) -> anyhow::Result<Tally> {
-    let shard = source.lines.shard().unwrap_or(Shard::WHOLE);
-    let mut corpus = match source.origin {
+fn read_again(csv: &Path, source: &Source, upto: Option<u64>) -> Result<Tally, ResumeError> {
+    let named = match source.origin {
         Origin::File(path) => {
             // A pipe or stdin gives its lines once, and the run needs them.
             let regular =
                 path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
             if !regular {
-                bail!(
-                    "--resume: {} has rows of {}, which is not a regular file and cannot be \
-                     read twice: resuming reads it once to check that the rows are the first \
-                     lines of this run's part, then again to go on; save it to a file and \
-                     give that",
-                    csv.display(),
-                    path.display()
-                );
+                return Err(ResumeError::ReadOnce {
+                    csv: csv.to_path_buf(),
+                    corpus: path.to_path_buf(),
+                });
             }
-            Corpus::open_part(path, source.forced, shard)
-                .with_context(|| format!("--resume: cannot read {} again", path.display()))?
+            path
         }
-        Origin::Bytes(bytes) => {
-            open_built_in(source.name, bytes, source.forced, source.lines.shard())
-        }
+        Origin::Bytes(_) => Path::new(source.name),
     };
+    let mut corpus = source
+        .origin
+        .open(source.name, source.forced, source.lines.shard())
+        .map_err(|e| ResumeError::Reopen {
+            corpus: named.to_path_buf(),
+            source: e,
+        })?;
     let mut chunk = Chunk::new(Keep::Entries);
     let mut tally = Tally::default();
     loop {
-        let n = corpus.read_chunk(&mut chunk, CHUNK).with_context(|| {
-            format!(
-                "--resume: cannot read {} again to check the rows of {}",
-                source.name,
-                csv.display()
-            )
-        })?;
+        let n = corpus
+            .read_chunk(&mut chunk, CHUNK)
+            .map_err(|e| ResumeError::Reread {
+                corpus: source.name.to_string(),
+                csv: csv.to_path_buf(),
+                source: e,
+            })?;
         if n == 0 {
             return Ok(tally);
         }
