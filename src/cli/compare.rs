@@ -6,7 +6,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -17,6 +16,7 @@ use sudoku_bench::render::compare_export::{
 use sudoku_bench::render::compare_html::HtmlExporter;
 
 use super::args::parse_pair;
+use super::exit::Exit;
 use super::outputs::{self, Output};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -164,7 +164,7 @@ fn comparison(args: &Args, options: &Options) -> anyhow::Result<compare::Compari
     cmp.with_context(|| format!("cannot compare {} with {}", shown(baseline), shown(current)))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let options = Options {
         threshold: args.threshold,
         relative_to: args.relative_to.clone(),
@@ -222,7 +222,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 named.concat()
             );
         }
-        outcome => Ok(ExitCode::from(outcome.code())),
+        Outcome::Regressed => Ok(Exit::Failure),
+        Outcome::Pass => Ok(Exit::Success),
     }
 }
 

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -19,6 +18,7 @@ use sudoku_bench::strategy::Limits;
 use sudoku_bench::summary::count_or_unknown;
 
 use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
+use super::exit::Exit;
 use super::outputs::{self, CorpusWriter, Opened, Output};
 use super::progress::Progress;
 use super::signals;
@@ -135,7 +135,7 @@ impl LineWriter {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let limits = Limits {
         max_solutions: 2,
@@ -387,9 +387,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     eprintln!("{line}");
     Ok(match interrupted {
-        Some((signal, _)) => signals::exit_code(signal),
-        None if failures > 0 => ExitCode::from(2),
-        None => ExitCode::SUCCESS,
+        Some((signal, _)) => Exit::Stopped(signal),
+        None if failures > 0 => Exit::Error,
+        None => Exit::Success,
     })
 }
 

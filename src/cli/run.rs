@@ -3,7 +3,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
@@ -18,6 +17,7 @@ use sudoku_bench::summary::Summary;
 use sudoku_bench::summary::SummaryReport;
 
 use super::args::{open_corpora, parse_threads, strategy_named};
+use super::exit::Exit;
 use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::resume;
@@ -169,7 +169,7 @@ fn default_out_path() -> PathBuf {
     PathBuf::from("results").join(format!("run-{stamp}.csv"))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let started = Instant::now();
     if let (Some(_), Some(out)) = (&args.report, args.out.as_deref()) {
         if out.as_os_str() == "-" {
@@ -376,21 +376,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              {left} puzzles not reached",
             signals::name(signal)
         );
-        return Ok(signals::exit_code(signal));
+        return Ok(Exit::Stopped(signal));
     }
     let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);
     let bad_lines = bad / runner.settings().strategies.len().max(1) as u64;
     let mismatches = summary.mismatches();
     let failures = summary.failures();
     if read_failures > 0 {
-        return Ok(ExitCode::from(2));
+        return Ok(Exit::Error);
     }
     if args.strict && (bad_lines > 0 || mismatches > 0 || failures > 0) {
         eprintln!(
             "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong \
              answers, {failures} solver failures"
         );
-        return Ok(ExitCode::from(1));
+        return Ok(Exit::Failure);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
