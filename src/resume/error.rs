@@ -248,6 +248,7 @@ pub enum ResumeError {
         "--resume: {csv} holds rows for {kept} lines of {corpus}{held}, but {part} has {read} \
          lines{there}{same}{later}: it was not written by this run's part (give the --shard \
          and corpora it was written with); nothing was changed",
+        part = .shard.map_or(.corpus.clone(), |shard| format!("part {shard} of {}", .corpus)),
         held = .upto.map_or(String::new(), |line| format!(" up to line {line}")),
         there = if .upto.is_some() { " up to there" } else { "" },
         same = if .kept == .read { ", not the same ones" } else { "" },
@@ -260,8 +261,8 @@ pub enum ResumeError {
         csv: PathBuf,
         /// The corpus.
         corpus: String,
-        /// This run's part of it (`part K/N of NAME`, or its name).
-        part: String,
+        /// This run's part of it.
+        shard: Option<Shard>,
         /// Lines with kept rows.
         kept: u64,
         /// Lines of the part up to `upto`.
@@ -290,7 +291,7 @@ pub enum ResumeError {
         /// The corpus.
         corpus: PathBuf,
         /// Why.
-        source: LoadError,
+        source: Box<LoadError>,
     },
     /// A corpus with kept rows failed while read again.
     #[error("--resume: cannot read {corpus} again to check the rows of {csv}")]
@@ -300,7 +301,7 @@ pub enum ResumeError {
         /// The CSV.
         csv: PathBuf,
         /// Why.
-        source: LoadError,
+        source: Box<LoadError>,
     },
     /// A part by byte range of the built-in corpus, which has no file to split.
     #[error("{corpus}: a part by byte range of a corpus with no file: cannot check its lines")]
@@ -318,7 +319,7 @@ pub enum ResumeError {
         /// The part after it.
         next: Shard,
         /// Why.
-        source: LoadError,
+        source: Box<LoadError>,
     },
     /// The next part of a corpus is not split by byte range as this one is.
     #[error(

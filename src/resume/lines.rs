@@ -133,7 +133,7 @@ fn next_first_line(
         corpus: path.to_path_buf(),
         shard,
         next,
-        source,
+        source: Box::new(source),
     })?;
     match corpus.part() {
         Some(Part::Bytes { first_line, .. }) => Ok(Some(*first_line)),

@@ -51,10 +51,7 @@ pub(crate) fn check(csv: &Path, corpora: &[Source], kept: &[Tally]) -> Result<()
         return Err(ResumeError::NotThePart {
             csv: csv.to_path_buf(),
             corpus: source.name.to_string(),
-            part: match source.lines.shard() {
-                Some(shard) => format!("part {shard} of {}", source.name),
-                None => source.name.to_string(),
-            },
+            shard: source.lines.shard(),
             kept: kept[i].lines,
             read: read.lines,
             upto,
@@ -86,7 +83,7 @@ fn read_again(csv: &Path, source: &Source, upto: Option<u64>) -> Result<Tally, R
         .open(source.name, source.forced, source.lines.shard())
         .map_err(|e| ResumeError::Reopen {
             corpus: named.to_path_buf(),
-            source: e,
+            source: Box::new(e),
         })?;
     let mut chunk = Chunk::new(Keep::Entries);
     let mut tally = Tally::default();
@@ -96,7 +93,7 @@ fn read_again(csv: &Path, source: &Source, upto: Option<u64>) -> Result<Tally, R
             .map_err(|e| ResumeError::Reread {
                 corpus: source.name.to_string(),
                 csv: csv.to_path_buf(),
-                source: e,
+                source: Box::new(e),
             })?;
         if n == 0 {
             return Ok(tally);

@@ -69,13 +69,10 @@ pub(crate) fn scan(
     loop {
         let read = reader.read();
         let end = reader.bytes_read();
-        match next(csv, read, end == len, ends_whole)? {
-            Next::Row(row) => scanner.row(&row, end)?,
-            Next::Cut => {
-                scanner.scan.dropped += 1;
-                break;
-            }
-            Next::End => break,
+        let last = (end == len, ends_whole);
+        match next(csv, read, last, &mut scanner.scan.dropped)? {
+            Some(row) => scanner.row(&row, end)?,
+            None => break,
         }
     }
     let mut scan = scanner.scan;
@@ -107,30 +104,28 @@ fn has_header(csv: &Path, file: &File, len: u64) -> Result<bool, ResumeError> {
     })
 }
 
-/// What the next read of the CSV gave.
-enum Next {
-    /// A whole row.
-    Row(Row),
-    /// The last row, cut.
-    Cut,
-    /// No more rows.
-    End,
-}
-
-/// The row `read` gave, refused when it cannot be read (but for the last one, in the
-/// file's `last_record`: that is one cut short, unless the file `ends_whole`).
+/// The row `read` gave; `None` at the end, or when it is the last one, cut short (then
+/// counted in `dropped`). A row that cannot be read is refused, but for the last one, in
+/// the file's `last_record`: that is one cut short, unless the file `ends_whole`.
 fn next(
     csv: &Path,
     read: Result<Option<Row>, CsvError>,
-    last_record: bool,
-    ends_whole: bool,
-) -> Result<Next, ResumeError> {
+    (last_record, ends_whole): (bool, bool),
+    dropped: &mut u64,
+) -> Result<Option<Row>, ResumeError> {
+    // An unreadable last row is one cut where a line break happened to fall.
+    let cut = last_record
+        && match &read {
+            Ok(Some(_)) => !ends_whole,
+            Ok(None) => false,
+            Err(_) => true,
+        };
+    if cut {
+        *dropped += 1;
+        return Ok(None);
+    }
     match read {
-        Ok(None) => Ok(Next::End),
-        Ok(Some(_)) if last_record && !ends_whole => Ok(Next::Cut),
-        Ok(Some(row)) => Ok(Next::Row(row)),
-        // An unreadable last row is one cut where a line break happened to fall.
-        Err(_) if last_record => Ok(Next::Cut),
+        Ok(row) => Ok(row),
         Err(CsvError::Bad { line, message, .. }) => Err(ResumeError::BadRow {
             csv: csv.to_path_buf(),
             line,
