@@ -224,10 +224,10 @@ pub enum ResumeError {
     },
     /// A kept row whose puzzle is not the one on the corpus line it names.
     #[error(
-        "{csv}:{line}: --resume: the row for line {corpus_line} of {corpus} is of puzzle \
-         {row}, but {corpus}:{corpus_line} holds {read}: the corpus is not the one the CSV was \
-         written from (changed since, or another file of the same name); resume with that \
-         corpus, or run without --resume; nothing was changed"
+        "{csv}:{line}: --resume: the row for line {corpus_line} of {corpus} is of {row}, but \
+         {corpus}:{corpus_line} holds {read}: the corpus is not the one the CSV was written \
+         from (changed since, or another file of the same name); resume with that corpus, or \
+         run without --resume; nothing was changed"
     )]
     OtherPuzzle {
         /// The CSV.
@@ -238,9 +238,9 @@ pub enum ResumeError {
         corpus: String,
         /// The corpus line the row names.
         corpus_line: u64,
-        /// The row's puzzle column (`none` when empty).
+        /// The row's puzzle: `puzzle GRID`, or `no puzzle`.
         row: String,
-        /// What that corpus line holds.
+        /// What that corpus line holds: `puzzle GRID`, or no puzzle.
         read: String,
     },
     /// The lines with kept rows are not the first lines of this run's part of a corpus.

@@ -105,7 +105,6 @@ impl Resuming<'_> {
         }
         let file = File::open(self.csv).map_err(|source| self.unreadable(source))?;
         let scan = scan::scan(self.csv, &file, self.corpora, self.strategies, summary)?;
-        prefix::check(self.csv, self.corpora, &scan.kept)?;
         // A complete earlier run's wall time covers the rows redone here too: only an
         // interrupted one's is the kept rows' alone.
         let earlier = earlier.report.filter(|e| e.interrupted);

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::error::ResumeError;
 use super::lines::Source;
-use super::prefix::Tally;
+use super::prefix::{KeptRow, Reread, Tally};
 use crate::results::csv::{ends_in_line_break, CsvError, Row, RowReader, COLUMNS};
 use crate::results::PuzzleResult;
 use crate::summary::Summary;
@@ -28,11 +28,13 @@ pub(crate) struct Scan {
     pub(crate) last: Option<(usize, u64)>,
     /// The lines with rows, of each corpus.
     pub(crate) kept: Vec<Tally>,
+    /// Whether the part of the last kept line's corpus holds lines after it.
+    pub(crate) lines_after: bool,
 }
 
 /// Read the CSV `file` at `csv` (a run's, with its header), checking its rows against
-/// `corpora` and `strategies` (the run's, in order) and counting the whole lines' rows into
-/// `summary`.
+/// `corpora` and `strategies` (the run's, in order), and the whole lines' against the
+/// corpora read again (see `prefix`), and counting their rows into `summary`.
 pub(crate) fn scan(
     csv: &Path,
     file: &File,
@@ -57,9 +59,11 @@ pub(crate) fn scan(
             dropped: 0,
             last: None,
             kept: vec![Tally::default(); corpora.len()],
+            lines_after: false,
         },
         pending: None,
         begun: 0,
+        reread: Reread::new(csv, corpora),
     };
     if !has_header(csv, file, len)? {
         return Ok(scanner.scan);
@@ -77,6 +81,7 @@ pub(crate) fn scan(
     }
     let mut scan = scanner.scan;
     scan.dropped += scanner.pending.map_or(0, |p| p.results.len() as u64);
+    scan.lines_after = scanner.reread.finish(&scan.kept, scan.last)?;
     Ok(scan)
 }
 
@@ -140,6 +145,8 @@ struct Pending {
     corpus: usize,
     line: u64,
     results: Vec<PuzzleResult>,
+    /// Where each row is, and its puzzle.
+    rows: Vec<KeptRow>,
 }
 
 /// Checks rows one by one, and counts each line once it is whole.
@@ -152,6 +159,8 @@ struct Scanner<'a, 'c> {
     pending: Option<Pending>,
     /// Corpora whose groups the summary has, in the run's order.
     begun: usize,
+    /// The corpora read again beside the kept lines.
+    reread: Reread<'a, 'c>,
 }
 
 impl Scanner<'_, '_> {
@@ -176,9 +185,13 @@ impl Scanner<'_, '_> {
             row.result()
                 .expect("resume reads CSVs with a status column"),
         );
+        p.rows.push(KeptRow {
+            csv_line: row.csv_line,
+            puzzle: row.puzzle_grid(),
+        });
         if p.results.len() == self.strategies.len() {
             let whole = self.pending.take().expect("there is one");
-            self.keep(whole, end);
+            self.keep(whole, end)?;
         }
         Ok(())
     }
@@ -279,12 +292,15 @@ impl Scanner<'_, '_> {
             corpus,
             line: row.line,
             results: Vec::with_capacity(self.strategies.len()),
+            rows: Vec::with_capacity(self.strategies.len()),
         });
         Ok(())
     }
 
-    /// Count the whole line `p`, whose last row ends at byte `end`, into the summary.
-    fn keep(&mut self, p: Pending, end: u64) {
+    /// Count the whole line `p`, whose last row ends at byte `end`, into the summary: refused
+    /// when its rows are not of the puzzle the corpus holds on that line.
+    fn keep(&mut self, p: Pending, end: u64) -> Result<(), ResumeError> {
+        self.reread.kept(p.corpus, p.line, &p.rows)?;
         // Every corpus up to this one gets its groups in the run's order, rows or not.
         while self.begun <= p.corpus {
             for s in self.strategies {
@@ -300,5 +316,6 @@ impl Scanner<'_, '_> {
         self.scan.keep = end;
         self.scan.last = Some((p.corpus, p.line));
         self.scan.kept[p.corpus].add(p.line);
+        Ok(())
     }
 }
