@@ -9,7 +9,7 @@ use super::error::ResumeError;
 use crate::corpus::Shard;
 use crate::runner::Settings;
 use crate::summary::read as summary_file;
-use crate::summary::{Summary, SummaryReport};
+use crate::summary::{GroupState, Summary, SummaryReport};
 
 /// The earlier run's summary, when there is one to read.
 #[derive(Debug)]
@@ -122,19 +122,33 @@ pub(crate) fn check(
     Ok(())
 }
 
-/// Add the earlier run's wall time of each of `corpora` (those with kept rows, whose groups
-/// the scan made) and `strategies` to `summary`, so that wall throughputs count the kept
-/// rows over the time they took.
+/// Add the earlier run's wall accounting of each of `corpora` (those with kept rows, whose
+/// groups the scan made) and `strategies` to `summary`: its wall time, so that wall
+/// throughputs count the kept rows over the time they took, and the rows it counted without
+/// one (`unwalled`: rows that a resume of a killed run kept), which they must still leave
+/// out. Added as the summaries of a split run's parts are: by merging their accumulators.
 pub(crate) fn add_wall(
     earlier: &SummaryReport,
     corpora: &[&str],
     strategies: &[&str],
     summary: &mut Summary,
 ) {
+    let mut walls = Summary::default();
     for row in &earlier.rows {
         if corpora.contains(&row.corpus.as_str()) && strategies.contains(&row.strategy.as_str()) {
-            let group = summary.group(&row.corpus, &row.strategy);
-            summary.add_wall(group, row.wall_ns);
+            let group = walls.group(&row.corpus, &row.strategy);
+            walls.add_wall(group, row.wall_ns);
         }
     }
+    let mut state = walls.state();
+    let unwalled = |g: &GroupState| {
+        let earlier = earlier.state.as_ref()?.groups.iter();
+        let mut same = earlier.filter(|e| e.corpus == g.corpus && e.strategy == g.strategy);
+        same.next().map(|e| e.unwalled)
+    };
+    for group in &mut state.groups {
+        group.unwalled = unwalled(group).unwrap_or(0);
+    }
+    let walls = Summary::from_state(&state).expect("a summary's own state reads back");
+    summary.merge(&walls);
 }
