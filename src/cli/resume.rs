@@ -1,13 +1,11 @@
 //! `run --resume` in the binary: its arguments checked, the steps of
 //! [`sudoku_bench::resume`] taken in order, and what they find said on stderr.
 
-use std::fs::File;
 use std::path::Path;
 
 use anyhow::bail;
-use sudoku_bench::corpus::{Corpus, Format, Shard};
-use sudoku_bench::resume::{Earlier, Origin, Resume, Resuming, Source};
-use sudoku_bench::runner::Settings;
+use sudoku_bench::corpus::{Corpus, Format};
+use sudoku_bench::resume::{Earlier, Origin, Prepared, Resuming, Source};
 use sudoku_bench::summary::Summary;
 
 /// The CSV `-o` names for `--resume` to go on with: one that can be read back.
@@ -36,43 +34,44 @@ pub fn sources<'a>(
     Ok(sources)
 }
 
-/// Check that `out` is a CSV this run can go on with, count its whole rows into `summary`,
-/// cut it to them and open it for appending (the file is returned, its header written).
-/// `corpora` and `strategies` are the run's, in order, and `shard` its part;
-/// `summary_path` is its --summary, which may hold the earlier run's settings.
-/// Everything is refused before the file is touched.
-pub fn prepare(
-    out: Option<&Path>,
-    summary_path: Option<&Path>,
-    corpora: &[Source],
-    strategies: &[&str],
-    settings: &Settings,
-    shard: Option<Shard>,
-    summary: &mut Summary,
-) -> anyhow::Result<(Resume, File)> {
-    let resuming = Resuming {
-        csv: csv(out)?,
-        summary: summary_path,
-        corpora,
-        strategies,
-        settings,
-        shard,
-    };
+/// Take the steps of `resuming` in order, saying on stderr what the earlier summary leaves
+/// unchecked and what the CSV holds: `summary` counts its whole rows; the CSV is cut to them
+/// and open for appending, unless the run had finished (then nothing was changed).
+pub fn prepare(resuming: &Resuming, summary: &mut Summary) -> anyhow::Result<Prepared> {
     resuming.check_csv()?;
-    let earlier = Earlier::read(summary_path)?;
+    let earlier = Earlier::read(resuming.summary)?;
     if let Some(note) = earlier.note() {
         eprintln!("resume: {note}");
     }
-    let (resume, file) = resuming.prepare(earlier, summary)?;
+    let prepared = resuming.prepare(earlier, summary)?;
+    let (resume, next) = match &prepared {
+        Prepared::GoOn(resume, _) => (
+            resume,
+            format!("dropped {} cut rows; going on", resume.dropped),
+        ),
+        Prepared::Finished(resume) => {
+            let unchanged = match resuming.summary {
+                Some(summary) => {
+                    format!("{} and {} are", resuming.csv.display(), summary.display())
+                }
+                None => format!("{} is", resuming.csv.display()),
+            };
+            let next =
+                format!("the run had finished: nothing to do; {unchanged} left as they were");
+            (resume, next)
+        }
+    };
     let upto = match resume.last {
-        Some((corpus, line)) => format!(" (corpus {} up to line {line})", corpora[corpus].name),
+        Some((corpus, line)) => format!(
+            " (corpus {} up to line {line})",
+            resuming.corpora[corpus].name
+        ),
         None => String::new(),
     };
     eprintln!(
-        "resume: {} has {} rows whole{upto}; dropped {} cut rows; going on",
+        "resume: {} has {} rows whole{upto}; {next}",
         resuming.csv.display(),
         resume.kept_rows,
-        resume.dropped
     );
-    Ok((resume, file))
+    Ok(prepared)
 }

@@ -7,6 +7,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -15,7 +16,7 @@ use sudoku_bench::clock::MonotonicClock;
 use sudoku_bench::corpus::{Corpus, Format, Shard};
 use sudoku_bench::interrupt::{not_reached, StoppedAt};
 use sudoku_bench::results::{CsvSink, Sink, Status};
-use sudoku_bench::resume::{Continue, Origin, Resume};
+use sudoku_bench::resume::{Continue, Origin, Prepared, Resume, Resuming};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 use sudoku_bench::summary::count_or_unknown;
@@ -194,6 +195,8 @@ struct Plan {
     /// resumed, when resume opens it), the summary and the report, in that order.
     files: Checked,
     summary: SummaryArgs,
+    /// Whether `--report` asks for a report.
+    report: bool,
     strict: bool,
     quiet: bool,
     resume: bool,
@@ -241,6 +244,7 @@ impl Plan {
             out: args.out,
             files,
             summary: args.summary,
+            report: args.report.is_some(),
             strict: args.strict,
             quiet: args.quiet,
             resume: args.resume,
@@ -248,9 +252,8 @@ impl Plan {
     }
 
     /// What the run solves: every corpus opened (the built-in one when none is named)
-    /// before any work; with `--resume`, the CSV gone on with, its rows counted into
-    /// `summary`, and the file to append to.
-    fn work(&self, summary: &mut Summary) -> anyhow::Result<(Work, Option<File>)> {
+    /// before any work.
+    fn open(&self) -> anyhow::Result<Work> {
         let (mut corpora, mut total_bytes) =
             open_corpora(&self.corpora, self.format, self.shard, self.quiet)?;
         if self.corpora.is_empty() {
@@ -258,19 +261,11 @@ impl Plan {
             corpora.push(built_in.open(DEFAULT_CORPUS_NAME, self.format, self.shard)?);
             total_bytes = Some(DEFAULT_CORPUS.len() as u64);
         }
-        let (resume, appending) = match self.resume {
-            true => {
-                let (resume, file) = self.resume(&corpora, summary)?;
-                (Some(resume), Some(file))
-            }
-            false => (None, None),
-        };
-        let work = Work {
+        Ok(Work {
             corpora,
             total_bytes,
-            resume,
-        };
-        Ok((work, appending))
+            resume: None,
+        })
     }
 
     /// Where each corpus comes from, in order, as resume reads them again.
@@ -281,21 +276,43 @@ impl Plan {
         self.corpora.iter().map(|p| Origin::File(p)).collect()
     }
 
-    /// Go on with the CSV `-o` names: its whole rows counted into `summary`, the file cut to
-    /// them and open for appending.
-    fn resume(&self, corpora: &[Corpus], summary: &mut Summary) -> anyhow::Result<(Resume, File)> {
+    /// With --resume, go on with the CSV `-o` names: its whole rows counted into `summary`,
+    /// `work` told where each corpus goes on, and the file (cut to those rows) to append to;
+    /// or, when the run had finished, the exit (nothing to solve or write: --strict still
+    /// judges the rows).
+    fn pick_up(
+        &self,
+        work: &mut Work,
+        summary: &mut Summary,
+    ) -> anyhow::Result<ControlFlow<Exit, Option<File>>> {
+        if !self.resume {
+            return Ok(ControlFlow::Continue(None));
+        }
         let origins = self.origins();
-        let sources = resume::sources(corpora, &origins, self.format)?;
         let strategies: Vec<&str> = self.settings.strategies.iter().map(|s| &*s.name).collect();
-        resume::prepare(
-            self.out.as_deref(),
-            self.summary.path.as_deref(),
-            &sources,
-            &strategies,
-            &self.settings,
-            self.shard,
-            summary,
-        )
+        let resuming = Resuming {
+            csv: resume::csv(self.out.as_deref())?,
+            summary: self.summary.path.as_deref(),
+            corpora: &resume::sources(&work.corpora, &origins, self.format)?,
+            strategies: &strategies,
+            settings: &self.settings,
+            shard: self.shard,
+        };
+        match resume::prepare(&resuming, summary)? {
+            Prepared::GoOn(resume, file) => {
+                work.resume = Some(resume);
+                Ok(ControlFlow::Continue(Some(file)))
+            }
+            Prepared::Finished(_) => {
+                if self.report {
+                    eprintln!(
+                        "resume: no --report made of a finished run: `sudoku-bench report` \
+                         makes one from its CSV"
+                    );
+                }
+                Ok(ControlFlow::Break(self.ending(None, Some(0), summary, 0)))
+            }
+        }
     }
 
     /// Create every output (the CSV continued in `appending` when resumed).
@@ -351,7 +368,7 @@ impl Plan {
     fn ending(
         &self,
         signal: Option<usize>,
-        report: &SummaryReport,
+        not_reached: Option<u64>,
         summary: &Summary,
         read_failures: u64,
     ) -> Exit {
@@ -360,7 +377,7 @@ impl Plan {
                 "run: interrupted by {}: the rows and summary cover only the puzzles solved; \
                  {} puzzles not reached",
                 signals::name(signal),
-                count_or_unknown(report.not_reached)
+                count_or_unknown(not_reached)
             );
             return Exit::Stopped(signal);
         }
@@ -522,7 +539,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
     let mut summary = Summary::default();
-    let (mut work, appending) = plan.work(&mut summary)?;
+    let mut work = plan.open()?;
+    let appending = match plan.pick_up(&mut work, &mut summary)? {
+        ControlFlow::Continue(appending) => appending,
+        ControlFlow::Break(exit) => return Ok(exit),
+    };
     // Every output is created before any work, so one that cannot be fails at once; the
     // summary's is written at the end.
     let (csv, mut outputs) = plan.create(appending)?;
@@ -552,5 +573,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             .summary_report(&summary, runner.threads(), wall_ns)
     };
     plan.tell(&report, &mut outputs)?;
-    Ok(plan.ending(stop.cause(), &report, &summary, solved.read_failures))
+    let signal = stop.cause();
+    Ok(plan.ending(signal, report.not_reached, &summary, solved.read_failures))
 }

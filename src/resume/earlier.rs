@@ -9,7 +9,7 @@ use super::error::ResumeError;
 use crate::corpus::Shard;
 use crate::runner::Settings;
 use crate::summary::read as summary_file;
-use crate::summary::{GroupState, Summary, SummaryReport};
+use crate::summary::{GroupState, Summary, SummaryReport, SummaryRow};
 
 /// The earlier run's summary, when there is one to read.
 #[derive(Debug)]
@@ -120,6 +120,33 @@ pub(crate) fn check(
         }
     }
     Ok(())
+}
+
+/// Whether `earlier`'s rows count what `summary` counts: in each (corpus, strategy) with
+/// rows, the same records of each status, searches, wrong answers and failures.
+pub(crate) fn counts_the_same(earlier: &SummaryReport, summary: &Summary) -> bool {
+    let counts = |rows: &[SummaryRow]| -> Vec<(String, String, [u64; 11])> {
+        rows.iter()
+            .filter(|r| r.puzzles > 0)
+            .map(|r| {
+                let counts = [
+                    r.puzzles,
+                    r.unique,
+                    r.multiple,
+                    r.unsolvable,
+                    r.solved,
+                    r.invalid,
+                    r.malformed,
+                    r.aborted,
+                    r.mismatches,
+                    r.failures,
+                    r.searched,
+                ];
+                (r.corpus.clone(), r.strategy.clone(), counts)
+            })
+            .collect()
+    };
+    counts(&earlier.rows) == counts(&summary.rows())
 }
 
 /// Add the earlier run's wall accounting of each of `corpora` (those with kept rows, whose

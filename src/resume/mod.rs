@@ -9,7 +9,8 @@
 //! The twin of [`crate::merge`]: both put a run's rows back together from what it wrote.
 //! The steps, as `run --resume` takes them: [`Resuming::check_csv`], [`Earlier::read`]
 //! (whose [`Earlier::note`] says what cannot be checked without the earlier summary), then
-//! [`Resuming::prepare`], whose [`Resume`] says where each corpus goes on.
+//! [`Resuming::prepare`], whose [`Resume`] says where each corpus goes on, unless the run
+//! had [`Prepared::Finished`].
 
 mod earlier;
 mod error;
@@ -24,7 +25,9 @@ use std::path::Path;
 use crate::corpus::Shard;
 use crate::results::csv::push_header;
 use crate::runner::Settings;
-use crate::summary::Summary;
+use crate::summary::{Summary, SummaryReport};
+
+use self::scan::Scan;
 
 pub use self::earlier::Earlier;
 pub use self::error::ResumeError;
@@ -60,6 +63,18 @@ pub struct Resume {
     pub earlier_wall_ns: u64,
 }
 
+/// What a resume finds.
+#[derive(Debug)]
+pub enum Prepared {
+    /// The run had finished: its CSV holds every line of its corpora whole, nothing after
+    /// them, and its summary (when it has one) is of those rows and not interrupted. Nothing
+    /// is left to do, and nothing was changed.
+    Finished(Resume),
+    /// Lines are left: the run goes on with them, appending to the file (cut to its whole
+    /// rows, its header written).
+    GoOn(Resume, File),
+}
+
 /// What the run does with one of its corpora.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Continue {
@@ -93,18 +108,26 @@ impl Resuming<'_> {
     }
 
     /// Check that the CSV is one this run can go on with (and `earlier`, the earlier run's
-    /// summary, agrees), count its whole rows into `summary`, cut it to them and open it for
-    /// appending (the file is returned, its header written).
+    /// summary, agrees) and count its whole rows into `summary`. When the run had finished,
+    /// that is all; else the CSV is cut to its whole rows and opened for appending.
     pub fn prepare(
         &self,
         earlier: Earlier,
         summary: &mut Summary,
-    ) -> Result<(Resume, File), ResumeError> {
+    ) -> Result<Prepared, ResumeError> {
         if let (Some(report), Some(summary_path)) = (&earlier.report, self.summary) {
             earlier::check(report, self.csv, summary_path, self.settings, self.shard)?;
         }
         let file = File::open(self.csv).map_err(|source| self.unreadable(source))?;
         let scan = scan::scan(self.csv, &file, self.corpora, self.strategies, summary)?;
+        if self.finished(&scan, earlier.report.as_ref(), summary) {
+            return Ok(Prepared::Finished(Resume {
+                kept_rows: scan.rows,
+                dropped: 0,
+                last: scan.last,
+                earlier_wall_ns: 0,
+            }));
+        }
         // A complete earlier run's wall time covers the rows redone here too: only an
         // interrupted one's is the kept rows' alone.
         let earlier = earlier.report.filter(|e| e.interrupted);
@@ -123,7 +146,21 @@ impl Resuming<'_> {
             last: scan.last,
             earlier_wall_ns: earlier.map_or(0, |e| e.wall_ns),
         };
-        Ok((resume, file))
+        Ok(Prepared::GoOn(resume, file))
+    }
+
+    /// Whether the run had finished (see [`Prepared::Finished`]): `scan` found every line
+    /// whole and nothing to cut, `summary` counts its rows as `earlier` does, and no corpus
+    /// after the last kept line's holds lines.
+    fn finished(&self, scan: &Scan, earlier: Option<&SummaryReport>, summary: &Summary) -> bool {
+        let whole = scan.dropped == 0 && scan.keep == scan.len && scan.keep > 0;
+        let summarised = self.summary.is_none()
+            || earlier.is_some_and(|e| !e.interrupted && earlier::counts_the_same(e, summary));
+        let rest = scan.last.map_or(0, |(corpus, _)| corpus + 1);
+        whole
+            && !scan.lines_after
+            && summarised
+            && !self.corpora[rest..].iter().any(prefix::holds_lines)
     }
 
     /// The CSV cut to its first `keep` bytes, open for appending, with its header.

@@ -173,6 +173,15 @@ impl<'a, 'c> Reread<'a, 'c> {
     }
 }
 
+/// Whether `source`'s part holds any line: also when that cannot be told without using it
+/// up (stdin, a pipe) or at all (it cannot be read).
+pub(crate) fn holds_lines(source: &Source) -> bool {
+    let Ok(mut cursor) = Cursor::open(Path::new(""), source) else {
+        return true;
+    };
+    !matches!(cursor.current(), Ok(None))
+}
+
 /// The grid a corpus line holds, as its rows' `puzzle` column has it.
 fn grid_of(record: &Record) -> Option<Grid> {
     match &record.kind {

@@ -18,6 +18,8 @@ use crate::summary::Summary;
 /// What reading the CSV found.
 #[derive(Debug)]
 pub(crate) struct Scan {
+    /// Bytes in the CSV.
+    pub(crate) len: u64,
     /// Bytes of the header and the whole lines' rows.
     pub(crate) keep: u64,
     /// Rows of the whole lines.
@@ -54,6 +56,7 @@ pub(crate) fn scan(
         strategies,
         summary,
         scan: Scan {
+            len,
             keep: 0,
             rows: 0,
             dropped: 0,
