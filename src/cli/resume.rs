@@ -50,15 +50,15 @@ pub fn prepare(resuming: &Resuming, summary: &mut Summary) -> anyhow::Result<Pre
             format!("dropped {} cut rows; going on", resume.dropped),
         ),
         Prepared::Finished(resume) => {
+            let csv = resuming.csv.display();
             let unchanged = match resuming.summary {
-                Some(summary) => {
-                    format!("{} and {} are", resuming.csv.display(), summary.display())
-                }
-                None => format!("{} is", resuming.csv.display()),
+                Some(summary) => format!("{csv} and {} are left as they were", summary.display()),
+                None => format!("{csv} is left as it was"),
             };
-            let next =
-                format!("the run had finished: nothing to do; {unchanged} left as they were");
-            (resume, next)
+            (
+                resume,
+                format!("the run had finished: nothing to do; {unchanged}"),
+            )
         }
     };
     let upto = match resume.last {
