@@ -43,6 +43,7 @@ pub mod preemption;
 pub mod render;
 pub mod report;
 pub mod results;
+pub mod resume;
 pub mod rng;
 pub mod runner;
 pub mod strategy;

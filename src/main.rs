@@ -4,16 +4,16 @@ mod cli;
 
 use std::process::ExitCode;
 
+use cli::Exit;
+
 fn main() -> ExitCode {
     match cli::run() {
-        Ok(code) => code,
+        Ok(exit) => exit.into(),
+        // The reader went away (`| head`): nothing more is wanted, that is success.
+        Err(err) if cli::is_broken_pipe(&err) => Exit::Success.into(),
         Err(err) => {
-            if cli::is_broken_pipe(&err) {
-                // The reader went away (`| head`): nothing more is wanted, that is success.
-                return ExitCode::SUCCESS;
-            }
             eprintln!("error: {err:#}");
-            ExitCode::from(2)
+            Exit::Error.into()
         }
     }
 }

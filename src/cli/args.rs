@@ -110,26 +110,6 @@ pub fn open_corpora(
     Ok((corpora, total_bytes))
 }
 
-/// A corpus built into the binary, read as `format`; with `shard`, part K of N of it (round
-/// robin: it has no file to split by bytes).
-pub fn open_built_in(
-    name: &str,
-    bytes: &'static [u8],
-    format: Option<Format>,
-    shard: Option<Shard>,
-) -> Corpus {
-    let mut corpus = Corpus::from_reader(
-        name,
-        Box::new(std::io::Cursor::new(bytes)),
-        Some(bytes.len() as u64),
-        format,
-    );
-    if let Some(shard) = shard {
-        corpus.round_robin(shard);
-    }
-    corpus
-}
-
 /// Threads per core above which `--threads` is refused: more only add memory (a stack and
 /// buffers each) and switching, never speed, and a typo like 100000 would take minutes to
 /// start and hundreds of MB.

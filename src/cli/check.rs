@@ -4,7 +4,6 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::Context;
 use sudoku_bench::classify::{Classified, Classifier};
@@ -15,6 +14,7 @@ use sudoku_bench::strategy::Limits;
 use sudoku_bench::summary::count_or_unknown;
 
 use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
+use super::exit::Exit;
 use super::outputs;
 use super::progress::Progress;
 use super::signals;
@@ -51,7 +51,7 @@ pub struct Args {
 
 const CHUNK: usize = 4096;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let format = args.input.format();
     outputs::check(&args.corpora, Vec::new())?;
@@ -159,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              {left} not reached ({what}){unread}",
             signals::name(signal)
         );
-        return Ok(signals::exit_code(signal));
+        return Ok(Exit::Stopped(signal));
     }
     if faults == 0 {
         eprintln!("check: {puzzles} puzzle lines, no faults ({what}){unread}");
@@ -167,11 +167,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("check: {puzzles} puzzle lines, {faults} faulty ({what}){unread}");
     }
     Ok(if read_failures > 0 {
-        ExitCode::from(2)
-    } else if faults > 0 {
-        ExitCode::from(1)
+        Exit::Error
     } else {
-        ExitCode::SUCCESS
+        Exit::failure_if(faults > 0)
     })
 }
 

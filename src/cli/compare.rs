@@ -6,7 +6,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -18,6 +17,7 @@ use sudoku_bench::render::compare_export::{
 use sudoku_bench::render::compare_html::CompareHtmlExporter;
 
 use super::args::parse_pair;
+use super::exit::Exit;
 use super::outputs::{self, Output};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -165,7 +165,7 @@ fn comparison(args: &Args, options: &CompareOptions) -> anyhow::Result<compare::
     cmp.with_context(|| format!("cannot compare {} with {}", shown(baseline), shown(current)))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let options = CompareOptions {
         threshold: args.threshold,
         relative_to: args.relative_to.clone(),
@@ -223,7 +223,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 named.concat()
             );
         }
-        outcome => Ok(ExitCode::from(outcome.code())),
+        GateOutcome::Regressed => Ok(Exit::Failure),
+        GateOutcome::Pass => Ok(Exit::Success),
     }
 }
 

@@ -5,21 +5,22 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classified, Classifier};
-use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
+use sudoku_bench::corpus::{Chunk, Corpus, Format, Kind, Lines, Record, Shard};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
-use sudoku_bench::interrupt::not_reached;
+use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
-use sudoku_bench::strategy::Limits;
+use sudoku_bench::strategy::{Limits, StrategyInfo};
 use sudoku_bench::summary::count_or_unknown;
+use sudoku_bench::Grid;
 
 use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
-use super::outputs::{self, CorpusWriter, Opened, Output};
+use super::exit::Exit;
+use super::outputs::{self, Checked, CorpusWriter, Opened, Output};
 use super::progress::Progress;
 use super::signals;
 
@@ -135,262 +136,440 @@ impl LineWriter {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let info = choose_strategy(args.strategy.as_deref())?;
-    let limits = Limits {
-        max_solutions: 2,
-        max_nodes: if args.max_nodes == 0 {
-            u64::MAX
-        } else {
-            args.max_nodes
-        },
-        timeout: None,
-    };
-    let keep: Vec<Status> = args.keep.iter().map(|k| k.status()).collect();
-    let format = args.input.format();
-    let named = std::iter::once(Output::named("--out", &args.out)).chain(
-        args.rejects
-            .as_deref()
-            .map(|p| Output::named("--rejects", p)),
-    );
+/// `filter`'s arguments, checked once: the strategy and limits it classifies with, what it
+/// keeps, and its outputs (checked against the corpora and each other, not yet made).
+struct Plan {
+    info: &'static StrategyInfo,
+    limits: Limits,
+    keep: Vec<Status>,
+    /// The corpora as given, also for naming where a duplicate was first seen.
+    corpora: Vec<PathBuf>,
+    format: Option<Format>,
+    shard: Option<Shard>,
+    /// --out, then --rejects.
+    files: Checked,
+    dedupe: bool,
+    canonical: bool,
+    threads: usize,
+    chunk_size: usize,
+    quiet: bool,
+}
+
+impl Plan {
+    /// Check `args` and the outputs; warn that `--dedupe` of a part leaves repeats across
+    /// parts.
+    fn new(args: Args) -> anyhow::Result<Plan> {
+        let info = choose_strategy(args.strategy.as_deref())?;
+        let limits = Limits {
+            max_solutions: 2,
+            max_nodes: if args.max_nodes == 0 {
+                u64::MAX
+            } else {
+                args.max_nodes
+            },
+            timeout: None,
+        };
+        let named = std::iter::once(Output::named("--out", &args.out)).chain(
+            args.rejects
+                .as_deref()
+                .map(|p| Output::named("--rejects", p)),
+        );
+        let files = outputs::check(&args.corpora, named.collect())?;
+        let shard = args.shard.resolve()?;
+        if let (true, Some(shard)) = (args.dedupe, shard) {
+            let canonical = if args.canonical { " --canonical" } else { "" };
+            super::warnings::warn(&format!(
+                "--dedupe with --shard {shard}: duplicates are removed within this part only, \
+                 not across parts; once every part is written, remove the rest by filtering \
+                 the parts together, in order: `sudoku-bench filter --dedupe{canonical} \
+                 part-1.txt part-2.txt ... -o all.txt` (with the same --keep)"
+            ));
+        }
+        Ok(Plan {
+            info,
+            limits,
+            keep: args.keep.iter().map(|k| k.status()).collect(),
+            format: args.input.format(),
+            corpora: args.corpora,
+            shard,
+            files,
+            dedupe: args.dedupe,
+            canonical: args.canonical,
+            threads: args.threads,
+            chunk_size: args.chunk_size as usize,
+            quiet: args.quiet,
+        })
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let plan = Plan::new(args)?;
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
-    let files = outputs::check(&args.corpora, named.collect())?;
-    let shard = args.shard.resolve()?;
-    if let (true, Some(shard)) = (args.dedupe, shard) {
-        let canonical = if args.canonical { " --canonical" } else { "" };
-        super::warnings::warn(&format!(
-            "--dedupe with --shard {shard}: duplicates are removed within this part only, \
-             not across parts; once every part is written, remove the rest by filtering the \
-             parts together, in order: `sudoku-bench filter --dedupe{canonical} part-1.txt \
-             part-2.txt ... -o all.txt` (with the same --keep)"
-        ));
-    }
-    let (mut corpora, total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
-    let mut opened = files.create()?.into_iter().map(LineWriter::new);
-    let mut out = opened.next().context("no output was opened")??;
-    let mut rejects = opened.next().transpose()?;
-
-    let classifier = Classifier::new(info, limits, args.threads)?;
-    let mut progress = Progress::new(total_bytes, args.quiet);
-    let mut seen = Seen::default();
-    let mut header_written = false;
-    let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
-    let (mut kept, mut rejected, mut duplicates) = (0u64, 0u64, 0u64);
-    let mut chunk = Chunk::new(Lines::All);
-    let mut verdicts: Vec<Classified> = Vec::new();
-    let mut forms: Vec<Option<sudoku_bench::Grid>> = Vec::new();
-    let chunk_size = args.chunk_size as usize;
-    // The layout of --out: the first corpus's; a corpus laid out otherwise is refused.
-    let mut out_layout: Option<Layout> = None;
-    let mut failures = 0u64;
-
-    let mut classifier = classifier;
-    classifier.stop_when(stop.clone());
+    let (mut corpora, total_bytes) =
+        open_corpora(&plan.corpora, plan.format, plan.shard, plan.quiet)?;
+    let mut filter = Filter::new(&plan, total_bytes)?;
+    filter.classifier.stop_when(stop.clone());
     // The corpus the filter stopped in, and its entries read but not classified.
     let mut stopped_in = None;
-    'corpora: for (index, corpus) in corpora.iter_mut().enumerate() {
-        // Comments seen before the corpus shows its layout wait, so that none of the lines
-        // of a refused corpus is written.
-        let mut settled = false;
-        let mut held: Vec<Vec<u8>> = Vec::new();
-        loop {
-            if stop.requested() {
-                stopped_in = Some((index, 0));
-                break 'corpora;
-            }
-            // A read error ends this corpus like its end does.
-            let n = corpus
-                .read_chunk(&mut chunk, chunk_size)
-                .unwrap_or_else(|e| {
-                    progress.read_failed(e);
-                    failures += 1;
-                    0
-                });
-            if n == 0 {
-                break;
-            }
-            let records = chunk.records();
-            if !settled {
-                let shown = records
-                    .iter()
-                    .find_map(|r| Layout::shown_by(r).map(|layout| (r.line, layout)));
-                if let Some((line, layout)) = shown {
-                    let first = out_layout.get_or_insert_with(|| layout.clone());
-                    if *first != layout {
-                        progress.println(&format!(
-                            "error: {}:{line}: {layout}, unlike the {first} already in {}: \
-                             none of its lines written (filter each layout to its own file)",
-                            corpus.name(),
-                            out.out.path.display()
-                        ));
-                        failures += 1;
-                        held.clear();
-                        break;
-                    }
-                    settled = true;
-                    for raw in held.drain(..) {
-                        out.write(b"", &raw)?;
-                    }
-                }
-            }
-            // On a stop, only the lines before the first one not classified are written.
-            let done = classifier.classify(records, &mut verdicts);
-            if args.canonical {
-                // The canonical search costs more than solving: do it in parallel too.
-                let form = |r: &Record| match &r.kind {
-                    Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. } => {
-                        Some(minimal_form(grid))
-                    }
-                    _ => None,
-                };
-                classifier.map(&records[..done], form, &mut forms);
-            }
-            let mut entries = 0;
-            for (i, (record, verdict)) in records[..done].iter().zip(&verdicts).enumerate() {
-                let raw = record.raw.whole();
-                let status = match (&record.kind, verdict.status, raw) {
-                    (Kind::Blank, _, _) => continue,
-                    (Kind::Comment, _, Some(raw)) if !settled => {
-                        held.push(raw.to_vec());
-                        continue;
-                    }
-                    (Kind::Comment, _, Some(raw)) => {
-                        out.write(b"", raw)?;
-                        continue;
-                    }
-                    (Kind::Header, _, Some(raw)) => {
-                        // One header for the output, from the first CSV corpus.
-                        if !header_written {
-                            out.write(b"", raw)?;
-                            header_written = true;
-                        }
-                        continue;
-                    }
-                    (_, Some(status), _) => status,
-                    (_, None, _) => Status::Malformed,
-                };
-                entries += 1;
-                *counts.entry(status).or_default() += 1;
-                let reason = reason(record, verdict);
-                // A line whose bytes were not all read is written nowhere as if whole,
-                // whatever its status: the rejects say where it is, without it.
-                let Some(raw) = raw else {
-                    rejected += 1;
-                    if let Some(rejects) = rejects.as_mut() {
-                        let prefix = format!(
-                            "{}:{}\t{status}\t{reason} (line not copied)\t",
-                            corpus.name(),
-                            record.line
-                        );
-                        rejects.write(prefix.as_bytes(), b"\n")?;
-                    }
-                    continue;
-                };
-                if !keep.contains(&status) {
-                    rejected += 1;
-                    if let Some(rejects) = rejects.as_mut() {
-                        let prefix =
-                            format!("{}:{}\t{status}\t{reason}\t", corpus.name(), record.line);
-                        rejects.write(prefix.as_bytes(), raw)?;
-                    }
-                    continue;
-                }
-                if args.dedupe {
-                    if let Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. } = &record.kind {
-                        let here = FirstSeen {
-                            corpus: index as u32,
-                            line: record.line,
-                        };
-                        let key = match forms.get(i) {
-                            Some(Some(form)) if args.canonical => form,
-                            _ => grid,
-                        };
-                        if let Some(first) = seen.insert(key, here)? {
-                            duplicates += 1;
-                            if let Some(rejects) = rejects.as_mut() {
-                                let prefix = format!(
-                                    "{}:{}\tduplicate\t{} {}:{}\t",
-                                    corpus.name(),
-                                    record.line,
-                                    if args.canonical {
-                                        "equivalent to"
-                                    } else {
-                                        "same grid as"
-                                    },
-                                    args.corpora[first.corpus as usize].display(),
-                                    first.line
-                                );
-                                rejects.write(prefix.as_bytes(), raw)?;
-                            }
-                            continue;
-                        }
-                    }
-                }
-                kept += 1;
-                out.write(b"", raw)?;
-            }
-            progress.advance(entries, corpus.bytes_read());
-            if done < n {
-                let unclassified = records[done..n].iter().filter(|r| r.is_entry()).count();
-                stopped_in = Some((index, unclassified as u64));
-                break 'corpora;
-            }
+    for (index, corpus) in corpora.iter_mut().enumerate() {
+        if let Some(unclassified) = filter.corpus(index, corpus, &stop)? {
+            stopped_in = Some((index, unclassified));
+            break;
         }
-        // A corpus of comments alone has no layout to refuse.
-        for raw in held.drain(..) {
-            out.write(b"", &raw)?;
-        }
-        progress.finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
     }
-    out.finish()?;
-    if let Some(rejects) = rejects.as_mut() {
+    let Filter {
+        mut sorter,
+        mut progress,
+        ..
+    } = filter;
+    sorter.out.finish()?;
+    if let Some(rejects) = sorter.rejects.as_mut() {
         rejects.finish()?;
     }
     progress.finish();
-
-    let per_status: Vec<String> = counts
-        .iter()
-        .map(|(status, n)| format!("{status} {n}"))
-        .collect();
     let interrupted = stop.cause().map(|signal| {
         let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
         (signal, left)
     });
-    let mut line = format!(
-        "filter ({}){}: {} puzzles: {}; kept {kept}, rejected {rejected}",
-        info.name,
-        match &interrupted {
-            Some((signal, _)) => format!(" interrupted by {}", signals::name(*signal)),
-            None => String::new(),
-        },
-        counts.values().sum::<u64>(),
-        if per_status.is_empty() {
-            "none".to_string()
-        } else {
-            per_status.join(", ")
-        },
-    );
-    if args.dedupe {
-        line.push_str(&format!(
-            ", duplicates {duplicates} ({} distinct grids kept)",
-            seen.len()
-        ));
-    }
-    if let Some((_, left)) = &interrupted {
-        line.push_str(&format!("; {left} puzzles not reached"));
-    }
-    if failures > 0 {
-        line.push_str(&format!(
-            "; {failures} corpora refused or not read to the end (errors above)"
-        ));
-    }
-    eprintln!("{line}");
+    eprintln!("{}", sorter.tally(interrupted.as_ref()));
     Ok(match interrupted {
-        Some((signal, _)) => signals::exit_code(signal),
-        None if failures > 0 => ExitCode::from(2),
-        None => ExitCode::SUCCESS,
+        Some((signal, _)) => Exit::Stopped(signal),
+        None if sorter.failures > 0 => Exit::Error,
+        None => Exit::Success,
     })
+}
+
+/// The filter at work: the classifier, the batch being sorted, and where its lines go.
+struct Filter<'p> {
+    classifier: Classifier,
+    progress: Progress,
+    chunk: Chunk,
+    verdicts: Vec<Classified>,
+    /// With --canonical, each record's canonical form (searched in parallel too: it costs
+    /// more than solving).
+    forms: Vec<Option<Grid>>,
+    sorter: Sorter<'p>,
+}
+
+impl<'p> Filter<'p> {
+    /// Create the outputs and the classifier of `plan`, with a progress bar over
+    /// `total_bytes`.
+    fn new(plan: &'p Plan, total_bytes: Option<u64>) -> anyhow::Result<Filter<'p>> {
+        let mut opened = plan.files.create()?.into_iter().map(LineWriter::new);
+        let out = opened.next().context("no output was opened")??;
+        let rejects = opened.next().transpose()?;
+        Ok(Filter {
+            classifier: Classifier::new(plan.info, plan.limits, plan.threads)?,
+            progress: Progress::new(total_bytes, plan.quiet),
+            chunk: Chunk::new(Lines::All),
+            verdicts: Vec::new(),
+            forms: Vec::new(),
+            sorter: Sorter {
+                plan,
+                out,
+                rejects,
+                seen: Seen::default(),
+                header_written: false,
+                counts: BTreeMap::new(),
+                kept: 0,
+                rejected: 0,
+                duplicates: 0,
+                out_layout: None,
+                failures: 0,
+            },
+        })
+    }
+
+    /// Sort every line of `corpus` (the `index`-th) into the outputs; `Some` with the
+    /// entries read but not classified when `stop` came first.
+    fn corpus(
+        &mut self,
+        index: usize,
+        corpus: &mut Corpus,
+        stop: &Stop,
+    ) -> anyhow::Result<Option<u64>> {
+        // Comments seen before the corpus shows its layout wait, so that none of the lines
+        // of a refused corpus is written.
+        let mut held = Held::default();
+        loop {
+            if stop.requested() {
+                return Ok(Some(0));
+            }
+            // A read error ends this corpus like its end does.
+            let read = corpus.read_chunk(&mut self.chunk, self.sorter.plan.chunk_size);
+            let n = read.unwrap_or_else(|e| {
+                self.progress.read_failed(e);
+                self.sorter.failures += 1;
+                0
+            });
+            if n == 0 {
+                break;
+            }
+            let records = self.chunk.records();
+            if !self
+                .sorter
+                .settle(corpus.name(), records, &mut held, &self.progress)?
+            {
+                break;
+            }
+            // On a stop, only the lines before the first one not classified are written.
+            let done = self.classifier.classify(records, &mut self.verdicts);
+            if self.sorter.plan.canonical {
+                self.classifier
+                    .map(&records[..done], canonical_form, &mut self.forms);
+            }
+            let mut entries = 0;
+            for (i, (record, verdict)) in records[..done].iter().zip(&self.verdicts).enumerate() {
+                let form = self.forms.get(i).and_then(Option::as_ref);
+                let line = Line {
+                    index,
+                    corpus: corpus.name(),
+                    record,
+                };
+                entries += self.sorter.line(line, verdict, form, &mut held)? as u64;
+            }
+            self.progress.advance(entries, corpus.bytes_read());
+            if done < n {
+                let unclassified = records[done..n].iter().filter(|r| r.is_entry()).count();
+                return Ok(Some(unclassified as u64));
+            }
+        }
+        // A corpus of comments alone has no layout to refuse.
+        held.release(&mut self.sorter.out)?;
+        self.progress
+            .finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
+        Ok(None)
+    }
+}
+
+/// The canonical form of a record's grid, when it has one.
+fn canonical_form(record: &Record) -> Option<Grid> {
+    match &record.kind {
+        Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. } => Some(minimal_form(grid)),
+        _ => None,
+    }
+}
+
+/// Comments of a corpus read before it showed its layout, and whether it has.
+#[derive(Default)]
+struct Held {
+    settled: bool,
+    lines: Vec<Vec<u8>>,
+}
+
+impl Held {
+    /// Write the comments held, in order.
+    fn release(&mut self, out: &mut LineWriter) -> anyhow::Result<()> {
+        for raw in self.lines.drain(..) {
+            out.write(b"", &raw)?;
+        }
+        Ok(())
+    }
+}
+
+/// A line of a corpus: the `index`-th corpus, named `corpus`.
+struct Line<'a> {
+    index: usize,
+    corpus: &'a str,
+    record: &'a Record,
+}
+
+/// Where each line goes (kept, rejected, a duplicate), and the counts of it all.
+struct Sorter<'p> {
+    plan: &'p Plan,
+    out: LineWriter,
+    rejects: Option<LineWriter>,
+    /// With --dedupe, the grids kept so far.
+    seen: Seen,
+    /// One header for the output, from the first CSV corpus.
+    header_written: bool,
+    counts: BTreeMap<Status, u64>,
+    kept: u64,
+    rejected: u64,
+    duplicates: u64,
+    /// The layout of --out: the first corpus's; a corpus laid out otherwise is refused.
+    out_layout: Option<Layout>,
+    /// Corpora refused or not read to the end.
+    failures: u64,
+}
+
+impl Sorter<'_> {
+    /// Until the corpus `name` shows its layout, look for it in `records`: `false` when it
+    /// is not --out's (said above `progress`: the corpus is refused, and what it held
+    /// dropped); the comments held are written once it shows.
+    fn settle(
+        &mut self,
+        name: &str,
+        records: &[Record],
+        held: &mut Held,
+        progress: &Progress,
+    ) -> anyhow::Result<bool> {
+        if held.settled {
+            return Ok(true);
+        }
+        let shown = records
+            .iter()
+            .find_map(|r| Layout::shown_by(r).map(|layout| (r.line, layout)));
+        let Some((line, layout)) = shown else {
+            return Ok(true);
+        };
+        let first = self.out_layout.get_or_insert_with(|| layout.clone());
+        if *first != layout {
+            progress.println(&format!(
+                "error: {name}:{line}: {layout}, unlike the {first} already in {}: none of \
+                 its lines written (filter each layout to its own file)",
+                self.out.out.path.display()
+            ));
+            self.failures += 1;
+            held.lines.clear();
+            return Ok(false);
+        }
+        held.settled = true;
+        held.release(&mut self.out).map(|()| true)
+    }
+
+    /// Write `line` (classified as `verdict`; `form`, its canonical form with --canonical)
+    /// where it goes; whether it was an entry (a puzzle line, valid or not).
+    fn line(
+        &mut self,
+        line: Line,
+        verdict: &Classified,
+        form: Option<&Grid>,
+        held: &mut Held,
+    ) -> anyhow::Result<bool> {
+        let raw = line.record.raw.whole();
+        let status = match (&line.record.kind, verdict.status, raw) {
+            (Kind::Blank, _, _) => return Ok(false),
+            (Kind::Comment, _, Some(raw)) if !held.settled => {
+                held.lines.push(raw.to_vec());
+                return Ok(false);
+            }
+            (Kind::Comment, _, Some(raw)) => {
+                self.out.write(b"", raw)?;
+                return Ok(false);
+            }
+            (Kind::Header, _, Some(raw)) => {
+                if !self.header_written {
+                    self.out.write(b"", raw)?;
+                    self.header_written = true;
+                }
+                return Ok(false);
+            }
+            (_, Some(status), _) => status,
+            (_, None, _) => Status::Malformed,
+        };
+        *self.counts.entry(status).or_default() += 1;
+        self.entry(line, status, verdict, form)?;
+        Ok(true)
+    }
+
+    /// Write the entry `line` of `status` to --out, or --rejects with why not.
+    fn entry(
+        &mut self,
+        line: Line,
+        status: Status,
+        verdict: &Classified,
+        form: Option<&Grid>,
+    ) -> anyhow::Result<()> {
+        let reason = reason(line.record, verdict);
+        let at = format!("{}:{}", line.corpus, line.record.line);
+        // A line whose bytes were not all read is written nowhere as if whole, whatever
+        // its status: the rejects say where it is, without it.
+        let Some(raw) = line.record.raw.whole() else {
+            self.rejected += 1;
+            let prefix = format!("{at}\t{status}\t{reason} (line not copied)\t");
+            return self.reject(&prefix, b"\n");
+        };
+        if !self.plan.keep.contains(&status) {
+            self.rejected += 1;
+            return self.reject(&format!("{at}\t{status}\t{reason}\t"), raw);
+        }
+        if let Some(first) = self.repeat(&line, form)? {
+            self.duplicates += 1;
+            let how = if self.plan.canonical {
+                "equivalent to"
+            } else {
+                "same grid as"
+            };
+            let named = self.plan.corpora[first.corpus as usize].display();
+            let prefix = format!("{at}\tduplicate\t{how} {named}:{}\t", first.line);
+            return self.reject(&prefix, raw);
+        }
+        self.kept += 1;
+        self.out.write(b"", raw)
+    }
+
+    /// With --dedupe, where `line`'s grid (or its canonical `form`) was first kept, if it
+    /// was; else it is kept from now on.
+    fn repeat(&mut self, line: &Line, form: Option<&Grid>) -> anyhow::Result<Option<FirstSeen>> {
+        let (Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. }) = &line.record.kind else {
+            return Ok(None);
+        };
+        if !self.plan.dedupe {
+            return Ok(None);
+        }
+        let here = FirstSeen {
+            corpus: line.index as u32,
+            line: line.record.line,
+        };
+        let key = match form {
+            Some(form) if self.plan.canonical => form,
+            _ => grid,
+        };
+        Ok(self.seen.insert(key, here)?)
+    }
+
+    /// Write `raw` to --rejects, after `prefix`, when there is one.
+    fn reject(&mut self, prefix: &str, raw: &[u8]) -> anyhow::Result<()> {
+        match self.rejects.as_mut() {
+            Some(rejects) => rejects.write(prefix.as_bytes(), raw),
+            None => Ok(()),
+        }
+    }
+
+    /// The line said at the end: counts per status, what was kept and rejected, and why
+    /// the filter stopped short (`interrupted`: the signal, and the puzzles not reached).
+    fn tally(&self, interrupted: Option<&(usize, String)>) -> String {
+        let per_status: Vec<String> = self
+            .counts
+            .iter()
+            .map(|(status, n)| format!("{status} {n}"))
+            .collect();
+        let mut line = format!(
+            "filter ({}){}: {} puzzles: {}; kept {}, rejected {}",
+            self.plan.info.name,
+            match interrupted {
+                Some((signal, _)) => format!(" interrupted by {}", signals::name(*signal)),
+                None => String::new(),
+            },
+            self.counts.values().sum::<u64>(),
+            if per_status.is_empty() {
+                "none".to_string()
+            } else {
+                per_status.join(", ")
+            },
+            self.kept,
+            self.rejected
+        );
+        if self.plan.dedupe {
+            line.push_str(&format!(
+                ", duplicates {} ({} distinct grids kept)",
+                self.duplicates,
+                self.seen.len()
+            ));
+        }
+        if let Some((_, left)) = interrupted {
+            line.push_str(&format!("; {left} puzzles not reached"));
+        }
+        if self.failures > 0 {
+            line.push_str(&format!(
+                "; {} corpora refused or not read to the end (errors above)",
+                self.failures
+            ));
+        }
+        line
+    }
 }
 
 /// How the lines of a corpus are laid out, which every corpus copied into one output must

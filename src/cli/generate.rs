@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -19,6 +18,7 @@ use sudoku_bench::generate::{
 use sudoku_bench::strategy::Limits;
 
 use super::args::{choose_strategy, parse_one_strategy, parse_threads};
+use super::exit::Exit;
 use super::outputs::{self, Output};
 use super::progress::Progress;
 use super::signals;
@@ -126,7 +126,7 @@ fn parse_clues(s: &str) -> Result<(usize, usize), String> {
 /// progress bar moves.
 const BATCH: u64 = 256;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let info = choose_strategy(args.strategy.as_deref())?;
     let (min_clues, max_clues) = args.clues.unwrap_or((0, 81));
     let settings = GenerateSettings {
@@ -254,9 +254,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             last - start,
             last - first
         );
-        return Ok(signals::exit_code(signal));
+        return Ok(Exit::Stopped(signal));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 #[cfg(test)]

@@ -6,11 +6,11 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use sudoku_bench::merge;
 
+use super::exit::Exit;
 use super::outputs::{self, Output};
 use super::summary_out::SummaryArgs;
 
@@ -126,7 +126,7 @@ impl Out {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let stdout = |p: &Path| p.as_os_str() == "-";
     if args.summary.path.as_deref().is_some_and(stdout) && stdout(&args.out) {
         bail!(
@@ -191,5 +191,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             parts.len()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }

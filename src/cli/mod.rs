@@ -4,6 +4,7 @@ mod args;
 mod check;
 mod compare;
 mod eta;
+mod exit;
 mod filter;
 mod generate;
 mod merge;
@@ -19,10 +20,11 @@ mod summary_out;
 mod warnings;
 
 use std::io::Write;
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+
+pub use self::exit::Exit;
 
 /// Benchmark Sudoku solver strategies over large puzzle corpora.
 #[derive(Debug, Parser)]
@@ -54,8 +56,21 @@ enum Command {
     Merge(merge::Args),
 }
 
-pub fn run() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+/// Parse the arguments and run the command they name. Arguments clap refuses are a usage
+/// error; `--help` and `--version` are success.
+pub fn run() -> anyhow::Result<Exit> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Printed as clap prints it, to stderr or (help, version) stdout.
+            err.print().context("cannot write the usage")?;
+            return Ok(if err.use_stderr() {
+                Exit::Error
+            } else {
+                Exit::Success
+            });
+        }
+    };
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
@@ -69,7 +84,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
 }
 
 /// `sudoku-bench strategies`; a failed write (a full disk) is an error, not a panic.
-fn strategies() -> anyhow::Result<ExitCode> {
+fn strategies() -> anyhow::Result<Exit> {
     let mut out = std::io::stdout().lock();
     for s in sudoku_bench::strategy::STRATEGIES {
         writeln!(
@@ -82,7 +97,7 @@ fn strategies() -> anyhow::Result<ExitCode> {
         .context("cannot write to stdout")?;
     }
     out.flush().context("cannot write to stdout")?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// True when `err` comes from writing to a closed pipe.

@@ -355,7 +355,7 @@ impl Checked {
     /// again on what was opened), are those emptied. When anything fails, the files made
     /// here are removed again and no existing file has lost a byte; the error names the
     /// path. The outputs come back in the order given.
-    pub fn create(self) -> anyhow::Result<Vec<Opened>> {
+    pub fn create(&self) -> anyhow::Result<Vec<Opened>> {
         let mut opened: Vec<Option<Open>> = self.outputs.iter().map(|_| None).collect();
         // Named outputs first: a default name then steps around them instead of being
         // replaced by one (`--summary run-X-2.csv` next to a default `run-X.csv` taken).

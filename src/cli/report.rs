@@ -3,7 +3,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::Context;
 use sudoku_bench::render::html::Page;
@@ -12,6 +11,7 @@ use sudoku_bench::report::Inputs;
 use sudoku_bench::summary::SummaryReport;
 
 use super::args::parse_pair;
+use super::exit::Exit;
 use super::outputs::{self, Output};
 
 #[derive(Debug, clap::Args)]
@@ -38,7 +38,7 @@ pub struct Args {
     by: Option<String>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<Exit> {
     let files = outputs::check(&args.inputs, vec![Output::named("--out", &args.out)])?;
     let inputs = Inputs::read(&args.inputs)?;
     let options = ReportOptions {
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .write_all(html.as_bytes())
         .and_then(|()| out.writer.flush())
         .with_context(|| format!("cannot write {}", out.path.display()))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// The pairs in the order given, each once: B,A after A,B is the same chart mirrored.

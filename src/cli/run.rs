@@ -1,25 +1,32 @@
 //! `sudoku-bench run`: the benchmark. Streams corpora through the runner, writes the
 //! per-puzzle CSV, warns about bad lines, and prints (and optionally saves) the summary.
+//!
+//! [`Plan::new`] turns the arguments into what the run does, once, with every refusal;
+//! `run` then takes short steps: open the corpora, pick up a resumed CSV, create the
+//! outputs, [`solve`], and [`Plan::tell`] the summary and [`Plan::ending`] the exit.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::fs::File;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::interrupt::not_reached;
-use sudoku_bench::results::{CsvSink, Status};
+use sudoku_bench::corpus::{Corpus, Format, Shard};
+use sudoku_bench::interrupt::{not_reached, StoppedAt};
+use sudoku_bench::results::{CsvSink, Sink, Status};
+use sudoku_bench::resume::{Continue, Origin, Prepared, Resume, Resuming};
 use sudoku_bench::runner::{Ended, RunError, Runner, Settings};
 use sudoku_bench::strategy::{self, Limits, StrategyInfo};
 use sudoku_bench::summary::count_or_unknown;
-use sudoku_bench::summary::Summary;
-use sudoku_bench::summary::SummaryReport;
+use sudoku_bench::summary::{PipeCost, Summary, SummaryReport};
 
-use super::args::{open_built_in, open_corpora, parse_threads, strategy_named};
-use super::outputs::{self, Output};
+use super::args::{open_corpora, parse_threads, strategy_named};
+use super::exit::Exit;
+use super::outputs::{self, Checked, Opened, Output};
 use super::progress::Progress;
-use super::resume::{self, Continue};
+use super::resume;
 use super::signals;
 use super::summary_out::SummaryArgs;
 use super::warnings::Warnings;
@@ -168,237 +175,404 @@ fn default_out_path() -> PathBuf {
     PathBuf::from("results").join(format!("run-{stamp}.csv"))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
-    if let (Some(_), Some(out)) = (&args.report, args.out.as_deref()) {
-        if out.as_os_str() == "-" {
-            bail!(
-                "--report is made from the per-puzzle CSV, and -o - sends it to stdout where \
-                 it cannot be read again: write the CSV to a file (-o run.csv) for a report"
-            );
+/// `run`'s arguments turned into what the run does, once, every refusal made: what to
+/// solve (corpora, strategies, limits, part), and where every output goes (checked, not yet
+/// made).
+struct Plan {
+    /// Corpus files as given; none: the built-in corpus.
+    corpora: Vec<PathBuf>,
+    /// The corpus format, when forced.
+    format: Option<Format>,
+    /// Strategies (the `--solver`s after the `-s` ones), limits and batching.
+    settings: Settings,
+    /// What the pipe costs each `cmd:` solver.
+    pipes: Vec<PipeCost>,
+    threads: usize,
+    shard: Option<Shard>,
+    /// `-o` as given; `None`: a name the run chooses.
+    out: Option<PathBuf>,
+    /// The outputs to create, checked against the corpora and each other: the CSV (unless
+    /// resumed, when resume opens it), the summary and the report, in that order.
+    files: Checked,
+    summary: SummaryArgs,
+    /// Whether `--report` asks for a report.
+    report: bool,
+    strict: bool,
+    quiet: bool,
+    resume: bool,
+}
+
+impl Plan {
+    /// Check `args`, load the `--solver`s (a solver that does not work fails the run before
+    /// any output is made), and check every output against the corpora and each other.
+    fn new(args: Args) -> anyhow::Result<Plan> {
+        check_report_source(&args)?;
+        if let Some(out) = &args.out {
+            outputs::plain_csv("-o", out)?;
         }
-        // /dev/null, a pipe: nothing to read back once the run is over.
-        if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
-            bail!(
-                "--report is made from the per-puzzle CSV, and {} is not a regular file that \
-                 keeps it: write the CSV to a file (-o run.csv) for a report",
-                out.display()
-            );
+        if args.resume {
+            resume::csv(args.out.as_deref())?;
+        }
+        let mut strategies = select_strategies(&args.strategies)?;
+        let limits = Limits {
+            max_solutions: args.max_solutions,
+            max_nodes: if args.max_nodes == 0 {
+                u64::MAX
+            } else {
+                args.max_nodes
+            },
+            timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+        };
+        let (foreign, pipes) = args.solvers.load(limits.timeout)?;
+        strategies.extend(foreign);
+        let files = check_outputs(&args)?;
+        Ok(Plan {
+            shard: args.shard.resolve()?,
+            format: args.input.format(),
+            settings: Settings {
+                strategies,
+                limits,
+                repeat: args.repeat,
+                chunk_size: args.chunk_size as usize,
+                warmup: !args.no_warmup,
+                permute: args.permute,
+                ..Settings::default()
+            },
+            pipes,
+            threads: args.threads,
+            corpora: args.corpora,
+            out: args.out,
+            files,
+            summary: args.summary,
+            report: args.report.is_some(),
+            strict: args.strict,
+            quiet: args.quiet,
+            resume: args.resume,
+        })
+    }
+
+    /// What the run solves: every corpus opened (the built-in one when none is named)
+    /// before any work.
+    fn open(&self) -> anyhow::Result<Work> {
+        let (mut corpora, mut total_bytes) =
+            open_corpora(&self.corpora, self.format, self.shard, self.quiet)?;
+        if self.corpora.is_empty() {
+            let built_in = Origin::Bytes(DEFAULT_CORPUS);
+            corpora.push(built_in.open(DEFAULT_CORPUS_NAME, self.format, self.shard)?);
+            total_bytes = Some(DEFAULT_CORPUS.len() as u64);
+        }
+        Ok(Work {
+            corpora,
+            total_bytes,
+            resume: None,
+        })
+    }
+
+    /// Where each corpus comes from, in order, as resume reads them again.
+    fn origins(&self) -> Vec<Origin<'_>> {
+        if self.corpora.is_empty() {
+            return vec![Origin::Bytes(DEFAULT_CORPUS)];
+        }
+        self.corpora.iter().map(|p| Origin::File(p)).collect()
+    }
+
+    /// With --resume, go on with the CSV `-o` names: its whole rows counted into `summary`,
+    /// `work` told where each corpus goes on, and the file (cut to those rows) to append to;
+    /// or, when the run had finished, the exit (nothing to solve or write: --strict still
+    /// judges the rows).
+    fn pick_up(
+        &self,
+        work: &mut Work,
+        summary: &mut Summary,
+    ) -> anyhow::Result<ControlFlow<Exit, Option<File>>> {
+        if !self.resume {
+            return Ok(ControlFlow::Continue(None));
+        }
+        let origins = self.origins();
+        let strategies: Vec<&str> = self.settings.strategies.iter().map(|s| &*s.name).collect();
+        let resuming = Resuming {
+            csv: resume::csv(self.out.as_deref())?,
+            summary: self.summary.path.as_deref(),
+            corpora: &resume::sources(&work.corpora, &origins, self.format)?,
+            strategies: &strategies,
+            settings: &self.settings,
+            shard: self.shard,
+        };
+        match resume::prepare(&resuming, summary)? {
+            Prepared::GoOn(resume, file) => {
+                work.resume = Some(resume);
+                Ok(ControlFlow::Continue(Some(file)))
+            }
+            Prepared::Finished(_) => {
+                if self.report {
+                    eprintln!(
+                        "resume: no --report made of a finished run: `sudoku-bench report` \
+                         makes one from its CSV"
+                    );
+                }
+                Ok(ControlFlow::Break(self.ending(None, Some(0), summary, 0)))
+            }
         }
     }
-    if let Some(out) = &args.out {
-        outputs::plain_csv("-o", out)?;
-    }
-    let mut strategies = select_strategies(&args.strategies)?;
-    let limits = Limits {
-        max_solutions: args.max_solutions,
-        max_nodes: if args.max_nodes == 0 {
-            u64::MAX
+
+    /// Create every output (the CSV continued in `appending` when resumed).
+    fn create(&self, appending: Option<File>) -> anyhow::Result<(CsvSink, Outputs)> {
+        let mut opened = self.files.create()?.into_iter();
+        let (csv_path, csv) = match (appending, &self.out) {
+            (Some(file), Some(path)) => (path.clone(), CsvSink::continuing(Box::new(file))),
+            _ => {
+                let csv_file = opened.next().context("no CSV output was opened")?;
+                (csv_file.path, CsvSink::new(csv_file.writer))
+            }
+        };
+        let csv = csv.with_context(|| format!("cannot write {}", csv_path.display()))?;
+        let summary = if self.summary.path.is_some() {
+            opened.next()
         } else {
-            args.max_nodes
-        },
-        timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+            None
+        };
+        let outputs = Outputs {
+            csv_path,
+            summary,
+            report: opened.next(),
+        };
+        Ok((csv, outputs))
+    }
+
+    /// Write the summary to its file and show it, with its warnings; write the report.
+    fn tell(&self, report: &SummaryReport, outputs: &mut Outputs) -> anyhow::Result<()> {
+        if let Some(file) = outputs.summary.as_mut() {
+            let text = self.summary.text(&file.path, report);
+            file.writer
+                .write_all(text.as_bytes())
+                .and_then(|()| file.writer.flush())
+                .with_context(|| format!("cannot write {}", file.path.display()))?;
+        }
+        if !self.quiet {
+            self.summary.show(report);
+        }
+        super::warnings::numbers(report);
+        // After the table: a report that cannot be made must not hide the run's results.
+        if let Some(file) = outputs.report.as_mut() {
+            super::report::of_run(&outputs.csv_path, report.clone(), file)?;
+        }
+        // A name the tool chose is said even with --quiet: nobody else knows it.
+        if outputs.csv_path.as_os_str() != "-" && (!self.quiet || self.out.is_none()) {
+            eprintln!("per-puzzle results: {}", outputs.csv_path.display());
+        }
+        Ok(())
+    }
+
+    /// How the run ends: stopped by a signal, failed to read a corpus, or (with --strict)
+    /// found bad lines, wrong answers or failed solvers; each said on stderr.
+    fn ending(
+        &self,
+        signal: Option<usize>,
+        not_reached: Option<u64>,
+        summary: &Summary,
+        read_failures: u64,
+    ) -> Exit {
+        if let Some(signal) = signal {
+            eprintln!(
+                "run: interrupted by {}: the rows and summary cover only the puzzles solved; \
+                 {} puzzles not reached",
+                signals::name(signal),
+                count_or_unknown(not_reached)
+            );
+            return Exit::Stopped(signal);
+        }
+        if read_failures > 0 {
+            return Exit::Error;
+        }
+        let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);
+        let bad_lines = bad / self.settings.strategies.len().max(1) as u64;
+        let (mismatches, failures) = (summary.mismatches(), summary.failures());
+        let failed = bad_lines > 0 || mismatches > 0 || failures > 0;
+        if self.strict && failed {
+            eprintln!(
+                "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong \
+                 answers, {failures} solver failures"
+            );
+        }
+        Exit::failure_if(self.strict && failed)
+    }
+}
+
+/// `--report` is made from the per-puzzle CSV: refused when the CSV is not kept in a file.
+fn check_report_source(args: &Args) -> anyhow::Result<()> {
+    let (Some(_), Some(out)) = (&args.report, args.out.as_deref()) else {
+        return Ok(());
     };
-    // Before any output is made: a solver that does not work fails the run at once.
-    let (foreign, pipes) = args.solvers.load(limits.timeout)?;
-    strategies.extend(foreign);
-    let format = args.input.format();
-    let csv_output = match &args.out {
+    if out.as_os_str() == "-" {
+        bail!(
+            "--report is made from the per-puzzle CSV, and -o - sends it to stdout where \
+             it cannot be read again: write the CSV to a file (-o run.csv) for a report"
+        );
+    }
+    // /dev/null, a pipe: nothing to read back once the run is over.
+    if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
+        bail!(
+            "--report is made from the per-puzzle CSV, and {} is not a regular file that \
+             keeps it: write the CSV to a file (-o run.csv) for a report",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Every output `args` names (or the CSV's default name), checked against the corpora and
+/// each other; a resumed CSV is checked with them but left out of those to create.
+fn check_outputs(args: &Args) -> anyhow::Result<Checked> {
+    let csv = match &args.out {
         Some(path) => Output::named("--out", path),
         None => Output::default_name("--out", default_out_path()),
     };
-    let summary_output = args
+    let summary = args
         .summary
         .path
         .as_deref()
         .map(|p| Output::named("--summary", p));
-    let has_summary = summary_output.is_some();
-    let report_output = args.report.as_deref().map(|p| Output::named("--report", p));
-    // Before any file is made: a signal from here on ends the command its own way.
-    let stop = signals::install()?;
-    let all_outputs: Vec<Output> = std::iter::once(csv_output)
-        .chain(summary_output)
-        .chain(report_output)
-        .collect();
-    let files = if args.resume {
+    let report = args.report.as_deref().map(|p| Output::named("--report", p));
+    let all: Vec<Output> = std::iter::once(csv).chain(summary).chain(report).collect();
+    if args.resume {
         // The CSV is checked with the others but opened by `resume`, never emptied.
-        outputs::check(&args.corpora, all_outputs.clone())?;
-        outputs::check(&args.corpora, all_outputs[1..].to_vec())?
-    } else {
-        outputs::check(&args.corpora, all_outputs)?
-    };
-    let shard = args.shard.resolve()?;
-    let (mut corpora, mut total_bytes) = open_corpora(&args.corpora, format, shard, args.quiet)?;
-    if args.corpora.is_empty() {
-        corpora.push(open_built_in(
-            DEFAULT_CORPUS_NAME,
-            DEFAULT_CORPUS,
-            format,
-            shard,
-        ));
-        total_bytes = Some(DEFAULT_CORPUS.len() as u64);
+        outputs::check(&args.corpora, all.clone())?;
+        return outputs::check(&args.corpora, all[1..].to_vec());
     }
+    outputs::check(&args.corpora, all)
+}
 
-    let settings = Settings {
-        strategies,
-        limits,
-        repeat: args.repeat,
-        chunk_size: args.chunk_size as usize,
-        warmup: !args.no_warmup,
-        permute: args.permute,
-        ..Settings::default()
-    };
-    let mut summary = Summary::default();
-    let (resume, appending) = if args.resume {
-        let sources = corpora
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let origin = args
-                    .corpora
-                    .get(i)
-                    .map_or(resume::Origin::Bytes(DEFAULT_CORPUS), |p| {
-                        resume::Origin::File(p)
-                    });
-                resume::Source::of(c, origin, format)
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let strategy_names: Vec<&str> = settings.strategies.iter().map(|s| &*s.name).collect();
-        let (resume, file) = resume::prepare(
-            args.out.as_deref(),
-            args.summary.path.as_deref(),
-            &sources,
-            &strategy_names,
-            &settings,
-            shard,
-            &mut summary,
-        )?;
-        (Some(resume), Some(file))
-    } else {
-        (None, None)
-    };
+/// The run's outputs but its CSV, created.
+struct Outputs {
+    /// The per-puzzle CSV's path, as said (a default name may have gained a suffix).
+    csv_path: PathBuf,
+    summary: Option<Opened>,
+    report: Option<Opened>,
+}
 
-    // Every output is created before any work, so one that cannot be fails at once; the
-    // summary's is written at the end.
-    let mut opened = files.create()?.into_iter();
-    let (out_path, csv) = match (appending, args.out.as_ref()) {
-        (Some(file), Some(path)) => (path.clone(), CsvSink::continuing(Box::new(file))),
-        _ => {
-            let csv_file = opened.next().context("no CSV output was opened")?;
-            (csv_file.path, CsvSink::new(csv_file.writer))
+/// What the run solves.
+struct Work {
+    corpora: Vec<Corpus>,
+    /// Their total size, when known.
+    total_bytes: Option<u64>,
+    /// Where a resumed run goes on in each.
+    resume: Option<Resume>,
+}
+
+/// What solving the corpora came to.
+#[derive(Debug, Default)]
+struct Solved {
+    /// The corpus the run stopped in, and its records read but not reported.
+    stopped_in: Option<StoppedAt>,
+    /// Corpora that failed while read (each said on stderr).
+    read_failures: u64,
+}
+
+impl Plan {
+    /// Solve `work` with `runner` into the CSV (its sink and path) and `summary`, showing
+    /// progress and warnings, until done or stopped; the CSV is finished.
+    fn solve(
+        &self,
+        runner: &mut Runner,
+        work: &mut Work,
+        (mut csv, csv_path): (CsvSink, &Path),
+        summary: &mut Summary,
+    ) -> anyhow::Result<Solved> {
+        let cannot_write = || format!("cannot write {}", csv_path.display());
+        let names = names(&runner.settings().strategies);
+        let mut progress = Progress::polled(work.total_bytes, names, self.quiet);
+        if let Some(done) = progress.work_done() {
+            runner.report_progress(done);
         }
-    };
-    let mut summary_file = if has_summary { opened.next() } else { None };
-    let mut report_file = opened.next();
-    let cannot_write = || format!("cannot write {}", out_path.display());
-    let mut csv = csv.with_context(cannot_write)?;
-
-    let clock = MonotonicClock::default();
-    let mut runner = Runner::new(settings, args.threads, &clock)?;
-    let mut progress = Progress::polled(
-        total_bytes,
-        names(&runner.settings().strategies),
-        args.quiet,
-    );
-    if let Some(done) = progress.work_done() {
-        runner.report_progress(done);
+        let mut warnings = Warnings::new(&progress);
+        // The summary's count is the shortest job: second, for another worker to take.
+        let mut sinks = (&mut csv, (&mut warnings, summary));
+        let solved = solve(runner, work, &mut sinks, &progress).with_context(cannot_write)?;
+        let hidden = warnings.hidden();
+        csv.finish().with_context(cannot_write)?;
+        progress.finish();
+        if hidden > 0 {
+            eprintln!(
+                "warning: {hidden} more bad lines not shown; see the error column of {}",
+                csv_path.display()
+            );
+        }
+        Ok(solved)
     }
-    let mut warnings = Warnings::new(&progress);
-    let mut read_failures = 0;
+}
 
-    runner.stop_when(stop.clone());
-    // The corpus the run stopped in, and its records read but not reported.
-    let mut stopped_in = None;
-    for (index, corpus) in corpora.iter_mut().enumerate() {
-        match resume.as_ref().map(|r| r.of(index)) {
+/// Solve `work`'s corpora (what a resume left of them) into `sinks`, until done or
+/// stopped; a corpus that fails while read is said above `progress` and the next one goes
+/// on.
+fn solve(
+    runner: &mut Runner,
+    work: &mut Work,
+    sinks: &mut impl Sink,
+    progress: &Progress,
+) -> Result<Solved, io::Error> {
+    let mut solved = Solved::default();
+    for (index, corpus) in work.corpora.iter_mut().enumerate() {
+        match work.resume.as_ref().map(|r| r.of(index)) {
             Some(Continue::Done) => continue,
             Some(Continue::After(line)) => corpus.skip_through(line),
             None => {}
         }
-        // The summary's count is the shortest job: second, for another worker to take.
-        let mut sinks = (&mut csv, (&mut warnings, &mut summary));
-        match runner.run(corpus, &mut sinks) {
+        match runner.run(corpus, sinks) {
             Ok(Ended::Complete) => {}
             Ok(Ended::Stopped { unreported }) => {
-                stopped_in = Some((index, unreported));
+                solved.stopped_in = Some((index, unreported));
                 break;
             }
             Err(RunError::Load(e)) => {
                 progress.read_failed(e);
-                read_failures += 1;
+                solved.read_failures += 1;
             }
-            Err(RunError::Sink(e)) => return Err(e).with_context(cannot_write),
+            Err(RunError::Sink(e)) => return Err(e),
         }
     }
-    csv.finish().with_context(cannot_write)?;
-    let hidden = warnings.hidden();
-    progress.finish();
+    Ok(solved)
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let started = Instant::now();
+    let plan = Plan::new(args)?;
+    // Before any file is made: a signal from here on ends the command its own way.
+    let stop = signals::install()?;
+    let mut summary = Summary::default();
+    let mut work = plan.open()?;
+    let appending = match plan.pick_up(&mut work, &mut summary)? {
+        ControlFlow::Continue(appending) => appending,
+        ControlFlow::Break(exit) => return Ok(exit),
+    };
+    // Every output is created before any work, so one that cannot be fails at once; the
+    // summary's is written at the end.
+    let (csv, mut outputs) = plan.create(appending)?;
+    let clock = MonotonicClock::default();
+    let mut runner = Runner::new(plan.settings.clone(), plan.threads, &clock)?;
+    runner.stop_when(stop.clone());
+    let solved = plan.solve(
+        &mut runner,
+        &mut work,
+        (csv, &outputs.csv_path),
+        &mut summary,
+    )?;
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
     // A resumed run's adds the earlier stretches', when their summary said it.
     let wall_ns = (started.elapsed().as_nanos() as u64)
-        .saturating_add(resume.as_ref().map_or(0, |r| r.earlier_wall_ns));
-    let not_reached = not_reached(&mut corpora, stopped_in);
-    if hidden > 0 {
-        eprintln!(
-            "warning: {hidden} more bad lines not shown; see the error column of {}",
-            out_path.display()
-        );
-    }
-
+        .saturating_add(work.resume.as_ref().map_or(0, |r| r.earlier_wall_ns));
     let report = SummaryReport {
         // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
-        not_reached,
-        pipes,
-        shard,
-        resumed_rows: resume.as_ref().map(|r| r.kept_rows),
+        not_reached: not_reached(&mut work.corpora, solved.stopped_in),
+        pipes: plan.pipes.clone(),
+        shard: plan.shard,
+        resumed_rows: work.resume.as_ref().map(|r| r.kept_rows),
         ..runner
             .settings()
             .summary_report(&summary, runner.threads(), wall_ns)
     };
-    if let Some(file) = summary_file.as_mut() {
-        let text = args.summary.text(&file.path, &report);
-        file.writer
-            .write_all(text.as_bytes())
-            .and_then(|()| file.writer.flush())
-            .with_context(|| format!("cannot write {}", file.path.display()))?;
-    }
-    if !args.quiet {
-        args.summary.show(&report);
-    }
-    super::warnings::numbers(&report);
-    // After the table: a report that cannot be made must not hide the run's results.
-    if let Some(file) = report_file.as_mut() {
-        super::report::of_run(&out_path, report.clone(), file)?;
-    }
-    // A name the tool chose is said even with --quiet: nobody else knows it.
-    if out_path.as_os_str() != "-" && (!args.quiet || args.out.is_none()) {
-        eprintln!("per-puzzle results: {}", out_path.display());
-    }
-
-    if let Some(signal) = stop.cause() {
-        let left = count_or_unknown(not_reached);
-        eprintln!(
-            "run: interrupted by {}: the rows and summary cover only the puzzles solved; \
-             {left} puzzles not reached",
-            signals::name(signal)
-        );
-        return Ok(signals::exit_code(signal));
-    }
-    let bad = summary.count(Status::Malformed) + summary.count(Status::Invalid);
-    let bad_lines = bad / runner.settings().strategies.len().max(1) as u64;
-    let mismatches = summary.mismatches();
-    let failures = summary.failures();
-    if read_failures > 0 {
-        return Ok(ExitCode::from(2));
-    }
-    if args.strict && (bad_lines > 0 || mismatches > 0 || failures > 0) {
-        eprintln!(
-            "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong \
-             answers, {failures} solver failures"
-        );
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    plan.tell(&report, &mut outputs)?;
+    let signal = stop.cause();
+    Ok(plan.ending(signal, report.not_reached, &summary, solved.read_failures))
 }

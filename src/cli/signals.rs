@@ -1,6 +1,6 @@
 //! SIGINT and SIGTERM for the long commands (`run`, `filter`, `check`, `generate`): the
 //! first asks the work to stop (the command writes what it finished, whole, says so, and
-//! exits 128 + the signal: 130 or 143); a second exits at once with its own such status.
+//! exits with `Exit::Stopped`: 130 or 143); a second exits at once with its own such status.
 //!
 //! signal-hook rather than a hand-written `sigaction` handler: it registers handlers that
 //! only do async-signal-safe stores, chains them with any already installed, and gives the
@@ -15,6 +15,8 @@ use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 use sudoku_bench::interrupt::Stop;
 
+use super::exit::Exit;
+
 /// Install the handlers; the returned flag is set by the first signal, to its number.
 pub fn install() -> anyhow::Result<Stop> {
     let stop = Stop::default();
@@ -23,7 +25,8 @@ pub fn install() -> anyhow::Result<Stop> {
     for signal in [SIGINT, SIGTERM] {
         // The order matters: the exit must be registered before the flag that arms it,
         // so that the first signal finds it unarmed.
-        flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))
+        let status = i32::from(Exit::Stopped(signal as usize).code());
+        flag::register_conditional_shutdown(signal, status, Arc::clone(&armed))
             .and_then(|_| flag::register(signal, Arc::clone(&armed)))
             .and_then(|_| flag::register_usize(signal, stop.cell(), signal as usize))
             .with_context(|| format!("cannot handle signal {}", name(signal as usize)))?;
@@ -38,10 +41,4 @@ pub fn name(signal: usize) -> String {
         SIGTERM => "SIGTERM".to_string(),
         _ => format!("signal {signal}"),
     }
-}
-
-/// The exit status of a command stopped by `signal`, as a shell reports a process that
-/// the signal killed.
-pub fn exit_code(signal: usize) -> std::process::ExitCode {
-    std::process::ExitCode::from(128u8.saturating_add(signal.min(127) as u8))
 }

@@ -16,15 +16,15 @@ const CLASSIC: &str = "datasets/classic.txt";
 /// Longest wait for the child's first rows: the machine may be busy with other builds.
 const PATIENCE: Duration = Duration::from_secs(180);
 
-fn run(args: &[&str]) -> Output {
+pub(super) fn run(args: &[&str]) -> Output {
     bench().arg("run").args(args).arg("-q").output().unwrap()
 }
 
-fn stderr(out: &Output) -> String {
+pub(super) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn path(dir: &Path, name: &str) -> String {
+pub(super) fn path(dir: &Path, name: &str) -> String {
     dir.join(name).to_str().unwrap().to_string()
 }
 
@@ -53,7 +53,7 @@ fn summary(path: &str) -> serde_json::Value {
 }
 
 /// Byte offsets just after each line of `text`.
-fn line_ends(text: &[u8]) -> Vec<usize> {
+pub(super) fn line_ends(text: &[u8]) -> Vec<usize> {
     text.iter()
         .enumerate()
         .filter(|(_, b)| **b == b'\n')
@@ -104,16 +104,37 @@ fn a_cut_header_starts_over() {
     cut_and_resume(|_| 10, 0, 0);
 }
 
+/// A complete run resumed: nothing is left to do, so nothing changes, the CSV and the
+/// summary byte for byte, and stderr says so. Killed after its last row but before its
+/// summary (written at the end, emptied at the start), the same CSV is not finished: the
+/// resume solves nothing and writes the summary, counting every kept row.
 #[test]
 fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
     let dir = tempfile::tempdir().unwrap();
     let (full, full_json) = (path(dir.path(), "full.csv"), path(dir.path(), "full.json"));
     classic_run(&full, &full_json, false);
     let before = std::fs::read(&full).unwrap();
-    let earlier = summary(&full_json);
+    let earlier = std::fs::read(&full_json).unwrap();
     let out = classic_run(&full, &full_json, true);
     assert_eq!(std::fs::read(&full).unwrap(), before, "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&full_json).unwrap(),
+        earlier,
+        "{}",
+        stderr(&out)
+    );
     let rows = (line_ends(&before).len() - 1) as u64;
+    assert!(
+        stderr(&out).contains(&format!(
+            "has {rows} rows whole (corpus {CLASSIC} up to line"
+        )) && stderr(&out).contains("the run had finished: nothing to do"),
+        "{}",
+        stderr(&out)
+    );
+
+    std::fs::write(&full_json, b"").unwrap();
+    let out = classic_run(&full, &full_json, true);
+    assert_eq!(std::fs::read(&full).unwrap(), before, "{}", stderr(&out));
     assert!(stderr(&out).contains(&format!("has {rows} rows whole")));
     let resumed = summary(&full_json);
     assert_eq!(resumed["resumed_rows"].as_u64(), Some(rows));
@@ -124,6 +145,7 @@ fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
         .map(|r| r["puzzles"].as_u64().unwrap())
         .sum();
     assert_eq!(total, rows, "the summary counts the kept rows");
+    let earlier: serde_json::Value = serde_json::from_slice(&earlier).unwrap();
     assert_eq!(summary_counts(&resumed), summary_counts(&earlier));
 }
 

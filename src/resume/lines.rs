@@ -9,11 +9,11 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
-use sudoku_bench::corpus::{Corpus, Format, Part, Shard};
+use super::error::ResumeError;
+use crate::corpus::{Corpus, Format, LoadError, Part, Shard};
 
 /// One of the run's corpora: its name, the lines the run reads of it, and where to read
-/// them again (to check that the kept rows are its part's first lines).
+/// them again (to check that the kept rows are its part's first lines, of its puzzles).
 #[derive(Debug)]
 pub struct Source<'a> {
     /// As rows name it.
@@ -35,6 +35,34 @@ pub enum Origin<'a> {
     Bytes(&'static [u8]),
 }
 
+impl Origin<'_> {
+    /// The corpus, called `name`, read as `forced`; with `shard`, part K of N of it (by byte
+    /// range or round robin for a file, as [`Corpus::open_part`] chooses; round robin for
+    /// bytes, which have no file to split).
+    pub fn open(
+        self,
+        name: &str,
+        forced: Option<Format>,
+        shard: Option<Shard>,
+    ) -> Result<Corpus, LoadError> {
+        match self {
+            Origin::File(path) => Corpus::open_part(path, forced, shard.unwrap_or(Shard::WHOLE)),
+            Origin::Bytes(bytes) => {
+                let mut corpus = Corpus::from_reader(
+                    name,
+                    Box::new(std::io::Cursor::new(bytes)),
+                    Some(bytes.len() as u64),
+                    forced,
+                );
+                if let Some(shard) = shard {
+                    corpus.round_robin(shard);
+                }
+                Ok(corpus)
+            }
+        }
+    }
+}
+
 /// The lines of a corpus a run reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lines {
@@ -45,8 +73,11 @@ pub enum Lines {
     /// Part `shard` by byte range: from line `first`, up to before line `before` (the next
     /// part's first; `None` for the last part).
     Range {
+        /// The part.
         shard: Shard,
+        /// Its first line.
         first: u64,
+        /// The next part's first line.
         before: Option<u64>,
     },
 }
@@ -57,7 +88,7 @@ impl<'a> Source<'a> {
         corpus: &'a Corpus,
         origin: Origin<'a>,
         forced: Option<Format>,
-    ) -> anyhow::Result<Source<'a>> {
+    ) -> Result<Source<'a>, ResumeError> {
         let path = match origin {
             Origin::File(path) => Some(path),
             Origin::Bytes(_) => None,
@@ -89,26 +120,29 @@ fn next_first_line(
     path: Option<&Path>,
     forced: Option<Format>,
     shard: Shard,
-) -> anyhow::Result<Option<u64>> {
+) -> Result<Option<u64>, ResumeError> {
     let Some(next) = Shard::new(shard.index + 1, shard.count) else {
         return Ok(None);
     };
     let Some(path) = path else {
-        bail!("{name}: a part by byte range of a corpus with no file: cannot check its lines");
+        return Err(ResumeError::NoFile {
+            corpus: name.to_string(),
+        });
     };
-    let corpus = Corpus::open_part(path, forced, next).with_context(|| {
-        format!(
-            "--resume: cannot open part {next} of {} to find where part {shard} ends",
-            path.display()
-        )
+    let corpus = Corpus::open_part(path, forced, next).map_err(|source| ResumeError::NextPart {
+        corpus: path.to_path_buf(),
+        shard,
+        next,
+        source: Box::new(source),
     })?;
     match corpus.part() {
         Some(Part::Bytes { first_line, .. }) => Ok(Some(*first_line)),
-        other => bail!(
-            "{}: part {next} is not by byte range as part {shard} is ({other:?}): the file \
-             changed while it was opened",
-            path.display()
-        ),
+        other => Err(ResumeError::Changed {
+            corpus: path.to_path_buf(),
+            shard,
+            next,
+            found: format!("{other:?}"),
+        }),
     }
 }
 
