@@ -85,7 +85,7 @@ impl Running {
         None
     }
 
-    fn stderr(&mut self) -> String {
+    pub fn stderr(&mut self) -> String {
         use std::io::Read;
         let mut text = String::new();
         if let Some(mut err) = self.0.stderr.take() {
@@ -266,7 +266,7 @@ fn a_stopped_run_of_two_strategies_reports_the_same_records_for_both() {
 /// Wait until the child catches SIGINT (its handlers are installed, just before its work
 /// starts): a signal sent before would kill it.
 #[cfg(target_os = "linux")]
-fn wait_for_handlers(child: &mut Running) {
+pub(super) fn wait_for_handlers(child: &mut Running) {
     let path = format!("/proc/{}/status", child.0.id());
     let start = Instant::now();
     loop {

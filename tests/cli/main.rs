@@ -15,6 +15,7 @@ mod ffi;
 #[cfg(unix)]
 mod foreign_cmd;
 mod foreign_lib;
+mod integrity;
 #[cfg(unix)]
 mod interrupt;
 mod loader;

@@ -13,7 +13,7 @@ const CORPORA: [&str; 2] = ["datasets/minimal.txt", "datasets/classic.txt"];
 
 /// `run` over both corpora into `dir/NAME.csv` and `dir/NAME.json`, with `extra` options
 /// (strategies fast and dlx unless they say `-s`).
-fn run_into(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+pub(super) fn run_into(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let csv = dir.join(format!("{name}.csv"));
     let strategies = if extra.contains(&"-s") {
         &[][..]
@@ -34,7 +34,7 @@ fn run_into(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     csv
 }
 
-fn read_rows(csv: &Path) -> Vec<Row> {
+pub(super) fn read_rows(csv: &Path) -> Vec<Row> {
     rows(&std::fs::read(csv).unwrap())
 }
 
@@ -45,7 +45,7 @@ fn without_times(mut rows: Vec<Row>) -> Vec<Row> {
     rows
 }
 
-fn json(path: &Path) -> Value {
+pub(super) fn json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
@@ -79,7 +79,7 @@ fn quantiles_of(rows: &[Row]) -> Vec<[u64; 5]> {
         .collect()
 }
 
-fn merge(parts: &[PathBuf], out: &Path) -> assert_cmd::assert::Assert {
+pub(super) fn merge(parts: &[PathBuf], out: &Path) -> assert_cmd::assert::Assert {
     bench()
         .arg("merge")
         .args(parts)
@@ -274,7 +274,7 @@ fn missing_duplicate_and_interrupted_parts_are_refused_naming_them() {
 }
 
 /// Parts 1/2 and 2/2 of a run, merged well as they are.
-fn halves(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn halves(dir: &Path) -> Vec<PathBuf> {
     (1..=2)
         .map(|k| run_into(dir, &format!("part-{k}"), &["--shard", &format!("{k}/2")]))
         .collect()

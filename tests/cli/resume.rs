@@ -16,15 +16,15 @@ const CLASSIC: &str = "datasets/classic.txt";
 /// Longest wait for the child's first rows: the machine may be busy with other builds.
 const PATIENCE: Duration = Duration::from_secs(180);
 
-fn run(args: &[&str]) -> Output {
+pub(super) fn run(args: &[&str]) -> Output {
     bench().arg("run").args(args).arg("-q").output().unwrap()
 }
 
-fn stderr(out: &Output) -> String {
+pub(super) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn path(dir: &Path, name: &str) -> String {
+pub(super) fn path(dir: &Path, name: &str) -> String {
     dir.join(name).to_str().unwrap().to_string()
 }
 
@@ -53,7 +53,7 @@ fn summary(path: &str) -> serde_json::Value {
 }
 
 /// Byte offsets just after each line of `text`.
-fn line_ends(text: &[u8]) -> Vec<usize> {
+pub(super) fn line_ends(text: &[u8]) -> Vec<usize> {
     text.iter()
         .enumerate()
         .filter(|(_, b)| **b == b'\n')
