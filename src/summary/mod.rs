@@ -14,6 +14,7 @@
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
+use crate::corpus::Identity;
 use crate::machine::Machine;
 use crate::results::{Batch, PuzzleResult, Sink, Status};
 use crate::strategy::{Limits, StrategyInfo};
@@ -22,12 +23,14 @@ use std::io;
 pub mod read;
 mod state;
 
-pub use state::{GroupState, StateError, SummaryState};
+pub use state::{CorpusState, FileState, GroupState, StateError, SummaryState};
 
 /// Accumulates results as they stream past.
 #[derive(Debug, Default)]
 pub struct Summary {
     groups: Vec<Group>,
+    /// Each corpus read to its end, with what was read of it ([`Sink::end`]), in order.
+    identities: Vec<(String, Identity)>,
 }
 
 #[derive(Debug)]
@@ -239,6 +242,29 @@ impl Summary {
     /// One row per group, in the order the groups were made.
     pub fn rows(&self) -> Vec<SummaryRow> {
         self.groups.iter().map(Group::row).collect()
+    }
+
+    /// What was read of `corpus`, when it was read to its end (or, for a merge, when every
+    /// part that counted it says).
+    pub fn identity(&self, corpus: &str) -> Option<&Identity> {
+        self.identities
+            .iter()
+            .find(|(c, _)| c == corpus)
+            .map(|(_, identity)| identity)
+    }
+
+    /// Say what was read of `corpus`: the whole of it, replacing what was said before (a
+    /// resumed run reads its corpus again from the start).
+    pub fn set_identity(&mut self, corpus: &str, identity: Identity) {
+        match self.identities.iter_mut().find(|(c, _)| c == corpus) {
+            Some((_, known)) => *known = identity,
+            None => self.identities.push((corpus.to_string(), identity)),
+        }
+    }
+
+    /// Every corpus whose identity is known, in the order first said.
+    pub fn identities(&self) -> &[(String, Identity)] {
+        &self.identities
     }
 }
 
@@ -494,6 +520,11 @@ impl Sink for Summary {
             self.add_wall(group, batch.walls[s]);
             self.add_preemptions(group, batch.preemptions.get(s).copied().flatten());
         }
+        Ok(())
+    }
+
+    fn end(&mut self, corpus: &str, identity: &Identity) -> io::Result<()> {
+        self.set_identity(corpus, *identity);
         Ok(())
     }
 }
