@@ -26,6 +26,8 @@ pub(super) struct State {
     pub skip_through: u64,
     /// Round robin: only the lines of this part become records (see `Corpus::round_robin`).
     pub round_robin: Option<super::Shard>,
+    /// What the lines taken so far add up to (`Corpus::identity`).
+    pub seen: super::Identity,
 }
 
 impl State {

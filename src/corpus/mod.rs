@@ -17,6 +17,7 @@
 //! refills.
 
 mod csv;
+mod identity;
 mod kind;
 mod parsed;
 mod part;
@@ -31,11 +32,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use xxhash_rust::xxh3::Xxh3;
+
 use self::kind::State;
 use self::split::Split;
 use crate::grid::Grid;
 
 pub use self::csv::CsvLayout;
+pub use self::identity::{FileIdentity, Identity};
 pub use self::part::Part;
 pub use self::shard::Shard;
 pub use crate::compress::Codec;
@@ -264,19 +268,30 @@ impl Chunk {
 
     /// Count the next line and make it the chunk's next record, if the chunk keeps it:
     /// the one way a line becomes a record, whichever path read it. `content` is the
-    /// line without its `ending` (only its first `MAX_LINE` bytes when `cut`).
+    /// line without its `ending` (only its first `MAX_LINE` bytes when `cut`, which then
+    /// says what the whole line adds to the corpus's identity).
     #[inline(always)]
     fn take(
         &mut self,
         state: &mut State,
         content: &[u8],
         ending: &[u8],
-        cut: bool,
+        cut: Option<CutLine>,
     ) -> Result<(), LoadError> {
         state.line += 1;
         // Another part's line is only counted, once the format is settled: that is what
         // makes N round-robin parts cheaper than N whole reads.
         let foreign = state.round_robin.is_some_and(|s| !s.holds(state.line));
+        if !foreign {
+            let (len, hash) = match cut {
+                Some(cut) => (cut.len, cut.hash),
+                None => (
+                    (content.len() + ending.len()) as u64,
+                    Identity::line_hash(state.line, content),
+                ),
+            };
+            state.seen.take_line(len, hash);
+        }
         if foreign && state.layout.is_some() {
             return Ok(());
         }
@@ -285,7 +300,10 @@ impl Chunk {
             self.records.push(Record::default());
         }
         let record = &mut self.records[self.len];
-        state.kind_into(&mut record.kind, content, cut)?;
+        state.kind_into(&mut record.kind, content, cut.is_some())?;
+        if !foreign && record.kind.is_entry() {
+            state.seen.take_entry(state.line);
+        }
         // Every part of a CSV corpus rewritten line by line keeps its header, so that
         // each is a CSV of its own.
         let header_kept = self.lines == Lines::All && record.kind == Kind::Header;
@@ -299,7 +317,7 @@ impl Chunk {
         match (self.lines, &mut record.raw) {
             (Lines::Entries, Raw::NotKept) => {}
             (Lines::Entries, raw) => *raw = Raw::NotKept,
-            (Lines::All, raw) if cut => *raw = Raw::Cut,
+            (Lines::All, raw) if cut.is_some() => *raw = Raw::Cut,
             (Lines::All, Raw::Whole(bytes)) => {
                 bytes.clear();
                 bytes.extend_from_slice(content);
@@ -310,6 +328,14 @@ impl Chunk {
         self.len += 1;
         Ok(())
     }
+}
+
+/// What a line longer than `MAX_LINE` adds to the corpus's identity, its bytes not all
+/// being kept: its length with its ending, and the hash of its whole content.
+#[derive(Debug, Clone, Copy)]
+struct CutLine {
+    len: u64,
+    hash: u64,
 }
 
 /// A corpus being read, a chunk of records at a time.
@@ -340,6 +366,8 @@ pub struct Corpus {
     header: Option<Record>,
     /// How this corpus is a part of its input, when it is one.
     part: Option<part::Part>,
+    /// The regular file read, whichever part of it is read.
+    file: Option<FileIdentity>,
 }
 
 impl std::fmt::Debug for Corpus {
@@ -379,9 +407,24 @@ impl Corpus {
             return Err(open_err(io::Error::other("is a directory")));
         }
         let size = meta.is_file().then_some(meta.len());
+        let mut file = file;
+        let identity = match size {
+            Some(size) => {
+                Some(
+                    FileIdentity::of(&mut file, size).map_err(|source| LoadError::Read {
+                        name: path.display().to_string(),
+                        line: 0,
+                        codec: None,
+                        source,
+                    })?,
+                )
+            }
+            None => None,
+        };
         let reader = BufReader::with_capacity(READ_BUFFER, file);
         let mut corpus =
             Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, forced);
+        corpus.file = identity;
         if size.is_some() {
             corpus.start()?;
         }
@@ -404,6 +447,7 @@ impl Corpus {
                 line: 0,
                 skip_through: 0,
                 round_robin: None,
+                seen: Identity::default(),
             },
             size,
             started: false,
@@ -416,6 +460,7 @@ impl Corpus {
             end: None,
             header: None,
             part: None,
+            file: None,
         }
     }
 
@@ -508,12 +553,7 @@ impl Corpus {
                 break;
             }
             used += len;
-            taken = chunk.take(
-                &mut self.state,
-                &rest[..content],
-                &rest[content..len],
-                false,
-            );
+            taken = chunk.take(&mut self.state, &rest[..content], &rest[content..len], None);
             if taken.is_err() {
                 break;
             }
@@ -532,6 +572,8 @@ impl Corpus {
         let line = &mut self.line_buffer;
         line.clear();
         let (mut total, mut cut) = (0usize, false);
+        // Past `MAX_LINE`, the whole content is hashed as it goes by, for the identity.
+        let mut past: Option<(Xxh3, u64)> = None;
         // A CR ended the last piece: the line ends, with an LF too if one comes next.
         let mut after_cr = false;
         let ending: &[u8] = loop {
@@ -567,6 +609,16 @@ impl Corpus {
             };
             let room = MAX_LINE - line.len();
             line.extend_from_slice(&buf[..content.min(room)]);
+            if content > room || past.is_some() {
+                let (hasher, len) = past.get_or_insert_with(|| {
+                    let mut hasher = Xxh3::with_seed(self.state.line + 1);
+                    hasher.update(line);
+                    (hasher, line.len() as u64)
+                });
+                let beyond = &buf[room.min(content)..content];
+                hasher.update(beyond);
+                *len += beyond.len() as u64;
+            }
             cut |= content > room;
             self.reader.consume(used);
             total += used;
@@ -578,6 +630,10 @@ impl Corpus {
         if total == 0 {
             return Ok(false);
         }
+        let cut = past.filter(|_| cut).map(|(hasher, len)| CutLine {
+            len: len + ending.len() as u64,
+            hash: hasher.digest(),
+        });
         chunk.take(&mut self.state, line, ending, cut)?;
         Ok(true)
     }
@@ -663,6 +719,16 @@ impl Corpus {
     /// corpus's header settles its layout, and counted, so later lines keep their numbers.
     pub fn skip_through(&mut self, line: u64) {
         self.state.skip_through = line;
+    }
+
+    /// What the lines read so far add up to: once the corpus is read to its end, its
+    /// identity (a part's: see [`Identity`]).
+    pub fn identity(&self) -> Identity {
+        Identity {
+            last_line: self.state.line,
+            file: self.file,
+            ..self.state.seen
+        }
     }
 
     /// The compression of the corpus, once its first bytes were read (after the first

@@ -178,6 +178,7 @@ fn by_bytes(mut head: Corpus, path: &Path, shard: Shard, size: u64) -> Result<Co
     part.end = Some(end - start);
     part.header = header;
     part.failed = failed;
+    part.file = head.file;
     part.part = Some(Part::Bytes {
         shard,
         start,

@@ -12,7 +12,7 @@ mod rows;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::corpus::Shard;
+use crate::corpus::{FileIdentity, Identity, Shard};
 use crate::machine::Machine;
 use crate::summary::read::{parse_summary, RunFileError};
 use crate::summary::{StateError, Summary, SummaryReport, SummaryState};
@@ -191,6 +191,78 @@ pub enum MergeError {
         /// The CSVs that claim it.
         files: Vec<PathBuf>,
     },
+    /// A part's CSV holds as many rows as its summary counts, but other figures.
+    #[error(
+        "{csv}: {group}: its rows give {found} for {what}, but its summary {json} counts \
+         {counted}: the CSV is not the one its summary's run wrote (another run's, or \
+         edited); run that part again"
+    )]
+    Disagree {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+        /// The (corpus, strategy), as `corpus / strategy`.
+        group: String,
+        /// The figure that differs (a status's rows, summed nodes, ...).
+        what: &'static str,
+        /// Its value from the rows.
+        found: u128,
+        /// Its value in the summary.
+        counted: u128,
+    },
+    /// A part's rows do not name the entry lines its run read of a corpus.
+    #[error(
+        "{csv}: {corpus} / {strategy}: its {rows} rows are not one for each of the {entries} \
+         puzzle lines its run read of {corpus} (as its summary {json} says): a line missing, \
+         twice or in another's place; run that part again"
+    )]
+    Lines {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+        /// The corpus.
+        corpus: String,
+        /// The strategy.
+        strategy: String,
+        /// Its rows in the CSV.
+        rows: u64,
+        /// The entry lines the run read.
+        entries: u64,
+    },
+    /// Two parts read different files under one corpus name.
+    #[error(
+        "{first} and {other} were run over different files named {corpus} ({why}): parts \
+         must read one corpus; run them again over one file"
+    )]
+    CorpusDiffers {
+        /// The corpus, as the parts name it.
+        corpus: String,
+        /// The first part's summary that says what it read.
+        first: PathBuf,
+        /// The part that read another file.
+        other: PathBuf,
+        /// How the files differ.
+        why: String,
+    },
+    /// The parts' lines of a corpus do not add up to the whole of it.
+    #[error(
+        "{corpus}: the parts read {lines} of its lines between them, but it ends at line \
+         {last_line}: a line in no part or in two (the corpus changed between the parts?); \
+         run them again over one file: {}",
+        jsons.iter().map(|j| j.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    CorpusLines {
+        /// The corpus.
+        corpus: String,
+        /// Lines read, added up.
+        lines: u64,
+        /// The last line any part read.
+        last_line: u64,
+        /// The parts' summaries.
+        jsons: Vec<PathBuf>,
+    },
     /// A CSV cannot be read, or its rows are not in order.
     #[error("{path}:{line}: {message}")]
     Rows {
@@ -217,9 +289,11 @@ pub fn summary_path(csv: &Path) -> PathBuf {
 }
 
 /// Read the summary beside each CSV and check that together they are one run, split:
-/// the same settings, corpora and strategies, each shard once, none interrupted; then that
-/// each CSV holds the rows its summary counts (which reads every CSV once before the merge
-/// reads them again: a part cut short is refused before anything is written, stdout too).
+/// the same settings, corpora and strategies, each shard once, none interrupted, every
+/// corpus the same file for all (by its identity, where the summaries say it); then that
+/// each CSV holds the rows its summary counts, in order, one per entry line read (which
+/// reads every CSV once before the merge reads them again: a part cut short or another
+/// run's is refused before anything is written, stdout too).
 pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     if csvs.is_empty() {
         return Err(MergeError::NoParts);
@@ -296,7 +370,67 @@ pub fn check(parts: &[Part]) -> Result<(), MergeError> {
             }
         }
     }
-    check_shards(parts)
+    check_shards(parts)?;
+    check_corpora(parts)
+}
+
+/// Every corpus read from one file by every part (its size and ends, as each summary's
+/// identity says), and its lines, added up over the parts, every line once: each part
+/// that knows its identity is compared, and the sum is checked when all do.
+fn check_corpora(parts: &[Part]) -> Result<(), MergeError> {
+    for corpus in corpora(parts) {
+        let mut known: Vec<(&Part, Identity)> = Vec::new();
+        for part in parts {
+            let state = part.state()?;
+            if let Some(c) = state.corpora.iter().find(|c| c.corpus == corpus) {
+                let identity = c.identity().map_err(|source| MergeError::BadState {
+                    json: part.json.clone(),
+                    source,
+                })?;
+                known.push((part, identity));
+            }
+        }
+        let Some(&(first, mut sum)) = known.first() else {
+            continue;
+        };
+        for (part, identity) in &known[1..] {
+            if !sum.same_file(identity) {
+                return Err(MergeError::CorpusDiffers {
+                    corpus,
+                    first: first.json.clone(),
+                    other: part.json.clone(),
+                    why: how_files_differ(sum.file, identity.file),
+                });
+            }
+            sum.add(identity);
+        }
+        if known.len() == parts.len() && !sum.is_whole() {
+            return Err(MergeError::CorpusLines {
+                corpus,
+                lines: sum.lines,
+                last_line: sum.last_line,
+                jsons: parts.iter().map(|p| p.json.clone()).collect(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How two files read under one name differ, for a refusal.
+fn how_files_differ(a: Option<FileIdentity>, b: Option<FileIdentity>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if a.bytes != b.bytes => {
+            format!("of {} and of {} bytes", a.bytes, b.bytes)
+        }
+        (Some(a), Some(_)) => format!(
+            "both of {} bytes, but their first or last {} KiB differ",
+            a.bytes,
+            FileIdentity::ENDS / 1024
+        ),
+        (Some(_), None) => "a file, then a stream".to_string(),
+        (None, Some(_)) => "a stream, then a file".to_string(),
+        (None, None) => "both streams".to_string(),
+    }
 }
 
 /// The (corpus, strategy) pairs a part's summary lists, in its order.

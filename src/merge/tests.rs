@@ -271,3 +271,161 @@ fn parts_from_several_machines_are_listed_and_noted() {
     };
     assert_eq!(one_machine.machines_note(), None);
 }
+
+/// `fast` and `dlx` run by the runner over part `shard` of the corpus at `corpus` into
+/// `dir/NAME.csv` and its summary JSON, as `run --shard` writes them.
+fn run_part(corpus: &Path, shard: Option<Shard>, dir: &Path, name: &str) -> PathBuf {
+    use crate::clock::MockClock;
+    use crate::corpus::Corpus;
+    use crate::results::CsvSink;
+    use crate::runner::Runner;
+    use crate::strategy::by_name;
+
+    let settings = Settings {
+        strategies: ["fast", "dlx"]
+            .iter()
+            .map(|n| by_name(n).unwrap().clone())
+            .collect(),
+        chunk_size: 16,
+        ..Settings::default()
+    };
+    let clock = MockClock::new(1000, 10, 100);
+    let mut runner = Runner::new(settings.clone(), 2, &clock).unwrap();
+    let mut input = Corpus::open_part(corpus, None, shard.unwrap_or(Shard::WHOLE)).unwrap();
+    let csv = dir.join(format!("{name}.csv"));
+    let mut rows = CsvSink::new(Box::new(std::fs::File::create(&csv).unwrap())).unwrap();
+    let mut summary = Summary::default();
+    runner
+        .run(&mut input, &mut (&mut rows, &mut summary))
+        .unwrap();
+    rows.finish().unwrap();
+    let report = SummaryReport {
+        shard,
+        ..settings.summary_report(&summary, 2, 10)
+    };
+    std::fs::write(summary_path(&csv), serde_json::to_string(&report).unwrap()).unwrap();
+    csv
+}
+
+#[test]
+fn parts_run_over_one_file_add_up_to_its_identity_and_other_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let grids: Vec<&str> = include_str!("../../datasets/minimal.txt")
+        .lines()
+        .take(40)
+        .collect();
+    let text = format!("# a corpus\n{}\n\n", grids.join("\n"));
+    let corpus = d.join("c.txt");
+    std::fs::write(&corpus, &text).unwrap();
+    let whole = run_part(&corpus, None, d, "whole");
+    let part = |k: u32| {
+        run_part(
+            &corpus,
+            Some(Shard { index: k, count: 3 }),
+            d,
+            &format!("part-{k}"),
+        )
+    };
+    let mut parts: Vec<PathBuf> = (1..=3).map(part).collect();
+    let identity = |report: &SummaryReport| report.state.as_ref().unwrap().corpora.clone();
+    let whole: SummaryReport =
+        serde_json::from_slice(&std::fs::read(summary_path(&whole)).unwrap()).unwrap();
+    assert_eq!(identity(&whole)[0].lines, 42);
+    assert_eq!(identity(&whole)[0].entries, 40);
+    let merged = merged_report(&load(&parts).unwrap()).unwrap();
+    assert_eq!(identity(&merged), identity(&whole));
+    assert_eq!(merged.rows.len(), 2);
+    for (m, w) in merged.rows.iter().zip(&whole.rows) {
+        assert_eq!((m.unique, m.searched), (w.unique, w.searched));
+    }
+
+    // Part 3 run again over the file with two lines swapped: as long, other puzzles.
+    let mut swapped = grids.clone();
+    swapped.swap(3, 30);
+    std::fs::write(&corpus, format!("# a corpus\n{}\n\n", swapped.join("\n"))).unwrap();
+    parts[2] = part(3);
+    let err = refusal(&parts);
+    assert!(
+        err.contains("part-1.json")
+            && err.contains("part-3.json")
+            && err.contains("first or last 64 KiB differ"),
+        "{err}"
+    );
+    // A part whose summary says nothing of the corpus (an older version's): still merged,
+    // the merged summary saying nothing of it either.
+    std::fs::write(&corpus, &text).unwrap();
+    parts[2] = part(3);
+    assert!(load(&parts).is_ok());
+    edit(&summary_path(&parts[0]), |r| {
+        r.state.as_mut().unwrap().corpora.clear()
+    });
+    let merged = merged_report(&load(&parts).unwrap()).unwrap();
+    assert!(identity(&merged).is_empty());
+}
+
+#[test]
+fn a_part_whose_rows_name_other_lines_than_it_read_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let grids: Vec<&str> = include_str!("../../datasets/minimal.txt")
+        .lines()
+        .take(20)
+        .collect();
+    let corpus = d.join("c.txt");
+    std::fs::write(&corpus, grids.join("\n") + "\n").unwrap();
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            run_part(
+                &corpus,
+                Some(Shard { index: k, count: 2 }),
+                d,
+                &format!("part-{k}"),
+            )
+        })
+        .collect();
+    assert!(load(&parts).is_ok());
+    // Part 1 read lines 1..=10: its rows of line 10 say line 11, which no part read.
+    let text = std::fs::read_to_string(&parts[0]).unwrap();
+    let moved = text.replace("c.txt,10,", "c.txt,11,");
+    assert_ne!(moved, text);
+    std::fs::write(&parts[0], moved).unwrap();
+    let err = refusal(&parts);
+    assert!(
+        err.contains("part-1.csv")
+            && err.contains("rows are not one for each of the 10 puzzle lines"),
+        "{err}"
+    );
+}
+
+#[test]
+fn merged_wall_rates_count_only_the_rows_with_wall_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 2);
+    // Each part kept its first rows from a killed run: no wall time for them.
+    for csv in &csvs {
+        edit(&summary_path(csv), |r| {
+            for g in &mut r.state.as_mut().unwrap().groups {
+                g.unwalled = g.searched / 4;
+                g.wall_ns = 1_000_000;
+            }
+        });
+    }
+    let report = merged_report(&load(&csvs).unwrap()).unwrap();
+    let state = report.state.as_ref().unwrap();
+    for (row, group) in report.rows.iter().zip(&state.groups) {
+        let walled = row.searched - group.unwalled;
+        assert_eq!(
+            group.unwalled,
+            2 * (row.searched / 2 / 4),
+            "{}",
+            row.strategy
+        );
+        assert!(
+            (row.wall_puzzles_per_s - walled as f64 / 0.002).abs() < 1e-6,
+            "{}: {}",
+            row.strategy,
+            row.wall_puzzles_per_s
+        );
+    }
+}

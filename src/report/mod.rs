@@ -60,6 +60,24 @@ pub enum ReportError {
         /// What went wrong.
         message: String,
     },
+    /// `--by`'s corpus no longer holds, on a line, the puzzle a row ran there.
+    #[error(
+        "--by: {corpus}:{line}: this line does not hold the {ran} that {csv}:{csv_line} ran \
+         there: the corpus changed since the run, so its column would class other puzzles; \
+         report without --by, or run the corpus again"
+    )]
+    ByChanged {
+        /// The corpus file, as the CSV names it.
+        corpus: String,
+        /// Its first line that differs.
+        line: u64,
+        /// What the row says the line held ("puzzle ...").
+        ran: String,
+        /// The CSV of that row.
+        csv: String,
+        /// The row's line in it.
+        csv_line: u64,
+    },
     /// `--by`'s column is in none of the corpora.
     #[error("--by {column}: no corpus of the report has this column: {why}")]
     ByNowhere {

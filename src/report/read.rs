@@ -1,5 +1,5 @@
-//! Reading per-puzzle CSVs for the report, streamed through one reused `ByteRecord`: each
-//! (corpus, strategy) keeps a compact row per puzzle and the grids of only its slowest
+//! Reading per-puzzle CSVs for the report, streamed through the one reader of them
+//! ([`RowReader`], which checks every row): each (corpus, strategy) keeps a compact row per puzzle and the grids of only its slowest
 //! puzzles, so a run of millions of rows fits in memory and is read in seconds.
 
 use std::cmp::Reverse;
@@ -238,15 +238,22 @@ pub struct Inputs {
 impl Inputs {
     /// Read every path: a summary JSON when its first non-blank byte is `{` (as `compare`
     /// tells them), else a per-puzzle CSV.
+    ///
+    /// The summaries are read first: the `--max-solutions` they say tell which of two rows
+    /// that disagree on it is the odd one ([`RowReader::said_max_solutions`]).
     pub fn read(paths: &[PathBuf]) -> Result<Inputs, ReportError> {
         let mut inputs = Inputs::default();
+        let mut csvs = Vec::new();
         for path in paths {
             if summary_file::is_summary_file(path)? {
                 let report = summary_file::read_summary(path)?;
                 inputs.summaries.push((path.display().to_string(), report));
             } else {
-                inputs.read_csv(path)?;
+                csvs.push(path);
             }
+        }
+        for path in csvs {
+            inputs.read_csv(path)?;
         }
         if inputs.csvs.is_empty() {
             return Err(ReportError::NoCsv);
@@ -266,7 +273,12 @@ impl Inputs {
         let index = self.csvs.len();
         self.csvs.push(path.to_path_buf());
         let first = self.groups.len();
-        read_rows(path, file, index, &mut self.groups)?;
+        let said: Vec<u32> = self
+            .summaries
+            .iter()
+            .map(|(_, s)| s.max_solutions)
+            .collect();
+        read_rows(path, file, index, &said, &mut self.groups)?;
         if self.groups.len() == first {
             return Err(RunFileError::Bad {
                 path: path.to_path_buf(),
@@ -326,10 +338,12 @@ fn read_rows(
     path: &Path,
     file: File,
     index: usize,
+    said_max_solutions: &[u32],
     groups: &mut Vec<Group>,
 ) -> Result<(), RunFileError> {
     let mut reader = RowReader::new(path, BufReader::with_capacity(1 << 20, file))?;
     reader.require(&["status", "time_ns"])?;
+    reader.said_max_solutions(said_max_solutions);
     let first = groups.len();
     // Rows come grouped by corpus and strategy: the last group is nearly always the one.
     let mut current: Option<usize> = None;

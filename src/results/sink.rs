@@ -6,6 +6,7 @@
 use std::io;
 
 use super::Batch;
+use crate::corpus::Identity;
 use crate::strategy::StrategyInfo;
 
 /// Takes each batch of results of a run, in input order.
@@ -22,6 +23,14 @@ pub trait Sink: Send {
 
     /// One batch. An error stops the run (`RunError::Sink`).
     fn batch(&mut self, batch: &Batch) -> io::Result<()>;
+
+    /// The run over `corpus` read it to its end and reported every batch: `identity` is
+    /// what it read (of its part, for a part). Not called for a run stopped or failed
+    /// before the end.
+    fn end(&mut self, corpus: &str, identity: &Identity) -> io::Result<()> {
+        let _ = (corpus, identity);
+        Ok(())
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -31,6 +40,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn batch(&mut self, batch: &Batch) -> io::Result<()> {
         (**self).batch(batch)
+    }
+
+    fn end(&mut self, corpus: &str, identity: &Identity) -> io::Result<()> {
+        (**self).end(corpus, identity)
     }
 }
 
@@ -45,6 +58,11 @@ impl<A: Sink, B: Sink> Sink for (A, B) {
     fn batch(&mut self, batch: &Batch) -> io::Result<()> {
         let (a, b) = rayon::join(|| self.0.batch(batch), || self.1.batch(batch));
         a.and(b)
+    }
+
+    fn end(&mut self, corpus: &str, identity: &Identity) -> io::Result<()> {
+        self.0.end(corpus, identity)?;
+        self.1.end(corpus, identity)
     }
 }
 

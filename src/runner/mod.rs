@@ -230,7 +230,7 @@ impl<'c> Runner<'c> {
         let ((full_tx, full_rx), (empty_tx, empty_rx)) = channels();
         let size = self.settings.chunk_size;
         let stop = self.stop.clone();
-        std::thread::scope(move |scope| {
+        let ended = std::thread::scope(|scope| -> Result<Ended, RunError> {
             let reader = spawn_reader(scope, corpus, size, stop, empty_rx, full_tx)?;
             // The loop runs on a worker: it hands each parallel pass (solving, then the
             // sink's) to the other workers directly, instead of waking them all from
@@ -259,7 +259,12 @@ impl<'c> Runner<'c> {
             } else {
                 Ended::Complete
             })
-        })
+        })?;
+        if ended == Ended::Complete {
+            sink.end(&name, &corpus.identity())
+                .map_err(RunError::Sink)?;
+        }
+        Ok(ended)
     }
 }
 

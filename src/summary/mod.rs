@@ -14,6 +14,7 @@
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
+use crate::corpus::Identity;
 use crate::machine::Machine;
 use crate::results::{Batch, PuzzleResult, Sink, Status};
 use crate::strategy::{Limits, StrategyInfo};
@@ -22,12 +23,14 @@ use std::io;
 pub mod read;
 mod state;
 
-pub use state::{GroupState, StateError, SummaryState};
+pub use state::{CorpusState, FileState, GroupState, StateError, SummaryState};
 
 /// Accumulates results as they stream past.
 #[derive(Debug, Default)]
 pub struct Summary {
     groups: Vec<Group>,
+    /// Each corpus read to its end, with what was read of it ([`Sink::end`]), in order.
+    identities: Vec<(String, Identity)>,
 }
 
 #[derive(Debug)]
@@ -212,6 +215,14 @@ impl Summary {
         }
     }
 
+    /// Say that `n` more of the group's searches have no wall time in `wall_ns`: for a
+    /// resume that adds the wall time of an earlier, stopped run whose own summary left
+    /// rows out of it (its state's `unwalled`).
+    pub fn add_unwalled(&mut self, group: usize, n: u64) {
+        let g = &mut self.groups[group];
+        g.unwalled = g.unwalled.saturating_add(n);
+    }
+
     /// Add involuntary context switches the workers suffered while solving for the group;
     /// `None` (not counted) leaves the group's count as it is.
     pub fn add_preemptions(&mut self, group: usize, switches: Option<u64>) {
@@ -239,6 +250,29 @@ impl Summary {
     /// One row per group, in the order the groups were made.
     pub fn rows(&self) -> Vec<SummaryRow> {
         self.groups.iter().map(Group::row).collect()
+    }
+
+    /// What was read of `corpus`, when it was read to its end (or, for a merge, when every
+    /// part that counted it says).
+    pub fn identity(&self, corpus: &str) -> Option<&Identity> {
+        self.identities
+            .iter()
+            .find(|(c, _)| c == corpus)
+            .map(|(_, identity)| identity)
+    }
+
+    /// Say what was read of `corpus`: the whole of it, replacing what was said before (a
+    /// resumed run reads its corpus again from the start).
+    pub fn set_identity(&mut self, corpus: &str, identity: Identity) {
+        match self.identities.iter_mut().find(|(c, _)| c == corpus) {
+            Some((_, known)) => *known = identity,
+            None => self.identities.push((corpus.to_string(), identity)),
+        }
+    }
+
+    /// Every corpus whose identity is known, in the order first said.
+    pub fn identities(&self) -> &[(String, Identity)] {
+        &self.identities
     }
 }
 
@@ -496,6 +530,11 @@ impl Sink for Summary {
         }
         Ok(())
     }
+
+    fn end(&mut self, corpus: &str, identity: &Identity) -> io::Result<()> {
+        self.set_identity(corpus, *identity);
+        Ok(())
+    }
 }
 
 impl SummaryReport {
@@ -571,6 +610,15 @@ mod tests {
         // Carried by the state a part's JSON holds, and added up by merging two parts.
         let back = Summary::from_state(&s.state()).unwrap();
         assert_eq!(back.rows(), rows);
+        // Said by number, as a resume carries an earlier stretch's over.
+        let mut said = Summary::default();
+        let g = said.group("c", "fast");
+        for _ in 0..40 {
+            said.add(g, &timed(Status::Unique, 1000, 1));
+        }
+        said.add_unwalled(g, 30);
+        said.add_wall(g, 1_000_000);
+        assert_eq!(said.rows(), rows);
         let mut merged = back;
         merged.merge(&s);
         assert!((merged.rows()[0].wall_puzzles_per_s - 20.0 / 0.002).abs() < 1e-6);

@@ -11,13 +11,102 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use super::{Group, Summary};
+use crate::corpus::{FileIdentity, Identity};
 use crate::results::Status;
 
-/// Every group's accumulators, in the summary's order.
+/// Every group's accumulators, in the summary's order, and what was read of each corpus.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryState {
     /// One per (corpus, strategy), in order of first appearance.
     pub groups: Vec<GroupState>,
+    /// One per corpus read to its end: what was read of it (its part's, for a part).
+    /// Absent in summaries written before it existed, and for a corpus whose read was
+    /// stopped or failed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corpora: Vec<CorpusState>,
+}
+
+/// A corpus's [`Identity`] as the summary JSON holds it. Hashes are 16 hex digits: JSON
+/// numbers lose precision past 2^53 in many readers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorpusState {
+    /// The corpus, as named on the command line.
+    pub corpus: String,
+    /// Lines read (the part's own, for a part), comments, blanks and a header included.
+    pub lines: u64,
+    /// The number of the last line read.
+    pub last_line: u64,
+    /// Bytes of those lines, line endings included (of the text, decompressed).
+    pub bytes: u64,
+    /// The wrapping sum over those lines of XXH3-64(line, seed = its number), hex.
+    pub hash: String,
+    /// Of those lines, the puzzle, invalid and malformed ones: rows per strategy.
+    pub entries: u64,
+    /// The wrapping sum over the entry lines of SplitMix64(its number), hex.
+    pub entry_lines: String,
+    /// The file read, when a regular file (the whole file, for a part).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<FileState>,
+}
+
+/// A corpus file's [`FileIdentity`] as the summary JSON holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileState {
+    /// Its size in bytes, as stored.
+    pub bytes: u64,
+    /// XXH3-64 (seed = its size) of its first and last 64 KiB, hex.
+    pub ends: String,
+}
+
+impl CorpusState {
+    /// The identity of `corpus`, as the JSON holds it.
+    pub fn of(corpus: &str, identity: &Identity) -> CorpusState {
+        let hex = |n: u64| format!("{n:016x}");
+        CorpusState {
+            corpus: corpus.to_string(),
+            lines: identity.lines,
+            last_line: identity.last_line,
+            bytes: identity.bytes,
+            hash: hex(identity.hash),
+            entries: identity.entries,
+            entry_lines: hex(identity.entry_lines),
+            file: identity.file.map(|f| FileState {
+                bytes: f.bytes,
+                ends: hex(f.ends),
+            }),
+        }
+    }
+
+    /// The identity it holds.
+    pub fn identity(&self) -> Result<Identity, StateError> {
+        let hex = |field: &'static str, value: &str| {
+            let digits = value.len() == 16 && value.bytes().all(|b| b.is_ascii_hexdigit());
+            digits
+                .then(|| u64::from_str_radix(value, 16).ok())
+                .flatten()
+                .ok_or_else(|| StateError::Hex {
+                    corpus: self.corpus.clone(),
+                    field,
+                    value: value.to_string(),
+                })
+        };
+        let file = match &self.file {
+            None => None,
+            Some(f) => Some(FileIdentity {
+                bytes: f.bytes,
+                ends: hex("file.ends", &f.ends)?,
+            }),
+        };
+        Ok(Identity {
+            lines: self.lines,
+            last_line: self.last_line,
+            bytes: self.bytes,
+            hash: hex("hash", &self.hash)?,
+            entries: self.entries,
+            entry_lines: hex("entry_lines", &self.entry_lines)?,
+            file,
+        })
+    }
 }
 
 /// One (corpus, strategy)'s accumulators. Sums that may pass 2^64 are decimal strings:
@@ -106,6 +195,22 @@ pub enum StateError {
         corpus: String,
         /// The group's strategy.
         strategy: String,
+    },
+    /// A hash of a corpus's identity that is not 16 hex digits.
+    #[error("corpus {corpus}: {field} is not 16 hex digits: {value:?}")]
+    Hex {
+        /// The corpus.
+        corpus: String,
+        /// The field.
+        field: &'static str,
+        /// What it held.
+        value: String,
+    },
+    /// The same corpus's identity twice.
+    #[error("corpus {corpus}: its identity is listed twice")]
+    CorpusTwice {
+        /// The corpus.
+        corpus: String,
     },
 }
 
@@ -239,6 +344,11 @@ impl Summary {
     pub fn state(&self) -> SummaryState {
         SummaryState {
             groups: self.groups.iter().map(Group::state).collect(),
+            corpora: self
+                .identities
+                .iter()
+                .map(|(corpus, identity)| CorpusState::of(corpus, identity))
+                .collect(),
         }
     }
 
@@ -255,12 +365,41 @@ impl Summary {
             }
             summary.groups.push(group);
         }
+        for c in &state.corpora {
+            if summary.identity(&c.corpus).is_some() {
+                return Err(StateError::CorpusTwice {
+                    corpus: c.corpus.clone(),
+                });
+            }
+            summary.set_identity(&c.corpus, c.identity()?);
+        }
         Ok(summary)
     }
 
     /// Add `other` to this summary: as if this one had also seen every result `other` saw.
-    /// Groups new to this one come after its own, in `other`'s order.
+    /// Groups new to this one come after its own, in `other`'s order. A corpus's identity
+    /// is the sum of both (the parts of a split run) when both know it; when only one
+    /// saw the corpus, its; else unknown (one part's is not the whole's).
     pub fn merge(&mut self, other: &Summary) {
+        let mut corpora: Vec<&str> = other.groups.iter().map(|g| g.corpus.as_str()).collect();
+        corpora.extend(other.identities.iter().map(|(c, _)| c.as_str()));
+        corpora.dedup();
+        for (i, corpus) in corpora.iter().enumerate() {
+            if corpora[..i].contains(corpus) {
+                continue;
+            }
+            let saw =
+                self.groups.iter().any(|g| g.corpus == *corpus) || self.identity(corpus).is_some();
+            let mine = self.identities.iter().position(|(c, _)| c == corpus);
+            match (saw, mine, other.identity(corpus)) {
+                (false, _, Some(theirs)) => self.set_identity(corpus, *theirs),
+                (true, Some(i), Some(theirs)) => self.identities[i].1.add(theirs),
+                (true, Some(i), None) => {
+                    self.identities.remove(i);
+                }
+                _ => {}
+            }
+        }
         for g in &other.groups {
             let i = self.group(&g.corpus, &g.strategy);
             self.groups[i].merge(g);
@@ -364,6 +503,79 @@ mod tests {
         fill(&mut right, b);
         left.merge(&right);
         assert_eq!(left.rows(), whole.rows());
+    }
+
+    fn identity(lines: u64, last_line: u64, seed: u64) -> Identity {
+        Identity {
+            lines,
+            last_line,
+            bytes: 82 * lines,
+            hash: crate::rng::splitmix64(seed),
+            entries: lines - 1,
+            entry_lines: crate::rng::splitmix64(seed + 1),
+            file: Some(FileIdentity {
+                bytes: 82 * last_line,
+                ends: u64::MAX - 7,
+            }),
+        }
+    }
+
+    #[test]
+    fn identities_go_through_json_and_add_up_when_every_part_knows_them() {
+        let mut parts = vec![Summary::default(), Summary::default(), Summary::default()];
+        for (k, part) in parts.iter_mut().enumerate() {
+            fill(part, &results()[k * 100..(k + 1) * 100]);
+            part.set_identity("a.txt", identity(10 + k as u64, 40, k as u64));
+        }
+        parts[1].set_identity("b.txt", identity(5, 5, 9));
+        let json = serde_json::to_value(parts[0].state()).unwrap();
+        assert_eq!(json["corpora"][0]["corpus"], "a.txt");
+        assert_eq!(json["corpora"][0]["file"]["ends"], "fffffffffffffff8");
+        let mut merged = Summary::default();
+        for part in &parts {
+            let json = serde_json::to_string(&part.state()).unwrap();
+            let back = Summary::from_state(&serde_json::from_str(&json).unwrap()).unwrap();
+            assert_eq!(back.identities(), part.identities());
+            merged.merge(&back);
+        }
+        let mut whole = identity(10, 40, 0);
+        whole.add(&identity(11, 40, 1));
+        whole.add(&identity(12, 40, 2));
+        assert_eq!(merged.identity("a.txt"), Some(&whole));
+        assert!(merged.identity("a.txt").unwrap().lines == 33);
+        // b.txt's groups are in every part, its identity in one: not the whole's.
+        assert_eq!(merged.identity("b.txt"), None);
+        // A summary written before identities: still read, none known.
+        let mut json = serde_json::to_value(parts[0].state()).unwrap();
+        json.as_object_mut().unwrap().remove("corpora");
+        let old: SummaryState = serde_json::from_value(json).unwrap();
+        assert!(Summary::from_state(&old).unwrap().identities().is_empty());
+        // A run's own end replaces what was said of the corpus (a resume reads it again).
+        let mut s = Summary::default();
+        s.set_identity("a.txt", identity(3, 3, 1));
+        s.set_identity("a.txt", identity(4, 4, 1));
+        assert_eq!(s.identities().len(), 1);
+        assert_eq!(s.identity("a.txt").unwrap().lines, 4);
+    }
+
+    #[test]
+    fn a_bad_identity_is_named() {
+        let mut s = Summary::default();
+        s.set_identity("a.txt", identity(3, 3, 1));
+        let mut state = s.state();
+        state.corpora[0].hash = "12".into();
+        let err = Summary::from_state(&state).unwrap_err().to_string();
+        assert!(err.contains("a.txt") && err.contains("hash"), "{err}");
+        let mut state = s.state();
+        state.corpora[0].file.as_mut().unwrap().ends = "+123456789abcdef".into();
+        let err = Summary::from_state(&state).unwrap_err().to_string();
+        assert!(err.contains("file.ends"), "{err}");
+        let mut state = s.state();
+        state.corpora.push(state.corpora[0].clone());
+        assert!(matches!(
+            Summary::from_state(&state),
+            Err(StateError::CorpusTwice { .. })
+        ));
     }
 
     #[test]

@@ -3,21 +3,40 @@
 
 use std::io::{BufReader, Write};
 
-use super::super::{read_all, Chunk, Corpus, Kind, Lines, Raw, Record, Shard};
+use super::super::{read_all, Chunk, Corpus, Identity, Kind, Lines, Raw, Record, Shard, MAX_LINE};
 use super::*;
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
 /// Every record of `corpus`, read `lines` at a time in small chunks.
-fn drain(mut corpus: Corpus, lines: Lines) -> Vec<Record> {
+fn drain(corpus: Corpus, lines: Lines) -> Vec<Record> {
+    drain_with_identity(corpus, lines).0
+}
+
+/// Every record of `corpus`, as `drain` reads them, and the identity of what it read.
+fn drain_with_identity(mut corpus: Corpus, lines: Lines) -> (Vec<Record>, Identity) {
     let mut chunk = Chunk::new(lines);
     let mut out = Vec::new();
     while corpus.read_chunk(&mut chunk, 3).unwrap() > 0 {
         out.extend_from_slice(chunk.records());
     }
     assert!(corpus.at_end());
-    out
+    (out, corpus.identity())
+}
+
+/// The identities of the parts, added up: the whole's, with `file`.
+fn assert_adds_up(whole: &Identity, parts: &[Identity], what: &str) {
+    let mut sum = Identity {
+        file: parts[0].file,
+        ..Identity::default()
+    };
+    for part in parts {
+        assert!(sum.same_file(part), "{what}: {part:?}");
+        sum.add(part);
+    }
+    assert_eq!(&sum, whole, "{what}");
+    assert!(sum.is_whole(), "{what}");
 }
 
 /// The parts, gathered, are the whole: same records (the CSV header, which every part
@@ -98,8 +117,17 @@ fn byte_range_parts_partition_a_file_exactly() {
                 ..r.clone()
             })
             .collect();
+        let (_, whole) = drain_with_identity(Corpus::open(&path, None).unwrap(), Lines::All);
+        let bom = u64::from(what.starts_with("bom")) * 3;
+        assert_eq!(whole.bytes + bom, bytes.len() as u64, "{what}");
+        assert_eq!(
+            whole.entries,
+            whole_all.iter().filter(|r| r.is_entry()).count() as u64,
+            "{what}"
+        );
         for n in 1..=7 {
             let (mut all, mut entries, mut size) = (Vec::new(), Vec::new(), 0);
+            let mut identities = [Vec::new(), Vec::new()];
             for k in 1..=n {
                 let shard = Shard::new(k, n).unwrap();
                 let part = Corpus::open_part(&path, None, shard).unwrap();
@@ -107,11 +135,17 @@ fn byte_range_parts_partition_a_file_exactly() {
                     assert!(matches!(part.part(), Some(Part::Bytes { .. })), "{what}");
                 }
                 size += part.size().unwrap();
-                all.push(drain(part, Lines::All));
+                let (records, identity) = drain_with_identity(part, Lines::All);
+                all.push(records);
+                identities[0].push(identity);
                 let part = Corpus::open_part(&path, None, shard).unwrap();
-                let records = drain(part, Lines::Entries);
+                let (records, identity) = drain_with_identity(part, Lines::Entries);
                 assert!(records.iter().all(|r| r.raw == Raw::NotKept));
                 entries.push(records);
+                identities[1].push(identity);
+            }
+            for (lines, parts) in ["all lines", "entries"].iter().zip(&identities) {
+                assert_adds_up(&whole, parts, &format!("{what}, {lines}, N={n}"));
             }
             assert_eq!(
                 size,
@@ -133,8 +167,28 @@ fn round_robin_parts_partition_a_gzip_file_and_a_stream_exactly() {
         gz.write_all(&bytes).unwrap();
         std::fs::write(&path, gz.finish().unwrap()).unwrap();
         let whole = read_all(what, std::io::Cursor::new(bytes.clone())).unwrap();
+        let (_, whole_gz) = drain_with_identity(Corpus::open(&path, None).unwrap(), Lines::All);
+        let stream = |bytes: &[u8]| {
+            let reader = BufReader::new(std::io::Cursor::new(bytes.to_vec()));
+            Corpus::from_reader(what, Box::new(reader), None, None)
+        };
+        let (_, whole_stream) = drain_with_identity(stream(&bytes), Lines::Entries);
+        assert_eq!(
+            whole_gz,
+            Identity {
+                file: whole_gz.file,
+                ..whole_stream
+            },
+            "{what}: the lines of the text, the size of the file"
+        );
+        assert_eq!(
+            whole_gz.file.unwrap().bytes,
+            std::fs::metadata(&path).unwrap().len()
+        );
+        assert_eq!(whole_stream.file, None);
         for n in 1..=7 {
             let (mut gzipped, mut streamed) = (Vec::new(), Vec::new());
+            let mut identities = [Vec::new(), Vec::new()];
             for k in 1..=n {
                 let shard = Shard::new(k, n).unwrap();
                 let part = Corpus::open_part(&path, None, shard).unwrap();
@@ -145,11 +199,13 @@ fn round_robin_parts_partition_a_gzip_file_and_a_stream_exactly() {
                     };
                     assert_eq!(part.part(), Some(&every), "{what}");
                 }
-                gzipped.push(drain(part, Lines::All));
-                let reader = BufReader::new(std::io::Cursor::new(bytes.clone()));
-                let mut part = Corpus::from_reader(what, Box::new(reader), None, None);
+                let (records, identity) = drain_with_identity(part, Lines::All);
+                gzipped.push(records);
+                identities[0].push(identity);
+                let mut part = stream(&bytes);
                 part.round_robin(shard);
-                let records = drain(part, Lines::All);
+                let (records, identity) = drain_with_identity(part, Lines::All);
+                identities[1].push(identity);
                 let foreign = |r: &Record| r.kind != Kind::Header && !shard.holds(r.line);
                 assert!(
                     !records.iter().any(foreign),
@@ -159,6 +215,12 @@ fn round_robin_parts_partition_a_gzip_file_and_a_stream_exactly() {
             }
             assert_partition(&whole, gzipped, &format!("{what}, gzip, N={n}"));
             assert_partition(&whole, streamed, &format!("{what}, stream, N={n}"));
+            assert_adds_up(&whole_gz, &identities[0], &format!("{what}, gzip, N={n}"));
+            assert_adds_up(
+                &whole_stream,
+                &identities[1],
+                &format!("{what}, stream, N={n}"),
+            );
         }
     }
 }
@@ -187,8 +249,41 @@ fn a_part_resumes_after_the_lines_it_skips() {
     std::fs::write(&path, &text).unwrap();
     let mut part = Corpus::open_part(&path, None, Shard::new(2, 2).unwrap()).unwrap();
     part.skip_through(15);
-    let lines: Vec<u64> = drain(part, Lines::Entries).iter().map(|r| r.line).collect();
+    let (records, identity) = drain_with_identity(part, Lines::Entries);
+    let lines: Vec<u64> = records.iter().map(|r| r.line).collect();
     assert_eq!(lines, (16..=20).collect::<Vec<_>>());
+    // The lines skipped were read: the part's identity is the same as without the skip.
+    let whole = Corpus::open_part(&path, None, Shard::new(2, 2).unwrap()).unwrap();
+    assert_eq!(identity, drain_with_identity(whole, Lines::Entries).1);
+    assert_eq!((identity.lines, identity.last_line), (10, 20));
+}
+
+#[test]
+fn a_line_past_max_line_hashes_whole_whichever_path_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.txt");
+    for len in [MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, 3 * READ_BUFFER + 17] {
+        let long: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut other = long.clone();
+        *other.last_mut().unwrap() = b'!';
+        let identity = |content: &[u8]| {
+            let text = [&b"x\n"[..], content, b"\r\n"].concat();
+            std::fs::write(&path, &text).unwrap();
+            drain_with_identity(Corpus::open(&path, None).unwrap(), Lines::All).1
+        };
+        let id = identity(&long);
+        assert_eq!(id.bytes, 2 + len as u64 + 2, "{len}");
+        assert_eq!(
+            id.hash,
+            Identity::line_hash(1, b"x").wrapping_add(Identity::line_hash(2, &long)),
+            "{len}"
+        );
+        assert_ne!(
+            id.hash,
+            identity(&other).hash,
+            "{len}: its last byte counts"
+        );
+    }
 }
 
 #[test]

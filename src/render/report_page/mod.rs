@@ -54,7 +54,7 @@ pub fn render(inputs: &Inputs, options: &ReportOptions) -> Result<String, Report
             corpora.push(&g.corpus);
         }
     }
-    let by = by_columns(&corpora, options)?;
+    let by = by_columns(inputs, &corpora, options)?;
     for (i, corpus) in corpora.into_iter().enumerate() {
         let groups: Vec<&Group> = inputs
             .groups
@@ -77,14 +77,15 @@ type ByColumn = (String, Vec<ColumnValues>);
 /// A corpus's (line, value) of `--by`'s column, or why it has none.
 type ColumnValues = Result<Vec<(u64, String)>, ReportError>;
 
-fn by_columns(corpora: &[&str], options: &ReportOptions) -> Result<Option<ByColumn>, ReportError> {
+fn by_columns(
+    inputs: &Inputs,
+    corpora: &[&str],
+    options: &ReportOptions,
+) -> Result<Option<ByColumn>, ReportError> {
     let Some(column) = &options.by else {
         return Ok(None);
     };
-    let mut values: Vec<_> = corpora
-        .iter()
-        .map(|corpus| by_column::read_column(corpus, column))
-        .collect();
+    let mut values = by_column::read_columns(inputs, corpora, column)?;
     if values.iter().all(Result::is_err) {
         if values.len() == 1 {
             return Err(values.pop().expect("one corpus").unwrap_err());

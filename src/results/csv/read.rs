@@ -168,10 +168,13 @@ pub struct RowReader<R: Read> {
     path: PathBuf,
     reader: csv::Reader<R>,
     columns: Columns,
+    header: ByteRecord,
     record: ByteRecord,
     /// The solutions a finished `multiple` search counted, and the CSV line that first
     /// showed it: every one in a run counts to the same limit.
     limit: Option<(u32, u64)>,
+    /// The limits the run's summaries say (`RowReader::said_max_solutions`).
+    said: Vec<u32>,
 }
 
 impl<R: Read> std::fmt::Debug for RowReader<R> {
@@ -197,6 +200,16 @@ impl<R: Read> RowReader<R> {
     /// Read the header of the CSV `input`, called `path` in messages. It must have at least
     /// the `corpus`, `line` and `strategy` columns.
     pub fn new(path: &Path, input: R) -> Result<Self, CsvError> {
+        let mut this = RowReader::any(path, input)?;
+        this.require(&["corpus", "line", "strategy"])?;
+        Ok(this)
+    }
+
+    /// Read the header of the CSV `input`, called `path` in messages, whatever columns it
+    /// names: for a reader that compares headers ([`RowReader::same_header`]) before it
+    /// asks for columns ([`RowReader::require`]). A row without `corpus`, `line` or
+    /// `strategy` is refused as it is read.
+    pub fn any(path: &Path, input: R) -> Result<Self, CsvError> {
         let mut reader = csv::ReaderBuilder::new()
             .buffer_capacity(1 << 16)
             .from_reader(input);
@@ -204,15 +217,40 @@ impl<R: Read> RowReader<R> {
             Ok(header) => header.clone(),
             Err(e) => return Err(csv_error(path, 1, e)),
         };
-        let mut this = RowReader {
+        Ok(RowReader {
             path: path.to_path_buf(),
             reader,
             columns: Columns::of(&header),
+            header,
             record: ByteRecord::new(),
             limit: None,
-        };
-        this.require(&["corpus", "line", "strategy"])?;
-        Ok(this)
+            said: Vec::new(),
+        })
+    }
+
+    /// The `--max-solutions` that summaries given with this CSV say (one per run; they
+    /// need not be this CSV's): when two rows' counts for puzzles with several solutions
+    /// disagree, the row refused is then the one whose count none of them says (without
+    /// them, or when both or neither do, the later).
+    pub fn said_max_solutions(&mut self, limits: &[u32]) {
+        self.said = limits.to_vec();
+    }
+
+    /// Whether `other`'s header names the same columns, written the same way.
+    pub fn same_header<S: Read>(&self, other: &RowReader<S>) -> bool {
+        self.header == other.header
+    }
+
+    /// Append the header as `run` writes it (each field quoted only where it must be),
+    /// line break included.
+    pub fn write_header(&self, out: &mut Vec<u8>) {
+        write_record(out, &self.header);
+    }
+
+    /// Append the last row read as `run` writes it, line break included: the row's bytes
+    /// for a row `run` wrote (with LF line breaks), whatever was checked or parsed of it.
+    pub fn write_last(&self, out: &mut Vec<u8>) {
+        write_record(out, &self.record);
     }
 
     /// Refuse a CSV without each of `names`, the columns a command needs beyond the three
@@ -373,6 +411,19 @@ impl<R: Read> RowReader<R> {
         };
         match self.limit {
             None => self.limit = Some((n, row.csv_line)),
+            Some((limit, first))
+                if limit != n && self.said.contains(&n) && !self.said.contains(&limit) =>
+            {
+                return Err(self.bad(
+                    first,
+                    format!(
+                        "{limit} solutions, but line {} counted {n} for a puzzle with several, \
+                         as the run's --max-solutions says: a run counts every puzzle up to \
+                         one --max-solutions",
+                        row.csv_line
+                    ),
+                ))
+            }
             Some((limit, first)) if limit != n => {
                 return Err(self.bad(
                     row.csv_line,
@@ -457,6 +508,16 @@ fn ending_before_the_column(
         // A finished search with an error: its answer was found wrong.
         Some(_) => Ending::Mismatch,
     })
+}
+
+fn write_record(out: &mut Vec<u8>, record: &ByteRecord) {
+    for (i, field) in record.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        super::push_field(out, field);
+    }
+    out.push(b'\n');
 }
 
 /// A `csv` crate error at `line`, said plainly.
@@ -636,6 +697,66 @@ mod tests {
         assert!(Status::ALL.iter().all(|s| covered.contains(s)));
     }
 
+    #[test]
+    fn rows_are_written_back_byte_for_byte_and_headers_compared() {
+        let puzzle: Grid =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+                .parse()
+                .unwrap();
+        let mut text = Vec::new();
+        push_header(&mut text);
+        let mut corpus = Vec::new();
+        push_field(&mut corpus, b"a \"quoted\", comma.txt");
+        let kinds = [
+            Kind::Puzzle {
+                grid: puzzle,
+                expected: None,
+            },
+            Kind::Malformed {
+                reason: "bad".into(),
+                column: 1,
+            },
+        ];
+        for (i, kind) in kinds.into_iter().enumerate() {
+            let record = Record {
+                line: i as u64 + 1,
+                raw: crate::corpus::Raw::NotKept,
+                kind,
+            };
+            let result = match i {
+                0 => PuzzleResult {
+                    status: Status::Aborted,
+                    solutions: Some(0),
+                    nodes: Some(7),
+                    time_ns: Some(5),
+                    error: Some("node budget of 7 exhausted,\n\"so\"".into()),
+                    ended: Some(Ending::NodeBudget),
+                    ..PuzzleResult::default()
+                },
+                _ => PuzzleResult::unsearched(Status::Malformed, "expected 81 cells, got 3"),
+            };
+            push_row(&mut text, &corpus, &record, b"dlx", &result);
+        }
+        let mut reader = RowReader::new(Path::new("t.csv"), &text[..]).unwrap();
+        let mut again = Vec::new();
+        reader.write_header(&mut again);
+        while reader.read().unwrap().is_some() {
+            reader.write_last(&mut again);
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&again),
+            String::from_utf8_lossy(&text)
+        );
+        let other = "corpus,line,strategy,status\n";
+        let fewer = RowReader::any(Path::new("u.csv"), other.as_bytes()).unwrap();
+        assert!(!reader.same_header(&fewer) && fewer.same_header(&fewer));
+        // `any` takes a header `new` refuses; its rows are refused as they are read.
+        let text = "korpus,line,strategy\nc,1,dlx\n";
+        assert!(RowReader::new(Path::new("v.csv"), text.as_bytes()).is_err());
+        let mut any = RowReader::any(Path::new("v.csv"), text.as_bytes()).unwrap();
+        assert!(any.require(&["corpus"]).is_err());
+    }
+
     const HEAD: &str = "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended\n";
     const PUZZLE: &str =
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -698,6 +819,21 @@ mod tests {
         ] {
             let err = refusal(&format!("{HEAD}{rows}"));
             assert!(err.contains(why), "{err} should say {why}");
+        }
+        // The first of two counts is the odd one when the run's summary says the second.
+        let text = format!(
+            "{HEAD}c,1,dlx,multiple,7,,,5,,,,,finished\nc,2,dlx,multiple,2,,,5,,,,,finished\n"
+        );
+        for (said, why) in [
+            (&[][..], "t.csv:3: 2 solutions, but line 2 counted 7"),
+            (&[2], "t.csv:2: 7 solutions, but line 3 counted 2"),
+            (&[2, 3], "t.csv:2: 7 solutions"),
+            (&[2, 7], "t.csv:3: 2 solutions"),
+        ] {
+            let mut reader = RowReader::new(Path::new("t.csv"), text.as_bytes()).unwrap();
+            reader.said_max_solutions(said);
+            let err = reader.find_map(Result::err).unwrap().to_string();
+            assert!(err.contains(why), "{said:?}: {err} should say {why}");
         }
         assert!(refusal("corpus,strategy\n").contains("t.csv:1: no `line` column"));
     }
