@@ -1,16 +1,20 @@
 //! `sudoku-bench check`: a corpus lint for CI. Reports every malformed or invalid line as
 //! `file:line:col: reason` on stdout, and with `--solutions` every puzzle whose solution
 //! column is not its one solution; exits 1 when anything was found.
+//!
+//! [`Plan::new`] checks the arguments once; `run` then opens the corpora, checks each
+//! ([`Check::corpus`]) and says what it found ([`Tally::ending`]), which also chooses the
+//! exit.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
 use sudoku_bench::classify::{Classified, Classifier};
-use sudoku_bench::corpus::{Chunk, Kind, Lines, Record};
-use sudoku_bench::interrupt::not_reached;
+use sudoku_bench::corpus::{Chunk, Corpus, Format, Kind, Lines, Record, Shard};
+use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
-use sudoku_bench::strategy::Limits;
+use sudoku_bench::strategy::{Limits, StrategyInfo};
 use sudoku_bench::summary::count_or_unknown;
 
 use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
@@ -51,126 +55,232 @@ pub struct Args {
 
 const CHUNK: usize = 4096;
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let info = choose_strategy(args.strategy.as_deref())?;
-    let format = args.input.format();
-    outputs::check(&args.corpora, Vec::new())?;
-    let (mut corpora, total_bytes) =
-        open_corpora(&args.corpora, format, args.shard.resolve()?, args.quiet)?;
-    let classifier = args
-        .solutions
-        .then(|| Classifier::new(info, Limits::default(), args.threads))
-        .transpose()?;
-    let mut progress = Progress::new(total_bytes, args.quiet);
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let (mut puzzles, mut faults, mut read_failures) = (0u64, 0u64, 0u64);
-    let mut chunk = Chunk::new(Lines::Entries);
-    let mut verdicts: Vec<Classified> = Vec::new();
+/// `check`'s arguments, checked once: the corpora and how to read them, and the strategy
+/// that searches the solution columns when `--solutions` asks.
+struct Plan {
+    corpora: Vec<PathBuf>,
+    format: Option<Format>,
+    shard: Option<Shard>,
+    /// The strategy named, or the fastest: also named in the last line without
+    /// `--solutions`.
+    info: &'static StrategyInfo,
+    solutions: bool,
+    threads: usize,
+    quiet: bool,
+}
 
+impl Plan {
+    /// Check `args`: the strategy, the corpora (none named twice) and the part.
+    fn new(args: Args) -> anyhow::Result<Plan> {
+        let info = choose_strategy(args.strategy.as_deref())?;
+        let format = args.input.format();
+        outputs::check(&args.corpora, Vec::new())?;
+        Ok(Plan {
+            shard: args.shard.resolve()?,
+            corpora: args.corpora,
+            format,
+            info,
+            solutions: args.solutions,
+            threads: args.threads,
+            quiet: args.quiet,
+        })
+    }
+
+    /// The last line's note on how solutions were checked.
+    fn what(&self) -> String {
+        if self.solutions {
+            format!("solutions checked with {}", self.info.name)
+        } else {
+            "solutions not searched".to_string()
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let plan = Plan::new(args)?;
+    let (mut corpora, total_bytes) =
+        open_corpora(&plan.corpora, plan.format, plan.shard, plan.quiet)?;
+    let mut check = Check::new(&plan, total_bytes)?;
     let stop = signals::install()?;
-    let mut classifier = classifier;
-    if let Some(c) = classifier.as_mut() {
+    if let Some(c) = check.classifier.as_mut() {
         c.stop_when(stop.clone());
     }
     // The corpus the check stopped in, and its entries read but not checked.
     let mut stopped_in = None;
-    'corpora: for (index, corpus) in corpora.iter_mut().enumerate() {
+    for (index, corpus) in corpora.iter_mut().enumerate() {
+        if let Some(unchecked) = check.corpus(corpus, &stop)? {
+            stopped_in = Some((index, unchecked));
+            break;
+        }
+    }
+    check.out.flush().context("cannot write to stdout")?;
+    check.progress.finish();
+    let interrupted = stop.cause().map(|signal| {
+        let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
+        (signal, left)
+    });
+    Ok(check.tally.ending(&plan, interrupted))
+}
+
+/// The check at work: the classifier (with `--solutions`), the batch being checked, and
+/// where its faults are said.
+struct Check {
+    classifier: Option<Classifier>,
+    progress: Progress,
+    /// Stdout, a line per fault.
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    chunk: Chunk,
+    verdicts: Vec<Classified>,
+    tally: Tally,
+}
+
+impl Check {
+    /// The classifier `plan` asks for, and a progress bar over `total_bytes`.
+    fn new(plan: &Plan, total_bytes: Option<u64>) -> anyhow::Result<Check> {
+        let classifier = plan
+            .solutions
+            .then(|| Classifier::new(plan.info, Limits::default(), plan.threads))
+            .transpose()?;
+        Ok(Check {
+            classifier,
+            progress: Progress::new(total_bytes, plan.quiet),
+            out: io::BufWriter::new(io::stdout().lock()),
+            chunk: Chunk::new(Lines::Entries),
+            verdicts: Vec::new(),
+            tally: Tally::default(),
+        })
+    }
+
+    /// Check every entry of `corpus`, saying each fault; `Some` with the entries read but
+    /// not checked when `stop` came first.
+    fn corpus(&mut self, corpus: &mut Corpus, stop: &Stop) -> anyhow::Result<Option<u64>> {
         loop {
             if stop.requested() {
-                stopped_in = Some((index, 0));
-                break 'corpora;
+                return Ok(Some(0));
             }
             // A read error ends this corpus like its end does.
-            let n = corpus.read_chunk(&mut chunk, CHUNK).unwrap_or_else(|e| {
-                progress.read_failed(e);
-                read_failures += 1;
-                0
-            });
+            let n = corpus
+                .read_chunk(&mut self.chunk, CHUNK)
+                .unwrap_or_else(|e| {
+                    self.progress.read_failed(e);
+                    self.tally.read_failures += 1;
+                    0
+                });
             if n == 0 {
                 break;
             }
-            // Only puzzles with a solution column need a search.
-            let searched = |r: &Record| {
-                matches!(
-                    r.kind,
-                    Kind::Puzzle {
-                        expected: Some(_),
-                        ..
-                    }
-                )
-            };
-            let records = chunk.records();
-            // On a stop, only the entries before the first one not searched are checked.
-            let checked = match &classifier {
-                Some(c) if records.iter().any(searched) => c.classify(records, &mut verdicts),
-                _ => {
-                    verdicts.clear();
-                    records.len()
-                }
-            };
+            let records = self.chunk.records();
+            let checked = search(self.classifier.as_ref(), records, &mut self.verdicts);
             for (i, record) in records[..checked].iter().enumerate() {
-                puzzles += 1;
-                let fault = match &record.kind {
-                    Kind::Invalid { reason, column, .. } | Kind::Malformed { reason, column } => {
-                        Some((*column, reason.clone()))
-                    }
-                    Kind::Puzzle {
-                        expected: Some(expected),
-                        ..
-                    } => verdicts
-                        .get(i)
-                        .and_then(|v| solution_fault(v, expected))
-                        .map(|why| (1, why)),
-                    _ => None,
-                };
-                if let Some((column, reason)) = fault {
-                    faults += 1;
+                self.tally.puzzles += 1;
+                if let Some((column, reason)) = fault(record, self.verdicts.get(i)) {
+                    self.tally.faults += 1;
                     let line = format!("{}:{}:{column}: {reason}", corpus.name(), record.line);
                     // Flushed at once so that the line never tears the progress bar.
-                    progress
+                    let out = &mut self.out;
+                    self.progress
                         .suspend(|| writeln!(out, "{line}").and_then(|()| out.flush()))
                         .context("cannot write to stdout")?;
                 }
             }
-            progress.advance(checked as u64, corpus.bytes_read());
+            self.progress.advance(checked as u64, corpus.bytes_read());
             if checked < n {
-                stopped_in = Some((index, (n - checked) as u64));
-                break 'corpora;
+                return Ok(Some((n - checked) as u64));
             }
         }
-        progress.finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
+        self.progress
+            .finish_corpus(corpus.size().unwrap_or(corpus.bytes_read()));
+        Ok(None)
     }
-    out.flush().context("cannot write to stdout")?;
-    progress.finish();
-    let what = if args.solutions {
-        format!("solutions checked with {}", info.name)
-    } else {
-        "solutions not searched".to_string()
-    };
-    let unread = match read_failures {
-        0 => String::new(),
-        n => format!("; {n} read errors (above): those corpora were not read to the end"),
-    };
-    if let Some(signal) = stop.cause() {
-        let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
-        eprintln!(
-            "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so far, \
-             {left} not reached ({what}){unread}",
-            signals::name(signal)
-        );
-        return Ok(Exit::Stopped(signal));
+}
+
+/// What the check counted.
+#[derive(Debug, Default)]
+struct Tally {
+    puzzles: u64,
+    faults: u64,
+    /// Corpora that failed while read (each said on stderr).
+    read_failures: u64,
+}
+
+impl Tally {
+    /// Say the last line and choose the exit: stopped by a signal (`interrupted`: it, and
+    /// the puzzles not reached), failed to read a corpus, or found faults.
+    fn ending(&self, plan: &Plan, interrupted: Option<(usize, String)>) -> Exit {
+        let Tally {
+            puzzles,
+            faults,
+            read_failures,
+        } = self;
+        let what = plan.what();
+        let unread = match read_failures {
+            0 => String::new(),
+            n => format!("; {n} read errors (above): those corpora were not read to the end"),
+        };
+        if let Some((signal, left)) = interrupted {
+            eprintln!(
+                "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so \
+                 far, {left} not reached ({what}){unread}",
+                signals::name(signal)
+            );
+            return Exit::Stopped(signal);
+        }
+        if *faults == 0 {
+            eprintln!("check: {puzzles} puzzle lines, no faults ({what}){unread}");
+        } else {
+            eprintln!("check: {puzzles} puzzle lines, {faults} faulty ({what}){unread}");
+        }
+        if *read_failures > 0 {
+            Exit::Error
+        } else {
+            Exit::failure_if(*faults > 0)
+        }
     }
-    if faults == 0 {
-        eprintln!("check: {puzzles} puzzle lines, no faults ({what}){unread}");
-    } else {
-        eprintln!("check: {puzzles} puzzle lines, {faults} faulty ({what}){unread}");
+}
+
+/// Whether `record` needs a search: only puzzles with a solution column do.
+fn searched(record: &Record) -> bool {
+    matches!(
+        record.kind,
+        Kind::Puzzle {
+            expected: Some(_),
+            ..
+        }
+    )
+}
+
+/// Search `records` with `classifier`, when there is one and any record needs it, into
+/// `verdicts`; how many records are checked: on a stop, only those before the first one
+/// not searched.
+fn search(
+    classifier: Option<&Classifier>,
+    records: &[Record],
+    verdicts: &mut Vec<Classified>,
+) -> usize {
+    match classifier {
+        Some(c) if records.iter().any(searched) => c.classify(records, verdicts),
+        _ => {
+            verdicts.clear();
+            records.len()
+        }
     }
-    Ok(if read_failures > 0 {
-        Exit::Error
-    } else {
-        Exit::failure_if(faults > 0)
-    })
+}
+
+/// What is wrong with `record` (its `verdict`, when searched), if anything: the column
+/// and why.
+fn fault(record: &Record, verdict: Option<&Classified>) -> Option<(usize, String)> {
+    match &record.kind {
+        Kind::Invalid { reason, column, .. } | Kind::Malformed { reason, column } => {
+            Some((*column, reason.clone()))
+        }
+        Kind::Puzzle {
+            expected: Some(expected),
+            ..
+        } => verdict
+            .and_then(|v| solution_fault(v, expected))
+            .map(|why| (1, why)),
+        _ => None,
+    }
 }
 
 /// Why a puzzle's solution column is wrong, if it is.

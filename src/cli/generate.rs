@@ -2,6 +2,9 @@
 //! default; or, made from them, puzzles with several solutions or with none), made in
 //! parallel and written in index order, so that a seed names the same bytes on any thread
 //! count; reports puzzles per second on stderr.
+//!
+//! [`Plan::new`] checks the arguments once; `run` then builds the engine, creates the
+//! output, [`Plan::generate`]s this part's puzzles into it and [`Plan::tell`]s the rate.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,11 +18,12 @@ use sudoku_bench::engine::Engine;
 use sudoku_bench::generate::{
     self, GenerateError, GenerateSettings, Generated, Solutions, Symmetry,
 };
-use sudoku_bench::strategy::Limits;
+use sudoku_bench::interrupt::Stop;
+use sudoku_bench::strategy::{Limits, StrategyInfo};
 
 use super::args::{choose_strategy, parse_one_strategy, parse_threads};
 use super::exit::Exit;
-use super::outputs::{self, Output};
+use super::outputs::{self, Checked, CorpusWriter, Output};
 use super::progress::Progress;
 use super::signals;
 
@@ -126,10 +130,142 @@ fn parse_clues(s: &str) -> Result<(usize, usize), String> {
 /// progress bar moves.
 const BATCH: u64 = 256;
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let info = choose_strategy(args.strategy.as_deref())?;
+/// `generate`'s arguments, checked once: what each puzzle is made as, which of them this
+/// part makes, and where they are written (checked, not yet made).
+struct Plan {
+    /// The strategy of the uniqueness checks.
+    info: &'static StrategyInfo,
+    settings: GenerateSettings,
+    format: OutFormat,
+    /// --out.
+    file: Checked,
+    /// The whole output's puzzles, and this part of them.
+    count: u64,
+    shard: Shard,
+    /// Indices [first, last) of the whole output's.
+    first: u64,
+    last: u64,
+    threads: usize,
+    quiet: bool,
+}
+
+impl Plan {
+    /// Check `args`: the strategy, the options that go together, the part, the output.
+    fn new(args: Args) -> anyhow::Result<Plan> {
+        let info = choose_strategy(args.strategy.as_deref())?;
+        let settings = settings(&args);
+        if args.count == 0 {
+            bail!("--count must be at least 1");
+        }
+        if args.format == OutFormat::Csv && args.solutions != SolutionsArg::One {
+            bail!(
+                "--format csv writes each puzzle's one solution: use --format text with \
+                 --solutions many or none"
+            );
+        }
+        if args.extra_blanks.is_some() && args.solutions == SolutionsArg::One {
+            bail!("--extra-blanks goes with --solutions many or none");
+        }
+        let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
+        let (first, last) = shard.byte_range(args.count);
+        Ok(Plan {
+            info,
+            settings,
+            format: args.format,
+            file: outputs::check(&[], vec![Output::named("--out", &args.out)])?,
+            count: args.count,
+            shard,
+            first,
+            last,
+            threads: args.threads,
+            quiet: args.quiet,
+        })
+    }
+
+    /// Create the output, with the CSV header when this part begins the whole output.
+    fn create(&self) -> anyhow::Result<Writer> {
+        let mut opened = self.file.create()?;
+        let file = opened.pop().context("no output was opened")?;
+        let mut writer = Writer {
+            path: file.path.display().to_string(),
+            out: file.corpus()?,
+            format: self.format,
+            line: Vec::with_capacity(200),
+        };
+        if self.format == OutFormat::Csv && self.first == 0 {
+            writer.write(b"quizzes,solutions\n")?;
+        }
+        Ok(writer)
+    }
+
+    /// Make this part's puzzles with `engine`, batch by batch, into `out` in index order,
+    /// until all are made or `stop` is requested; the index of the first puzzle not made.
+    fn generate(
+        &self,
+        engine: &Engine,
+        out: &mut Writer,
+        progress: &mut Progress,
+        stop: &Stop,
+    ) -> anyhow::Result<u64> {
+        // `None`: not made, because a stop was requested first.
+        let mut batch: Vec<Option<Result<Generated, GenerateError>>> = Vec::new();
+        let mut start = self.first;
+        while start < self.last && !stop.requested() {
+            let end = (start + BATCH).min(self.last);
+            engine.pool().install(|| {
+                // u64 ranges are not indexed in rayon; a batch is far below usize::MAX.
+                (0..(end - start) as usize)
+                    .into_par_iter()
+                    .map(|offset| {
+                        if stop.requested() {
+                            return None;
+                        }
+                        let index = start + offset as u64;
+                        Some(engine.with_solver(0, |solver| {
+                            generate::generate(&self.settings, index, solver)
+                        }))
+                    })
+                    .collect_into_vec(&mut batch)
+            });
+            // Written in index order up to the first puzzle not made: a prefix, no gap.
+            let mut made = 0;
+            for generated in batch.drain(..).map_while(|g| g) {
+                made += 1;
+                out.puzzle(&generated?)?;
+            }
+            progress.advance(made, start - self.first + made);
+            start += made;
+        }
+        Ok(start)
+    }
+
+    /// Say the rate of the `made` puzzles, made in `secs` on `threads`; and, when stopped
+    /// by `signal`, what was not made.
+    fn tell(&self, made: u64, secs: f64, threads: usize, signal: Option<usize>) -> Exit {
+        eprintln!(
+            "generate: {made} puzzles in {secs:.2} s: {:.0} puzzles/s ({threads} threads, \
+             uniqueness by {})",
+            made as f64 / secs.max(1e-9),
+            self.info.name
+        );
+        let Some(signal) = signal else {
+            return Exit::Success;
+        };
+        eprintln!(
+            "generate: interrupted by {}: the first {made} puzzles written, the other {} of {} \
+             not made",
+            signals::name(signal),
+            self.last - self.first - made,
+            self.last - self.first
+        );
+        Exit::Stopped(signal)
+    }
+}
+
+/// What the generator makes of each index, as `args` ask.
+fn settings(args: &Args) -> GenerateSettings {
     let (min_clues, max_clues) = args.clues.unwrap_or((0, 81));
-    let settings = GenerateSettings {
+    GenerateSettings {
         seed: args.seed,
         symmetry: match args.symmetry {
             SymmetryArg::None => Symmetry::None,
@@ -150,113 +286,77 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             },
         },
         ..GenerateSettings::default()
-    };
-    if args.count == 0 {
-        bail!("--count must be at least 1");
     }
-    if args.format == OutFormat::Csv && args.solutions != SolutionsArg::One {
-        bail!(
-            "--format csv writes each puzzle's one solution: use --format text with \
-             --solutions many or none"
-        );
-    }
-    if args.extra_blanks.is_some() && args.solutions == SolutionsArg::One {
-        bail!("--extra-blanks goes with --solutions many or none");
-    }
-    // Generation sets its own limits for each uniqueness check.
-    let engine = Engine::new(
-        vec![info.clone()],
-        Limits::default(),
-        args.threads,
-        "generate",
-    )?;
-    let pool = engine.pool();
-    let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
-    // Indices [first, last) of the whole output's.
-    let (first, last) = shard.byte_range(args.count);
-    if shard != Shard::WHOLE && !args.quiet {
-        eprintln!(
-            "generate: part {shard}: puzzles {first}..{last} of {}",
-            args.count
-        );
+}
+
+/// The output, written a puzzle a line in its format.
+struct Writer {
+    out: CorpusWriter,
+    /// Its path, as errors name it.
+    path: String,
+    format: OutFormat,
+    /// The line being written.
+    line: Vec<u8>,
+}
+
+impl Writer {
+    fn write(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.out
+            .write_all(bytes)
+            .with_context(|| format!("cannot write {}", self.path))
     }
 
+    /// Write `generated` as a line: the puzzle, and in CSV its solution.
+    fn puzzle(&mut self, generated: &Generated) -> anyhow::Result<()> {
+        let Generated { puzzle, solution } = generated;
+        let line = &mut self.line;
+        line.clear();
+        match self.format {
+            OutFormat::Text => line.extend_from_slice(puzzle.to_dotted().as_bytes()),
+            OutFormat::Csv => {
+                line.extend(puzzle.cells().iter().map(|&d| b'0' + d));
+                line.push(b',');
+                line.extend(solution.cells().iter().map(|&d| b'0' + d));
+            }
+        }
+        line.push(b'\n');
+        self.out
+            .write_all(line)
+            .with_context(|| format!("cannot write {}", self.path))
+    }
+
+    fn finish(&mut self) -> anyhow::Result<()> {
+        self.out.finish()
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let plan = Plan::new(args)?;
+    // Generation sets its own limits for each uniqueness check.
+    let engine = Engine::new(
+        vec![plan.info.clone()],
+        Limits::default(),
+        plan.threads,
+        "generate",
+    )?;
+    let (first, last) = (plan.first, plan.last);
+    if plan.shard != Shard::WHOLE && !plan.quiet {
+        eprintln!(
+            "generate: part {}: puzzles {first}..{last} of {}",
+            plan.shard, plan.count
+        );
+    }
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
-    let mut opened = outputs::check(&[], vec![Output::named("--out", &args.out)])?.create()?;
-    let file = opened.pop().context("no output was opened")?;
-    let path = file.path.display().to_string();
-    let mut out = file.corpus()?;
-    if args.format == OutFormat::Csv && first == 0 {
-        out.write_all(b"quizzes,solutions\n")
-            .with_context(|| format!("cannot write {path}"))?;
-    }
+    let mut out = plan.create()?;
     let started = Instant::now();
-    let mut progress = Progress::new(Some(last - first), args.quiet);
-    // `None`: not made, because a stop was requested first.
-    let mut batch: Vec<Option<Result<Generated, GenerateError>>> = Vec::new();
-    let mut line = Vec::with_capacity(200);
-    let mut start = first;
-    while start < last && !stop.requested() {
-        let end = (start + BATCH).min(last);
-        pool.install(|| {
-            // u64 ranges are not indexed in rayon; a batch is far below usize::MAX.
-            (0..(end - start) as usize)
-                .into_par_iter()
-                .map(|offset| {
-                    if stop.requested() {
-                        return None;
-                    }
-                    let index = start + offset as u64;
-                    Some(
-                        engine
-                            .with_solver(0, |solver| generate::generate(&settings, index, solver)),
-                    )
-                })
-                .collect_into_vec(&mut batch)
-        });
-        // Written in index order up to the first puzzle not made: a prefix, no gap.
-        let mut made = 0;
-        for generated in batch.drain(..).map_while(|g| g) {
-            made += 1;
-            let Generated { puzzle, solution } = generated?;
-            line.clear();
-            match args.format {
-                OutFormat::Text => line.extend_from_slice(puzzle.to_dotted().as_bytes()),
-                OutFormat::Csv => {
-                    line.extend(puzzle.cells().iter().map(|&d| b'0' + d));
-                    line.push(b',');
-                    line.extend(solution.cells().iter().map(|&d| b'0' + d));
-                }
-            }
-            line.push(b'\n');
-            out.write_all(&line)
-                .with_context(|| format!("cannot write {path}"))?;
-        }
-        progress.advance(made, start - first + made);
-        start += made;
-    }
+    let mut progress = Progress::new(Some(last - first), plan.quiet);
+    let end = plan.generate(&engine, &mut out, &mut progress, &stop)?;
     out.finish()?;
     progress.finish();
     let secs = started.elapsed().as_secs_f64();
-    let made = start - first;
-    eprintln!(
-        "generate: {made} puzzles in {secs:.2} s: {:.0} puzzles/s ({} threads, uniqueness by {})",
-        made as f64 / secs.max(1e-9),
-        pool.current_num_threads(),
-        info.name
-    );
-    if let Some(signal) = stop.cause() {
-        eprintln!(
-            "generate: interrupted by {}: the first {made} puzzles written, the other {} of {} \
-             not made",
-            signals::name(signal),
-            last - start,
-            last - first
-        );
-        return Ok(Exit::Stopped(signal));
-    }
-    Ok(Exit::Success)
+    let threads = engine.pool().current_num_threads();
+    Ok(plan.tell(end - first, secs, threads, stop.cause()))
 }
 
 #[cfg(test)]
