@@ -215,14 +215,6 @@ impl Summary {
         }
     }
 
-    /// Say that `n` more of the group's searches have no wall time in `wall_ns`: for a
-    /// resume that adds the wall time of an earlier, stopped run whose own summary left
-    /// rows out of it (its state's `unwalled`).
-    pub fn add_unwalled(&mut self, group: usize, n: u64) {
-        let g = &mut self.groups[group];
-        g.unwalled = g.unwalled.saturating_add(n);
-    }
-
     /// Add involuntary context switches the workers suffered while solving for the group;
     /// `None` (not counted) leaves the group's count as it is.
     pub fn add_preemptions(&mut self, group: usize, switches: Option<u64>) {
@@ -610,15 +602,6 @@ mod tests {
         // Carried by the state a part's JSON holds, and added up by merging two parts.
         let back = Summary::from_state(&s.state()).unwrap();
         assert_eq!(back.rows(), rows);
-        // Said by number, as a resume carries an earlier stretch's over.
-        let mut said = Summary::default();
-        let g = said.group("c", "fast");
-        for _ in 0..40 {
-            said.add(g, &timed(Status::Unique, 1000, 1));
-        }
-        said.add_unwalled(g, 30);
-        said.add_wall(g, 1_000_000);
-        assert_eq!(said.rows(), rows);
         let mut merged = back;
         merged.merge(&s);
         assert!((merged.rows()[0].wall_puzzles_per_s - 20.0 / 0.002).abs() < 1e-6);

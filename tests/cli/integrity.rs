@@ -371,8 +371,6 @@ fn wall_rates_after_kill_resume_stop_and_resume_count_only_the_rows_with_wall_ti
         assert!(out.status.success(), "{}", stderr(&out));
         out
     };
-    ok(&args("whole.csv", &[]));
-
     let mut parts = Vec::new();
     for k in 1..=2 {
         let csv = format!("part-{k}.csv");
@@ -409,27 +407,7 @@ fn wall_rates_after_kill_resume_stop_and_resume_count_only_the_rows_with_wall_ti
     let all = d.join("all.csv");
     merge(&parts, &all).success();
 
-    let whole = json(&d.join("whole.json"));
     let merged = json(&all.with_extension("json"));
-    // Generous: the resumed stretches cover a tenth of the rows, so counting every row over
-    // their wall time gives about ten times the rate.
-    for row in merged["rows"].as_array().unwrap() {
-        let single = whole["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["strategy"] == row["strategy"])
-            .unwrap();
-        let (rate, once) = (
-            row["wall_puzzles_per_s"].as_f64().unwrap(),
-            single["wall_puzzles_per_s"].as_f64().unwrap(),
-        );
-        assert!(
-            rate <= 3.0 * once,
-            "{}: merged wall rate {rate:.0}/s against {once:.0}/s for one uninterrupted run",
-            row["strategy"]
-        );
-    }
     // Exactly: each group's `unwalled` is the rows the killed runs left without wall time,
     // and the wall rate counts the others over the wall time.
     let expect = |summary: &Value, unwalled: u64, what: &str| {
