@@ -15,7 +15,7 @@ use crate::results::Status;
 use crate::summary::{GroupState, Summary};
 
 use super::rows::{bad, csv_fault, out_of_order};
-use super::{MergeError, Part};
+use super::{MergeError, PartFiles};
 
 /// The rows of one (corpus, strategy) found in a CSV.
 struct Found {
@@ -39,7 +39,7 @@ struct Recount {
 /// holds rows out of input order or a line twice for one strategy, or its rows do not add
 /// up to what its summary counts and says was read; each refusal names the CSV (and the
 /// line, where one row is at fault).
-pub(super) fn check_rows(part: &Part) -> Result<(), MergeError> {
+pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
     let state = part.state()?;
     let bad_state = |source| MergeError::BadState {
         json: part.json.clone(),
@@ -169,7 +169,7 @@ fn figures(g: &GroupState) -> Vec<(&'static str, u128)> {
 
 /// Read every row of `part`'s CSV, checked, into its groups; `corpora` are the run's, in
 /// order (the rows of a corpus not among them are counted, not ordered).
-fn read(part: &Part, corpora: &[String]) -> Result<Recount, MergeError> {
+fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
     let path = &part.csv;
     let io = |source| MergeError::Io {
         path: path.clone(),

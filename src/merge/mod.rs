@@ -21,7 +21,7 @@ pub use rows::merge_rows;
 
 /// One part: its per-puzzle CSV and the summary JSON beside it.
 #[derive(Debug, Clone)]
-pub struct Part {
+pub struct PartFiles {
     /// The per-puzzle CSV.
     pub csv: PathBuf,
     /// Its summary JSON: the CSV's path with the extension `.json`.
@@ -30,7 +30,7 @@ pub struct Part {
     pub report: SummaryReport,
 }
 
-impl Part {
+impl PartFiles {
     /// The accumulators its summary carries: what a part without them cannot be merged by.
     fn state(&self) -> Result<&SummaryState, MergeError> {
         self.report
@@ -294,7 +294,7 @@ pub fn summary_path(csv: &Path) -> PathBuf {
 /// each CSV holds the rows its summary counts, in order, one per entry line read (which
 /// reads every CSV once before the merge reads them again: a part cut short or another
 /// run's is refused before anything is written, stdout too).
-pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
+pub fn load(csvs: &[PathBuf]) -> Result<Vec<PartFiles>, MergeError> {
     if csvs.is_empty() {
         return Err(MergeError::NoParts);
     }
@@ -318,7 +318,7 @@ pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
             });
         }
         let report = parse_summary(&json, &bytes)?;
-        parts.push(Part {
+        parts.push(PartFiles {
             csv: csv.clone(),
             json,
             report,
@@ -332,7 +332,7 @@ pub fn load(csvs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
 }
 
 /// The checks of [`load`], on parts already read.
-pub fn check(parts: &[Part]) -> Result<(), MergeError> {
+pub fn check(parts: &[PartFiles]) -> Result<(), MergeError> {
     let Some(first) = parts.first() else {
         return Err(MergeError::NoParts);
     };
@@ -377,9 +377,9 @@ pub fn check(parts: &[Part]) -> Result<(), MergeError> {
 /// Every corpus read from one file by every part (its size and ends, as each summary's
 /// identity says), and its lines, added up over the parts, every line once: each part
 /// that knows its identity is compared, and the sum is checked when all do.
-fn check_corpora(parts: &[Part]) -> Result<(), MergeError> {
+fn check_corpora(parts: &[PartFiles]) -> Result<(), MergeError> {
     for corpus in corpora(parts) {
-        let mut known: Vec<(&Part, Identity)> = Vec::new();
+        let mut known: Vec<(&PartFiles, Identity)> = Vec::new();
         for part in parts {
             let state = part.state()?;
             if let Some(c) = state.corpora.iter().find(|c| c.corpus == corpus) {
@@ -434,7 +434,7 @@ fn how_files_differ(a: Option<FileIdentity>, b: Option<FileIdentity>) -> String 
 }
 
 /// The (corpus, strategy) pairs a part's summary lists, in its order.
-fn groups(part: &Part) -> Result<Vec<(String, String)>, MergeError> {
+fn groups(part: &PartFiles) -> Result<Vec<(String, String)>, MergeError> {
     Ok(part
         .state()?
         .groups
@@ -448,12 +448,12 @@ fn describe(groups: &[(String, String)]) -> String {
     format!("[{}]", list.join(", "))
 }
 
-fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
+fn check_shards(parts: &[PartFiles]) -> Result<(), MergeError> {
     if parts.len() == 1 && parts[0].report.shard.is_none() {
         return Ok(());
     }
     let mut count = None;
-    let mut claims: BTreeMap<u32, Vec<&Part>> = BTreeMap::new();
+    let mut claims: BTreeMap<u32, Vec<&PartFiles>> = BTreeMap::new();
     for part in parts {
         let Some(shard) = part.report.shard else {
             return Err(MergeError::NotAPart {
@@ -489,7 +489,7 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
 }
 
 /// The corpora in the run's order (the order of the summaries' groups).
-pub fn corpora(parts: &[Part]) -> Vec<String> {
+pub fn corpora(parts: &[PartFiles]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for g in parts
         .iter()
@@ -505,7 +505,7 @@ pub fn corpora(parts: &[Part]) -> Vec<String> {
 
 /// The summary a single run over the whole input would have written, from checked parts;
 /// dated now. Times from several machines are flagged by `machines`.
-pub fn merged_report(parts: &[Part]) -> Result<SummaryReport, MergeError> {
+pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
     let first = parts.first().ok_or(MergeError::NoParts)?;
     let mut summary = Summary::default();
     let mut machines: Vec<Machine> = Vec::new();

@@ -9,7 +9,7 @@ use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use super::MergeError;
-use crate::results::csv::{CsvError, Row, RowReader};
+use crate::results::csv::{CsvError, CsvRow, RowReader};
 
 /// A part's CSV being read.
 pub(super) type PartReader = RowReader<BufReader<File>>;
@@ -58,7 +58,11 @@ pub(super) fn open(path: &Path) -> Result<PartReader, MergeError> {
 
 /// Where `row` (of the CSV at `path`) goes in input order: its corpus's index in
 /// `corpora`, and its line.
-pub(super) fn key(row: &Row, corpora: &[String], path: &Path) -> Result<(usize, u64), MergeError> {
+pub(super) fn key(
+    row: &CsvRow,
+    corpora: &[String],
+    path: &Path,
+) -> Result<(usize, u64), MergeError> {
     let corpus = corpora
         .iter()
         .position(|c| *c == row.corpus)

@@ -4,7 +4,7 @@
 //! A `Classing` maps corpus lines to class labels; `breakdown` then walks each strategy's
 //! rows (sorted by line, as the reader leaves them) alongside it.
 
-use super::read::{Group, Row};
+use super::read::{CompactRow, Group};
 use super::stats::quantile;
 use crate::results::Status;
 
@@ -48,9 +48,9 @@ pub struct ClassRow {
 
 /// Each row's class, by walking `rows` and `by_line` (both ascending by line) together.
 fn classes_of<'a>(
-    rows: &'a [Row],
+    rows: &'a [CompactRow],
     by_line: &'a [(u64, u32)],
-) -> impl Iterator<Item = (&'a Row, u32)> + 'a {
+) -> impl Iterator<Item = (&'a CompactRow, u32)> + 'a {
     let mut at = 0;
     rows.iter().filter_map(move |r| {
         while at < by_line.len() && by_line[at].0 < r.line {
@@ -357,7 +357,7 @@ mod tests {
         for &(line, status, solutions, time, clues, guesses) in rows {
             let searched = !matches!(status, Status::Malformed | Status::Invalid);
             g.push(
-                Row::new(
+                CompactRow::new(
                     line,
                     status,
                     searched.then_some(solutions),

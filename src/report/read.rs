@@ -9,7 +9,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::ReportError;
-use crate::results::csv::RowReader;
+use crate::results::csv::{CsvError, RowReader};
 use crate::results::Status;
 use crate::summary::read::{self as summary_file, RunFileError};
 use crate::summary::SummaryReport;
@@ -26,7 +26,7 @@ const NONE8: u8 = u8::MAX;
 /// two million of these. An empty cell is kept as the field type's largest value, which
 /// no real count or time reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Row {
+pub struct CompactRow {
     /// 1-based line in the corpus.
     pub line: u64,
     time_ns: u64,
@@ -40,7 +40,7 @@ pub struct Row {
     pub wrong: bool,
 }
 
-impl Row {
+impl CompactRow {
     /// The solve time, when the puzzle was searched.
     pub fn time_ns(&self) -> Option<u64> {
         (self.time_ns != NONE64).then_some(self.time_ns)
@@ -86,8 +86,8 @@ impl Row {
         time_ns: Option<u64>,
         clues: Option<u8>,
         wrong: bool,
-    ) -> Row {
-        Row {
+    ) -> CompactRow {
+        CompactRow {
             line,
             time_ns: time_ns.unwrap_or(NONE64),
             nodes: nodes.unwrap_or(NONE64),
@@ -147,7 +147,7 @@ pub struct Group {
     /// Index of its CSV in `Inputs::csvs`.
     pub file: usize,
     /// Its rows, by line.
-    pub rows: Vec<Row>,
+    pub rows: Vec<CompactRow>,
     /// Its slowest searched puzzles, slowest first (at most `SLOWEST`).
     pub slowest: Vec<Slow>,
     /// Candidates while reading: the fastest of them on top, to be pushed out.
@@ -186,7 +186,7 @@ impl Group {
     }
 
     /// Add a row (and its grid, when among the slowest); `puzzle` is asked for only then.
-    pub fn push(&mut self, row: Row, puzzle: impl FnOnce() -> String) {
+    pub fn push(&mut self, row: CompactRow, puzzle: impl FnOnce() -> String) {
         if let Some(t) = row.time_ns() {
             if self.wants(t, row.line) {
                 self.offer(Slow {
@@ -280,12 +280,12 @@ impl Inputs {
             .collect();
         read_rows(path, file, index, &said, &mut self.groups)?;
         if self.groups.len() == first {
-            return Err(RunFileError::Bad {
+            let empty = CsvError::Bad {
                 path: path.to_path_buf(),
                 line: 1,
                 message: "no per-puzzle rows: nothing to report".into(),
-            }
-            .into());
+            };
+            return Err(RunFileError::from(empty).into());
         }
         for group in &mut self.groups[first..] {
             group.seal(path)?;
@@ -363,7 +363,7 @@ fn read_rows(
                 i
             }
         };
-        let compact = Row::new(
+        let compact = CompactRow::new(
             row.line,
             row.status.expect("a required column"),
             row.solutions,

@@ -1,7 +1,7 @@
 //! The figures of one strategy on one corpus, computed exactly from every row (the report
 //! holds every time, so quantiles need no histogram), and PAR-2.
 
-use super::read::Row;
+use super::read::CompactRow;
 use crate::results::Status;
 
 /// What the summary table shows for one group.
@@ -57,18 +57,18 @@ pub fn quantile(sorted: &[u64], p: f64) -> u64 {
 }
 
 /// Ascending times of the rows `keep` accepts (of those searched).
-pub fn sorted_times(rows: &[Row], keep: impl Fn(&Row) -> bool) -> Vec<u64> {
+pub fn sorted_times(rows: &[CompactRow], keep: impl Fn(&CompactRow) -> bool) -> Vec<u64> {
     let mut times: Vec<u64> = rows
         .iter()
         .filter(|r| keep(r))
-        .filter_map(Row::time_ns)
+        .filter_map(CompactRow::time_ns)
         .collect();
     times.sort_unstable();
     times
 }
 
 /// The figures of `rows`; `times` are their searched times, ascending.
-pub fn stats(rows: &[Row], times: &[u64]) -> Stats {
+pub fn stats(rows: &[CompactRow], times: &[u64]) -> Stats {
     let mut counts = [0u64; Status::ALL.len()];
     let (mut wrong, mut nodes_sum, mut nodes_n, mut guess_sum, mut guess_n) =
         (0u64, 0u128, 0u64, 0u128, 0u64);
@@ -103,7 +103,7 @@ pub fn stats(rows: &[Row], times: &[u64]) -> Stats {
 
 /// The limits a run was made with, as far as they are known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Limits {
+pub struct KnownLimits {
     /// Time budget per search.
     pub timeout_ns: Option<u64>,
     /// Node budget per search.
@@ -127,13 +127,13 @@ pub struct Par2 {
 /// PAR-2 of `rows` under `limits`. Unsearched rows (malformed, invalid) are not scored:
 /// there was nothing to solve. An aborted search counts twice the limit whichever limit
 /// stopped it: it did not finish, which is what the score penalises.
-pub fn par2(rows: &[Row], limits: Limits) -> Par2 {
-    let searched: Vec<&Row> = rows.iter().filter(|r| r.time_ns().is_some()).collect();
+pub fn par2(rows: &[CompactRow], limits: KnownLimits) -> Par2 {
+    let searched: Vec<&CompactRow> = rows.iter().filter(|r| r.time_ns().is_some()).collect();
     let aborted = searched
         .iter()
         .filter(|r| r.status == Status::Aborted)
         .count() as u64;
-    let score = |limit: u64, cost: &dyn Fn(&Row) -> Option<u64>| -> Option<u128> {
+    let score = |limit: u64, cost: &dyn Fn(&CompactRow) -> Option<u64>| -> Option<u128> {
         searched
             .iter()
             .map(|r| match r.status {
@@ -146,11 +146,11 @@ pub fn par2(rows: &[Row], limits: Limits) -> Par2 {
     Par2 {
         time_ns: limits
             .timeout_ns
-            .and_then(|limit| score(limit, &|r: &Row| r.time_ns())),
+            .and_then(|limit| score(limit, &|r: &CompactRow| r.time_ns())),
         nodes: limits
             .max_nodes
             .filter(|_| counts_nodes)
-            .and_then(|limit| score(limit, &|r: &Row| r.nodes())),
+            .and_then(|limit| score(limit, &|r: &CompactRow| r.nodes())),
         aborted,
         searched: searched.len() as u64,
     }
@@ -160,8 +160,8 @@ pub fn par2(rows: &[Row], limits: Limits) -> Par2 {
 mod tests {
     use super::*;
 
-    fn row(line: u64, status: Status, time: u64, nodes: Option<u64>) -> Row {
-        Row::new(
+    fn row(line: u64, status: Status, time: u64, nodes: Option<u64>) -> CompactRow {
+        CompactRow::new(
             line,
             status,
             Some(1),
@@ -190,11 +190,11 @@ mod tests {
             row(1, Status::Unique, 100, Some(5)),
             row(2, Status::Aborted, 900, Some(40)),
             row(3, Status::Multiple, 300, Some(7)),
-            Row::new(4, Status::Malformed, None, None, None, None, None, false),
+            CompactRow::new(4, Status::Malformed, None, None, None, None, None, false),
         ];
         let p = par2(
             &rows,
-            Limits {
+            KnownLimits {
                 timeout_ns: Some(1000),
                 max_nodes: Some(40),
             },
@@ -202,10 +202,10 @@ mod tests {
         assert_eq!(p.time_ns, Some(100 + 2000 + 300));
         assert_eq!(p.nodes, Some(5 + 80 + 7));
         assert_eq!((p.aborted, p.searched), (1, 3));
-        let none = par2(&rows, Limits::default());
+        let none = par2(&rows, KnownLimits::default());
         assert_eq!((none.time_ns, none.nodes), (None, None));
         // A strategy that counts no nodes has no node score, even with a budget.
-        let foreign = [Row::new(
+        let foreign = [CompactRow::new(
             1,
             Status::Unique,
             Some(1),
@@ -217,7 +217,7 @@ mod tests {
         )];
         let p = par2(
             &foreign,
-            Limits {
+            KnownLimits {
                 timeout_ns: None,
                 max_nodes: Some(10),
             },
@@ -227,10 +227,10 @@ mod tests {
 
     #[test]
     fn stats_count_statuses_wrong_answers_and_exact_quantiles() {
-        let mut rows: Vec<Row> = (1..=200)
+        let mut rows: Vec<CompactRow> = (1..=200)
             .map(|i| row(i, Status::Unique, i * 10, Some(i)))
             .collect();
-        rows.push(Row::new(
+        rows.push(CompactRow::new(
             201,
             Status::Aborted,
             Some(0),
@@ -240,7 +240,7 @@ mod tests {
             Some(20),
             false,
         ));
-        rows.push(Row::new(
+        rows.push(CompactRow::new(
             202,
             Status::Invalid,
             None,
@@ -250,7 +250,7 @@ mod tests {
             Some(30),
             false,
         ));
-        rows.push(Row::new(
+        rows.push(CompactRow::new(
             203,
             Status::Unique,
             Some(1),

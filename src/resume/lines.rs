@@ -19,7 +19,7 @@ pub struct Source<'a> {
     /// As rows name it.
     pub name: &'a str,
     /// Which lines.
-    pub lines: Lines,
+    pub lines: PartLines,
     /// Where the corpus comes from.
     pub origin: Origin<'a>,
     /// The format it is read as, when forced.
@@ -65,7 +65,7 @@ impl Origin<'_> {
 
 /// The lines of a corpus a run reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lines {
+pub enum PartLines {
     /// Every line: no `--shard`.
     All,
     /// Part `shard`, round robin.
@@ -94,11 +94,11 @@ impl<'a> Source<'a> {
             Origin::Bytes(_) => None,
         };
         let lines = match corpus.part() {
-            None => Lines::All,
-            Some(Part::EveryNth { shard, .. }) => Lines::EveryNth(*shard),
+            None => PartLines::All,
+            Some(Part::EveryNth { shard, .. }) => PartLines::EveryNth(*shard),
             Some(Part::Bytes {
                 shard, first_line, ..
-            }) => Lines::Range {
+            }) => PartLines::Range {
                 shard: *shard,
                 first: *first_line,
                 before: next_first_line(corpus.name(), path, forced, *shard)?,
@@ -146,33 +146,33 @@ fn next_first_line(
     }
 }
 
-impl Lines {
+impl PartLines {
     /// The part, when the run takes one.
     pub fn shard(self) -> Option<Shard> {
         match self {
-            Lines::All => None,
-            Lines::EveryNth(shard) | Lines::Range { shard, .. } => Some(shard),
+            PartLines::All => None,
+            PartLines::EveryNth(shard) | PartLines::Range { shard, .. } => Some(shard),
         }
     }
 
     /// `None` when `line` is one of these; else why not, for a message.
     pub fn refuse(self, line: u64) -> Option<String> {
         match self {
-            Lines::All => None,
-            Lines::EveryNth(shard) if shard.holds(line) => None,
-            Lines::EveryNth(shard) => {
+            PartLines::All => None,
+            PartLines::EveryNth(shard) if shard.holds(line) => None,
+            PartLines::EveryNth(shard) => {
                 let owner = (line.saturating_sub(1) % u64::from(shard.count)) + 1;
                 Some(format!(
                     "round robin gives it to part {owner}/{}, not {shard}",
                     shard.count
                 ))
             }
-            Lines::Range { first, before, .. }
+            PartLines::Range { first, before, .. }
                 if line >= first && before.is_none_or(|b| line < b) =>
             {
                 None
             }
-            Lines::Range { first, before, .. } => Some(match before {
+            PartLines::Range { first, before, .. } => Some(match before {
                 Some(b) if first < b => format!("that part is lines {first} to {}", b - 1),
                 Some(_) => "that part holds no line".to_string(),
                 None => format!("that part is lines {first} to the end"),
@@ -188,18 +188,18 @@ mod tests {
     #[test]
     fn a_line_is_in_its_round_robin_or_byte_range_part_only() {
         let two = |k| Shard::new(k, 2).unwrap();
-        assert_eq!(Lines::All.refuse(7), None);
-        assert_eq!(Lines::EveryNth(two(1)).refuse(3), None);
-        let why = Lines::EveryNth(two(1)).refuse(4).unwrap();
+        assert_eq!(PartLines::All.refuse(7), None);
+        assert_eq!(PartLines::EveryNth(two(1)).refuse(3), None);
+        let why = PartLines::EveryNth(two(1)).refuse(4).unwrap();
         assert!(why.contains("part 2/2, not 1/2"), "{why}");
-        let range = Lines::Range {
+        let range = PartLines::Range {
             shard: two(1),
             first: 1,
             before: Some(16),
         };
         assert_eq!(range.refuse(15), None);
         assert!(range.refuse(16).unwrap().contains("lines 1 to 15"));
-        let last = Lines::Range {
+        let last = PartLines::Range {
             shard: two(2),
             first: 16,
             before: None,

@@ -31,7 +31,7 @@ use self::scan::Scan;
 
 pub use self::earlier::Earlier;
 pub use self::error::ResumeError;
-pub use self::lines::{Lines, Origin, Source};
+pub use self::lines::{Origin, PartLines, Source};
 
 /// A resume, as the run asks for it: its CSV, its summary and its settings.
 #[derive(Debug)]
@@ -70,7 +70,7 @@ pub enum Prepared {
     /// them, and its summary (when it has one) is of those rows and not interrupted. Nothing
     /// is left to do, and nothing was changed.
     Finished(Resume),
-    /// Lines are left: the run goes on with them, appending to the file (cut to its whole
+    /// PartLines are left: the run goes on with them, appending to the file (cut to its whole
     /// rows, its header written).
     GoOn(Resume, File),
 }
@@ -80,7 +80,7 @@ pub enum Prepared {
 pub enum Continue {
     /// Every line of it is in the CSV already.
     Done,
-    /// Lines up to this one are in the CSV (0: none).
+    /// PartLines up to this one are in the CSV (0: none).
     After(u64),
 }
 

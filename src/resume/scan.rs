@@ -11,7 +11,7 @@ use std::path::Path;
 use super::error::ResumeError;
 use super::lines::Source;
 use super::prefix::{KeptRow, Reread, Tally};
-use crate::results::csv::{ends_in_line_break, CsvError, Row, RowReader, COLUMNS};
+use crate::results::csv::{ends_in_line_break, CsvError, CsvRow, RowReader, COLUMNS};
 use crate::results::PuzzleResult;
 use crate::summary::Summary;
 
@@ -117,10 +117,10 @@ fn has_header(csv: &Path, file: &File, len: u64) -> Result<bool, ResumeError> {
 /// the file's `last_record`: that is one cut short, unless the file `ends_whole`.
 fn next(
     csv: &Path,
-    read: Result<Option<Row>, CsvError>,
+    read: Result<Option<CsvRow>, CsvError>,
     (last_record, ends_whole): (bool, bool),
     dropped: &mut u64,
-) -> Result<Option<Row>, ResumeError> {
+) -> Result<Option<CsvRow>, ResumeError> {
     // An unreadable last row is one cut where a line break happened to fall.
     let cut = last_record
         && match &read {
@@ -169,7 +169,7 @@ struct Scanner<'a, 'c> {
 impl Scanner<'_, '_> {
     /// Check `row`, which ends at byte `end` of the CSV, and count its line if it makes it
     /// whole.
-    fn row(&mut self, row: &Row, end: u64) -> Result<(), ResumeError> {
+    fn row(&mut self, row: &CsvRow, end: u64) -> Result<(), ResumeError> {
         let corpus = self.corpus_of(row)?;
         self.check_part(corpus, row)?;
         let strategy = self.strategy_of(row)?;
@@ -200,7 +200,7 @@ impl Scanner<'_, '_> {
     }
 
     /// The index of the corpus `row` is for: this run's, at or after the one being read.
-    fn corpus_of(&self, row: &Row) -> Result<usize, ResumeError> {
+    fn corpus_of(&self, row: &CsvRow) -> Result<usize, ResumeError> {
         let from = self
             .pending
             .as_ref()
@@ -231,7 +231,7 @@ impl Scanner<'_, '_> {
     }
 
     /// Refuse a row for a line outside this run's part of `corpus`.
-    fn check_part(&self, corpus: usize, row: &Row) -> Result<(), ResumeError> {
+    fn check_part(&self, corpus: usize, row: &CsvRow) -> Result<(), ResumeError> {
         let lines = self.corpora[corpus].lines;
         match lines.refuse(row.line) {
             None => Ok(()),
@@ -247,7 +247,7 @@ impl Scanner<'_, '_> {
     }
 
     /// The index of the strategy `row` is for.
-    fn strategy_of(&self, row: &Row) -> Result<usize, ResumeError> {
+    fn strategy_of(&self, row: &CsvRow) -> Result<usize, ResumeError> {
         self.strategies
             .iter()
             .position(|s| *s == row.strategy)
@@ -261,7 +261,7 @@ impl Scanner<'_, '_> {
 
     /// Make `row`'s line the pending one, unless it is already: refused when the pending
     /// line lacks rows, or `row`'s comes before the last whole line.
-    fn start_line(&mut self, corpus: usize, row: &Row) -> Result<(), ResumeError> {
+    fn start_line(&mut self, corpus: usize, row: &CsvRow) -> Result<(), ResumeError> {
         let same_line = self
             .pending
             .as_ref()

@@ -7,32 +7,16 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::SummaryReport;
+use crate::results::csv::CsvError;
 
 /// Why a run's file could not be read. Every variant names the file, and the line when
 /// there is one.
 #[derive(Debug, thiserror::Error)]
 pub enum RunFileError {
-    /// The file could not be opened or read.
-    #[error("{path}: cannot read")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A row or the header of a per-puzzle CSV is not what `run` writes.
-    #[error("{path}:{line}: {message}")]
-    Bad {
-        /// The CSV.
-        path: PathBuf,
-        /// Its line (1-based, the header is line 1).
-        line: u64,
-        /// What is wrong.
-        message: String,
-    },
-    /// A per-puzzle CSV could not be read.
+    /// The file could not be read, or a per-puzzle CSV is not what `run` writes (the one
+    /// error of the CSV reader, which names the file and the line).
     #[error(transparent)]
-    Csv(#[from] crate::results::csv::CsvError),
+    Csv(#[from] CsvError),
     /// A file starting with `{` is not a summary JSON.
     #[error("{path}: not a summary JSON written by `sudoku-bench run --summary`")]
     Json {
@@ -46,10 +30,10 @@ pub enum RunFileError {
 impl RunFileError {
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> RunFileError {
-        RunFileError::Io {
+        RunFileError::Csv(CsvError::Io {
             path: path.to_path_buf(),
             source,
-        }
+        })
     }
 }
 
@@ -118,7 +102,7 @@ mod tests {
         let missing = dir.path().join("missing.json");
         assert!(matches!(
             is_summary_file(&missing),
-            Err(RunFileError::Io { .. })
+            Err(RunFileError::Csv(CsvError::Io { .. }))
         ));
     }
 }

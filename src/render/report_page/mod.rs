@@ -11,8 +11,8 @@ use crate::render::html::{Align, Page};
 use crate::render::plot::{Axis, Chart, Mark};
 use crate::render::table::{duration, rate, short_duration, thousands};
 use crate::report::classes::{self, Classing};
-use crate::report::read::{Group, Inputs, Row};
-use crate::report::stats::{self, par2, Limits, Stats};
+use crate::report::read::{CompactRow, Group, Inputs};
+use crate::report::stats::{self, par2, KnownLimits, Stats};
 use crate::report::{by_column, ReportError};
 use crate::results::Status;
 use crate::summary::SummaryReport;
@@ -199,8 +199,8 @@ fn describes(summary: &SummaryReport, group: &Group) -> bool {
     })
 }
 
-fn limits_of(summary: &SummaryReport) -> Limits {
-    Limits {
+fn limits_of(summary: &SummaryReport) -> KnownLimits {
+    KnownLimits {
         timeout_ns: summary.timeout_ns.filter(|&t| t > 0),
         max_nodes: summary.max_nodes.filter(|&n| n > 0 && n != u64::MAX),
     }
@@ -261,7 +261,7 @@ fn section(
         Axis::linear("puzzles searched").percent(),
     );
     for (g, t) in groups.iter().zip(&times) {
-        let finished = stats::sorted_times(&g.rows, Row::finished);
+        let finished = stats::sorted_times(&g.rows, CompactRow::finished);
         cactus.line(
             &g.label,
             color(g),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::report::read::SLOWEST;
-use crate::report::stats::{par2, sorted_times, stats, Limits};
+use crate::report::stats::{par2, sorted_times, stats, KnownLimits};
 use crate::report::Inputs;
 use crate::results::Status;
 use crate::summary::SummaryReport;
@@ -95,7 +95,7 @@ fn counts_par2_and_slowest_come_from_every_row_and_appear_in_the_page() {
     // 780 - 50 plus twice a budget of 100.
     let p = par2(
         &a.rows,
-        Limits {
+        KnownLimits {
             timeout_ns: Some(10_000),
             max_nodes: Some(100),
         },
@@ -273,9 +273,9 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
 
 #[test]
 fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
-    use crate::report::read::{Group, Row};
+    use crate::report::read::{CompactRow, Group};
     let row = |line, status, solutions, time| {
-        Row::new(
+        CompactRow::new(
             line,
             status,
             Some(solutions),
@@ -304,7 +304,7 @@ fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
         row(3, Status::Unique, 1, 31),
         row(4, Status::Multiple, 2, 41),
         // Not searched by b: no point.
-        Row::new(5, Status::Malformed, None, None, None, None, None, false),
+        CompactRow::new(5, Status::Malformed, None, None, None, None, None, false),
     ] {
         b.push(r, String::new);
     }

@@ -5,7 +5,7 @@
 pub mod read;
 pub mod write;
 
-pub use read::{CsvError, Row, RowReader};
+pub use read::{CsvError, CsvRow, RowReader};
 pub use write::{push_field, push_header, push_row};
 
 /// The columns, in order.

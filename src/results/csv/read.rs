@@ -14,14 +14,15 @@ use super::COLUMNS;
 use crate::grid::Grid;
 use crate::results::{Ending, PuzzleResult, Status};
 
-/// Why a per-puzzle CSV (or a row of it) cannot be read. Each names the file, and the line
-/// where there is one (the header is line 1).
+/// Why a per-puzzle CSV (or a row of it) cannot be read; also what `compare` and `report`
+/// say of any run file they cannot read. Each names the file, and the line where there is
+/// one (the header is line 1).
 #[derive(Debug, thiserror::Error)]
 pub enum CsvError {
     /// The file could not be opened or read.
     #[error("{path}: cannot read")]
     Io {
-        /// The CSV.
+        /// The file.
         path: PathBuf,
         /// Why.
         source: std::io::Error,
@@ -50,7 +51,7 @@ impl CsvError {
 
 /// One row read back: what [`super::push_row`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
+pub struct CsvRow {
     /// The row's own line in the CSV, for messages about it.
     pub csv_line: u64,
     /// The corpus, as named on the command line.
@@ -82,7 +83,7 @@ pub struct Row {
     pub ended: Option<Ending>,
 }
 
-impl Row {
+impl CsvRow {
     /// Whether the answer is wrong: the one rule, [`PuzzleResult::is_wrong`]'s.
     pub fn is_wrong(&self) -> bool {
         self.ended == Some(Ending::Mismatch)
@@ -296,7 +297,7 @@ impl<R: Read> RowReader<R> {
     }
 
     /// The next row, checked; `None` after the last.
-    pub fn read(&mut self) -> Result<Option<Row>, CsvError> {
+    pub fn read(&mut self) -> Result<Option<CsvRow>, CsvError> {
         let line = self.reader.position().line();
         match self.reader.read_byte_record(&mut self.record) {
             Ok(false) => return Ok(None),
@@ -329,7 +330,7 @@ impl<R: Read> RowReader<R> {
         }
     }
 
-    fn row(&self, csv_line: u64) -> Result<Row, String> {
+    fn row(&self, csv_line: u64) -> Result<CsvRow, String> {
         let text = |column| {
             self.field(column)
                 .map(|f| f.unwrap_or_default().to_string())
@@ -380,7 +381,7 @@ impl<R: Read> RowReader<R> {
         } else {
             ending_before_the_column(status, solutions, error.as_deref())
         };
-        let row = Row {
+        let row = CsvRow {
             csv_line,
             corpus: text(CORPUS)?,
             line,
@@ -402,7 +403,7 @@ impl<R: Read> RowReader<R> {
     }
 
     /// Every finished `multiple` search of a run counts up to one limit.
-    fn check_limit(&mut self, row: &Row) -> Result<(), CsvError> {
+    fn check_limit(&mut self, row: &CsvRow) -> Result<(), CsvError> {
         if row.status != Some(Status::Multiple) || row.is_wrong() {
             return Ok(());
         }
@@ -440,7 +441,7 @@ impl<R: Read> RowReader<R> {
 }
 
 impl<R: Read> Iterator for RowReader<R> {
-    type Item = Result<Row, CsvError>;
+    type Item = Result<CsvRow, CsvError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.read().transpose()
@@ -448,7 +449,7 @@ impl<R: Read> Iterator for RowReader<R> {
 }
 
 /// A status and a count of solutions that `run` cannot have written together.
-fn check_counts(row: &Row) -> Result<(), String> {
+fn check_counts(row: &CsvRow) -> Result<(), String> {
     let (Some(status), Some(n)) = (row.status, row.solutions) else {
         return Ok(());
     };
@@ -470,7 +471,7 @@ fn check_counts(row: &Row) -> Result<(), String> {
 }
 
 /// A returned solution must solve the puzzle unless the row says the answer is wrong.
-fn check_solution(row: &Row) -> Result<(), String> {
+fn check_solution(row: &CsvRow) -> Result<(), String> {
     let (Some(solution), Some(puzzle)) = (row.solution, row.puzzle_grid()) else {
         return Ok(());
     };
@@ -563,7 +564,7 @@ mod tests {
     }
 
     /// Reads `text` (rows after the header) back with a [`RowReader`].
-    fn read_back(text: &[u8]) -> Vec<Row> {
+    fn read_back(text: &[u8]) -> Vec<CsvRow> {
         let mut all = Vec::new();
         push_header(&mut all);
         all.extend_from_slice(text);
@@ -845,7 +846,7 @@ mod tests {
             "{HEAD}c,1,dlx,unique,1,,,5,,{PUZZLE},{ones},\"strategy returned {ones}, which is not a solution\",mismatch\n\
              c,2,dlx,unique,1,,,5,,{PUZZLE},{SOLUTION},,finished\n"
         );
-        let rows: Vec<Row> = RowReader::new(Path::new("t.csv"), text.as_bytes())
+        let rows: Vec<CsvRow> = RowReader::new(Path::new("t.csv"), text.as_bytes())
             .unwrap()
             .map(Result::unwrap)
             .collect();
