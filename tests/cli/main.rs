@@ -11,6 +11,7 @@ mod browser;
 mod compare;
 mod compressed;
 mod corpus;
+mod endings;
 mod ffi;
 #[cfg(unix)]
 mod foreign_cmd;
