@@ -44,3 +44,19 @@ pub fn ends_in_line_break(mut file: &std::fs::File) -> std::io::Result<bool> {
     file.seek(SeekFrom::Start(at))?;
     Ok(last[0] == b'\n')
 }
+
+/// A puzzle and its solution, for the tests of the writer and the reader.
+#[cfg(test)]
+mod fixture {
+    use crate::grid::Grid;
+
+    pub const PUZZLE: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    pub const SOLUTION: &str =
+        "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+
+    /// Both as grids.
+    pub fn grids() -> (Grid, Grid) {
+        (PUZZLE.parse().unwrap(), SOLUTION.parse().unwrap())
+    }
+}

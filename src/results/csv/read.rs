@@ -588,14 +588,7 @@ mod tests {
 
     #[test]
     fn every_status_reads_back_as_written() {
-        let puzzle: Grid =
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-                .parse()
-                .unwrap();
-        let solution: Grid =
-            "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
-                .parse()
-                .unwrap();
+        let (puzzle, solution) = super::super::fixture::grids();
         let searched = |status, error: Option<&str>, ended| PuzzleResult {
             status,
             solutions: Some(match status {
@@ -759,10 +752,7 @@ mod tests {
     }
 
     const HEAD: &str = "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended\n";
-    const PUZZLE: &str =
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-    const SOLUTION: &str =
-        "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+    use super::super::fixture::{PUZZLE, SOLUTION};
 
     #[test]
     fn rows_run_does_not_write_are_refused_naming_file_and_line() {

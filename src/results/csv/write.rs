@@ -340,14 +340,7 @@ mod tests {
 
     #[test]
     fn rows_match_the_reference_formatter_byte_for_byte() {
-        let puzzle: Grid =
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-                .parse()
-                .unwrap();
-        let solution: Grid =
-            "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
-                .parse()
-                .unwrap();
+        let (puzzle, solution) = super::super::fixture::grids();
         let kinds = [
             Kind::Puzzle {
                 grid: puzzle,
