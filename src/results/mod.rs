@@ -134,6 +134,12 @@ impl Ending {
         Ending::ALL.into_iter().find(|e| e.as_str() == name)
     }
 
+    /// Whether a search that ended so gave a wrong answer: the one rule every reader of
+    /// results applies.
+    pub fn is_wrong(self) -> bool {
+        self == Ending::Mismatch
+    }
+
     /// How `outcome`'s search ended, before its answer is checked.
     fn of(outcome: &Outcome) -> Ending {
         match &outcome.aborted {
@@ -249,10 +255,9 @@ impl PuzzleResult {
         self.solutions.is_some_and(|n| n > 0) && self.solution.is_none()
     }
 
-    /// Whether the answer is wrong: the one rule every reader of results applies (see
-    /// [`Ending::Mismatch`]).
+    /// Whether the answer is wrong: the one rule, [`Ending::is_wrong`].
     pub fn is_wrong(&self) -> bool {
-        self.ended == Some(Ending::Mismatch)
+        self.ended.is_some_and(Ending::is_wrong)
     }
 
     /// Whether the solver failed on this puzzle (see [`Ending::Failed`]).

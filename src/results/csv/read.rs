@@ -84,21 +84,9 @@ pub struct CsvRow {
 }
 
 impl CsvRow {
-    /// Whether the answer is wrong: the one rule, [`PuzzleResult::is_wrong`]'s.
+    /// Whether the answer is wrong: the one rule, [`Ending::is_wrong`].
     pub fn is_wrong(&self) -> bool {
-        self.ended == Some(Ending::Mismatch)
-    }
-
-    /// Whether the solver failed on this puzzle.
-    pub fn is_failure(&self) -> bool {
-        self.ended == Some(Ending::Failed)
-    }
-
-    /// Whether the search finished, so its count of solutions is exact up to the limit.
-    pub fn finished(&self) -> bool {
-        self.status
-            .is_some_and(|s| s.searched() && s != Status::Aborted)
-            && self.solutions.is_some()
+        self.ended.is_some_and(Ending::is_wrong)
     }
 
     /// The result as `run` had it, for a row of a CSV with a `status` column.
