@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::task::{solve_task, How, PUZZLES_PER_TASK};
+use super::task::{solve_task, How};
 use super::Runner;
 use crate::corpus::{Chunk, Record};
 use crate::preemption;
@@ -142,6 +142,7 @@ impl Runner<'_> {
         let engine = &self.engine;
         let clock = self.clock;
         let info = &engine.strategies()[s];
+        let per_task = info.puzzles_per_task;
         if let Some(p) = &self.progress {
             p.phase.store(s, Ordering::Relaxed);
         }
@@ -167,7 +168,7 @@ impl Runner<'_> {
                 // The task's share of the chunk's bytes: the shares of all tasks
                 // add up to the chunk's bytes exactly.
                 let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
-                let start = k * PUZZLES_PER_TASK;
+                let start = k * per_task;
                 let share = upto(start + records.len()) - upto(start);
                 if let Some(done) = p.bytes.get(s) {
                     done.fetch_add(share, Ordering::Relaxed);
@@ -183,8 +184,8 @@ impl Runner<'_> {
                 // one else can take, and if the reader or writer thread preempts it there,
                 // the other worker runs out of work and sleeps (~200 us each time).
                 results[..n]
-                    .par_chunks_mut(PUZZLES_PER_TASK)
-                    .zip(records.par_chunks(PUZZLES_PER_TASK))
+                    .par_chunks_mut(per_task)
+                    .zip(records.par_chunks(per_task))
                     .with_max_len(1)
                     .enumerate()
                     .map(task)
@@ -195,8 +196,8 @@ impl Runner<'_> {
             tasks_done.clear();
             tasks_done.extend(
                 results[..n]
-                    .chunks_mut(PUZZLES_PER_TASK)
-                    .zip(records.chunks(PUZZLES_PER_TASK))
+                    .chunks_mut(per_task)
+                    .zip(records.chunks(per_task))
                     .enumerate()
                     .map(task),
             );
@@ -204,7 +205,7 @@ impl Runner<'_> {
         let done = tasks_done
             .iter()
             .position(|done| !done)
-            .map_or(n, |k| k * PUZZLES_PER_TASK);
+            .map_or(n, |k| k * per_task);
         (done, preempted.into_inner())
     }
 }

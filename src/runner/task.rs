@@ -9,10 +9,6 @@ use crate::permute::Transform;
 use crate::results::PuzzleResult;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
-/// Puzzles a worker solves in a row before looking for other work: enough to spread the
-/// cost of taking a task, few enough that the cores finish a phase together.
-pub(super) const PUZZLES_PER_TASK: usize = 8;
-
 /// How a phase solves each puzzle.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct How {
@@ -24,10 +20,23 @@ pub(super) struct How {
     pub(super) permute: Option<u64>,
 }
 
-/// One task's records (at most `PUZZLES_PER_TASK`) under strategy `info`, into `results`.
-/// Its puzzles are solved back to back and timed with `Clock::time_each`; transforming
-/// them (`--permute`) comes before the first solve, and mapping the solutions back,
-/// checking and recording the outcomes after the last, outside the timings.
+/// A worker's buffers for its tasks, kept from task to task.
+#[derive(Default)]
+struct Scratch {
+    grids: Vec<Grid>,
+    transforms: Vec<Option<Transform>>,
+    best: Vec<Option<(Outcome, u64)>>,
+    round: Vec<Option<(Outcome, u64)>>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// One task's records (at most `info.puzzles_per_task`) under strategy `info`, into
+/// `results`. Its puzzles are solved back to back and timed by `Strategy::solve_batch`;
+/// transforming them (`--permute`) comes before the first solve, and mapping the solutions
+/// back, checking and recording the outcomes after the last, outside the timings.
 pub(super) fn solve_task(
     records: &[Record],
     results: &mut [PuzzleResult],
@@ -36,34 +45,50 @@ pub(super) fn solve_task(
     how: &How,
     clock: &dyn Clock,
 ) {
+    SCRATCH.with_borrow_mut(|scratch| {
+        solve_task_in(scratch, records, results, strategy, info, how, clock)
+    });
+}
+
+fn solve_task_in(
+    scratch: &mut Scratch,
+    records: &[Record],
+    results: &mut [PuzzleResult],
+    strategy: &mut dyn Strategy,
+    info: &StrategyInfo,
+    how: &How,
+    clock: &dyn Clock,
+) {
     let (limits, repeat) = (&how.limits, how.repeat);
-    let mut grids = [Grid::EMPTY; PUZZLES_PER_TASK];
-    let mut transforms: [Option<Transform>; PUZZLES_PER_TASK] = [None; PUZZLES_PER_TASK];
-    let mut puzzles = 0;
+    let Scratch {
+        grids,
+        transforms,
+        best,
+        round,
+    } = scratch;
+    grids.clear();
+    transforms.clear();
     for record in records {
         if let Kind::Puzzle { grid, .. } = &record.kind {
-            grids[puzzles] = match how.permute {
-                Some(seed) => {
-                    let t = Transform::for_line(seed, record.line);
-                    transforms[puzzles] = Some(t);
-                    t.apply(grid)
-                }
-                None => *grid,
-            };
-            puzzles += 1;
+            let transform = how
+                .permute
+                .map(|seed| Transform::for_line(seed, record.line));
+            grids.push(transform.map_or(*grid, |t| t.apply(grid)));
+            transforms.push(transform);
         }
     }
-    let mut best: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] = [const { None }; PUZZLES_PER_TASK];
-    let mut solve = |i: usize| strategy.solve(&grids[i], limits);
-    clock.time_each(&mut solve, &mut best[..puzzles]);
+    let puzzles = grids.len();
+    best.clear();
+    best.resize(puzzles, None);
+    strategy.solve_batch(grids, limits, clock, best);
     // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
     // a later one disagrees (see `later_round`).
     if repeat > 1 {
-        let mut round: [Option<(Outcome, u64)>; PUZZLES_PER_TASK] =
-            [const { None }; PUZZLES_PER_TASK];
+        round.clear();
+        round.resize(puzzles, None);
         for _ in 1..repeat {
-            clock.time_each(&mut solve, &mut round[..puzzles]);
-            for (best, timed) in best.iter_mut().zip(&round).take(puzzles) {
+            strategy.solve_batch(grids, limits, clock, round);
+            for (best, timed) in best.iter_mut().zip(round.iter()) {
                 if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
                     *best_ns = (*best_ns).min(*ns);
                     later_round(kept, outcome);
@@ -72,7 +97,7 @@ pub(super) fn solve_task(
         }
     }
     // The record's own grid is what the solution is checked against and written for.
-    for (slot, t) in best.iter_mut().zip(&transforms) {
+    for (slot, t) in best.iter_mut().zip(transforms.iter()) {
         if let (Some((outcome, _)), Some(t)) = (slot, t) {
             outcome.first = outcome.first.map(|s| t.unapply(&s));
         }

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::clock::Clock;
 use crate::grid::Grid;
 
 mod bitmask;
@@ -82,7 +83,29 @@ pub trait Strategy: Send {
     ///
     /// `puzzle` has already passed `Grid::conflict` (its givens break no rule).
     fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome;
+
+    /// Solve each of `puzzles` in turn, back to back, putting each outcome and the
+    /// nanoseconds it took in the same slot of `out` (as long as `puzzles`).
+    ///
+    /// The default times [`Strategy::solve`] with the harness's `clock`. A solver whose
+    /// work happens where that clock cannot see it alone (in another process) overrides
+    /// this to time each solve itself, there, and to do what is not a solve (a round trip,
+    /// restarting a process) outside those times.
+    fn solve_batch(
+        &mut self,
+        puzzles: &[Grid],
+        limits: &Limits,
+        clock: &dyn Clock,
+        out: &mut [Option<(Outcome, u64)>],
+    ) {
+        clock.time_each(&mut |i| self.solve(&puzzles[i], limits), out);
+    }
 }
+
+/// Puzzles a worker solves in a row before looking for other work, unless a strategy asks
+/// for more ([`StrategyInfo::puzzles_per_task`]): enough to spread the cost of taking a
+/// task, few enough that the cores finish a phase together.
+pub const PUZZLES_PER_TASK: usize = 8;
 
 /// A registered strategy: its name, what it does, and how to make one.
 ///
@@ -102,6 +125,9 @@ pub struct StrategyInfo {
     /// Whether several threads may solve with it at once, each with its own value. A
     /// strategy that is not (foreign code that is not reentrant) solves on one thread.
     pub parallel: bool,
+    /// Puzzles given to [`Strategy::solve_batch`] at once (at least 1): more than
+    /// [`PUZZLES_PER_TASK`] for a solver whose every batch costs a round trip.
+    pub puzzles_per_task: usize,
     make: Maker,
 }
 
@@ -127,6 +153,7 @@ impl StrategyInfo {
             nodes_unit: None,
             counts_guesses: false,
             parallel: true,
+            puzzles_per_task: PUZZLES_PER_TASK,
             make: Maker::Closure(Arc::new(make)),
         }
     }
@@ -145,6 +172,7 @@ impl StrategyInfo {
             nodes_unit: Some(Cow::Borrowed(nodes_unit)),
             counts_guesses,
             parallel: true,
+            puzzles_per_task: PUZZLES_PER_TASK,
             make: Maker::Fn(make),
         }
     }
@@ -170,6 +198,13 @@ impl StrategyInfo {
     /// Solving on one thread at a time (for code that is not reentrant).
     pub fn serial(mut self) -> StrategyInfo {
         self.parallel = false;
+        self
+    }
+
+    /// Given `n` puzzles (at least 1) to solve in a row, so that a batch's fixed cost
+    /// (a round trip to another process) is spread over them.
+    pub fn puzzles_per_task(mut self, n: usize) -> StrategyInfo {
+        self.puzzles_per_task = n.max(1);
         self
     }
 
