@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use cli::Exit;
 
 fn main() -> ExitCode {
+    // A copy started to hold a foreign solver does that and exits here.
+    sudoku_bench::foreign::child::serve_if_asked();
     match cli::run() {
         Ok(exit) => exit.into(),
         // The reader went away (`| head`): nothing more is wanted, that is success.

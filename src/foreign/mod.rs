@@ -18,6 +18,7 @@ use thiserror::Error;
 
 use crate::strategy::StrategyInfo;
 
+pub mod child;
 pub mod command;
 pub mod library;
 
