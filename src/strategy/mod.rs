@@ -100,6 +100,34 @@ pub trait Strategy: Send {
     ) {
         clock.time_each(&mut |i| self.solve(&puzzles[i], limits), out);
     }
+
+    /// What the processes this value started have used so far, ended ones included: for
+    /// a solver that runs outside sudoku-bench's own process; `None` for one inside it.
+    fn usage(&self) -> Option<Usage> {
+        None
+    }
+}
+
+/// What a solver's own processes used, as the operating system counted it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// The largest resident set any one of them reached, in KiB.
+    pub max_rss_kib: u64,
+    /// CPU time they spent, user and system, in nanoseconds.
+    pub cpu_ns: u64,
+    /// Processes started (a copy restarted after a failure is another).
+    pub processes: u64,
+}
+
+impl Usage {
+    /// Both usages together: the larger peak, the summed CPU time and processes.
+    pub fn add(self, other: Usage) -> Usage {
+        Usage {
+            max_rss_kib: self.max_rss_kib.max(other.max_rss_kib),
+            cpu_ns: self.cpu_ns.saturating_add(other.cpu_ns),
+            processes: self.processes.saturating_add(other.processes),
+        }
+    }
 }
 
 /// Puzzles a worker solves in a row before looking for other work, unless a strategy asks
