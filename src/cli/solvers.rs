@@ -29,6 +29,45 @@ pub struct SolverArgs {
     /// or comma-separated).
     #[arg(long = "serial", value_name = "NAME", value_delimiter = ',')]
     serial: Vec<String>,
+
+    /// Run lib: solver NAME inside sudoku-bench's own process, on its worker threads,
+    /// rather than in a process of its own per worker (the default). Nothing then fences
+    /// it: a crash ends the run, --timeout cannot stop it, and a library that keeps
+    /// state in globals needs --serial (repeatable, or comma-separated).
+    #[arg(long = "in-process", value_name = "NAME", value_delimiter = ',')]
+    in_process: Vec<String>,
+
+    /// Bound the address space of each solver process (isolated lib: workers) to SIZE
+    /// bytes, e.g. 512M or 2G: an allocation past it fails, and so, usually, the puzzle.
+    #[arg(long = "memory-limit", value_name = "SIZE", value_parser = parse_size)]
+    memory_limit: Option<u64>,
+}
+
+/// `SIZE`: bytes, or a number with K, M, G or T (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
+    };
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches(['B', 'I'])
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("{unit:?} is not a unit: use K, M, G or T")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size such as 512M or 2G"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("{text:?} is not a size from 1 byte to 16E"))
 }
 
 impl SolverArgs {
@@ -63,12 +102,21 @@ impl SolverArgs {
         for name in &self.serial {
             solver_named(&specs, name.trim()).with_context(|| format!("--serial {name}"))?;
         }
+        for name in &self.in_process {
+            let spec = solver_named(&specs, name.trim())
+                .with_context(|| format!("--in-process {name}"))?;
+            if spec.kind != "lib" {
+                bail!("--in-process {name}: {} is not a lib: solver", spec.name);
+            }
+        }
         let mut infos = Vec::new();
         let mut pipes = Vec::new();
         for (spec, given) in specs.iter().zip(&self.solvers) {
             let options = ForeignOptions {
                 configuration: configs.get(spec.name).copied().unwrap_or(0),
                 timeout,
+                in_process: self.in_process.iter().any(|n| n.trim() == spec.name),
+                memory_limit: self.memory_limit,
             };
             let loaded =
                 foreign::load(spec, &options).with_context(|| format!("--solver {given}"))?;

@@ -26,14 +26,23 @@ pub fn serve_if_asked() {
     };
     // SAFETY: called first thing in `main`, before any other thread exists.
     unsafe { std::env::remove_var(ROLE_VAR) };
-    let code = serve(&role);
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let code = serve(&role, &args);
     std::process::exit(code);
 }
 
-/// A role's work; its exit status.
-fn serve(role: &OsString) -> i32 {
-    #[allow(clippy::match_single_binding)]
+/// A role's work, given the process's arguments; its exit status.
+fn serve(role: &OsString, args: &[OsString]) -> i32 {
+    // The first argument after the program marks a role's copy (see `ROLE_ARG`).
+    let args = match args {
+        [_, marker, rest @ ..] if marker == super::isolated::ROLE_ARG => rest,
+        _ => {
+            eprintln!("sudoku-bench: started as a {role:?} worker without its arguments");
+            return 2;
+        }
+    };
     match role.to_str() {
+        Some("lib") => super::isolated::worker::serve(args),
         _ => {
             eprintln!("sudoku-bench: started in an unknown role {role:?}");
             2

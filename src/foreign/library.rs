@@ -45,7 +45,7 @@ use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 pub(crate) const DEFAULT_SYMBOL: &str = "sudoku_solve";
 
 /// The C signature of a solver (see the module's documentation).
-type SolveFn = unsafe extern "C" fn(
+pub(super) type SolveFn = unsafe extern "C" fn(
     puzzle: *const c_char,
     limit: usize,
     configuration: u32,
@@ -54,8 +54,8 @@ type SolveFn = unsafe extern "C" fn(
 ) -> usize;
 
 /// A loaded solver function and the library that holds its code.
-struct Loaded {
-    solve: SolveFn,
+pub(super) struct Loaded {
+    pub(super) solve: SolveFn,
     /// Kept so that the code `solve` points into stays mapped while any strategy value
     /// (each holds this through an `Arc`) may still call it.
     _library: Library,
@@ -84,7 +84,7 @@ pub fn load(name: &str, target: &str, configuration: u32) -> Result<StrategyInfo
 
 /// `PATH[:SYMBOL]` split; a suffix after the last `:` is a symbol only when it is a C
 /// identifier, so a path with a colon in it (`C:\x.dll`, `a:b/x.so`) stays whole.
-fn split_target(target: &str) -> (&str, &str) {
+pub(super) fn split_target(target: &str) -> (&str, &str) {
     match target.rsplit_once(':') {
         Some((path, symbol)) if !path.is_empty() && is_identifier(symbol) => (path, symbol),
         _ => (target, DEFAULT_SYMBOL),
@@ -99,7 +99,7 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-fn open(path: &Path, symbol: &str) -> Result<Loaded, ForeignError> {
+pub(super) fn open(path: &Path, symbol: &str) -> Result<Loaded, ForeignError> {
     // SAFETY: loading runs the library's initialisers; the user named it to be run (see
     // the module's Safety section).
     let library = unsafe { Library::new(path) }.map_err(|source| ForeignError::Load {
@@ -123,76 +123,191 @@ fn open(path: &Path, symbol: &str) -> Result<Loaded, ForeignError> {
 
 /// 81 characters and a NUL, so a solver that reads its input as a C string stops there.
 #[repr(C)]
-struct Text81 {
-    cells: [u8; 81],
-    nul: u8,
+#[derive(Clone, Copy)]
+pub(super) struct Text81 {
+    pub(super) cells: [u8; 81],
+    pub(super) nul: u8,
 }
 
 /// What `solution` holds before the call: a solver that leaves it so returned none.
 const UNTOUCHED: u8 = 0;
 
 impl Text81 {
-    fn blank() -> Text81 {
-        Text81 {
-            cells: [UNTOUCHED; 81],
-            nul: 0,
+    pub(super) const BLANK: Text81 = Text81 {
+        cells: [UNTOUCHED; 81],
+        nul: 0,
+    };
+}
+
+/// What one call returned, as it returned it: read by [`read_answer`], outside the timing.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(super) struct RawAnswer {
+    pub(super) count: usize,
+    pub(super) guesses: usize,
+    pub(super) solution: Text81,
+}
+
+impl RawAnswer {
+    pub(super) const NONE: RawAnswer = RawAnswer {
+        count: 0,
+        guesses: 0,
+        solution: Text81::BLANK,
+    };
+}
+
+/// Calls a library's function with buffers of its own: the one place a solve is made, in
+/// the tool's process or in an isolated worker's.
+pub(super) struct Caller {
+    solve: SolveFn,
+    configuration: u32,
+    puzzle: Text81,
+    /// 82 bytes the caller keeps valid and writable while it lives: in a box, or just
+    /// before a guard page (see `isolated`).
+    solution: *mut Text81,
+}
+
+// SAFETY: `solution` is owned by whoever made the caller, for the caller's life, and is
+// reached only through `&mut self`.
+unsafe impl Send for Caller {}
+
+impl Caller {
+    /// A caller of `solve` writing its solutions at `solution`.
+    ///
+    /// # Safety
+    ///
+    /// `solution` must stay valid for 82 bytes of writes while the caller lives, and
+    /// `solve` must have the documented signature (see the module's Safety section).
+    pub(super) unsafe fn new(solve: SolveFn, configuration: u32, solution: *mut Text81) -> Caller {
+        Caller {
+            solve,
+            configuration,
+            puzzle: Text81::BLANK,
+            solution,
         }
+    }
+
+    /// Solve the puzzle `dotted` counting up to `limit`: the count and guesses returned.
+    /// The solution is left at the caller's buffer, for [`Caller::solution`].
+    #[inline]
+    pub(super) fn call(&mut self, dotted: &[u8; 81], limit: u32) -> (usize, usize) {
+        self.puzzle.cells = *dotted;
+        let mut guesses: usize = 0;
+        // SAFETY: `puzzle` is 82 bytes owned by `self`, `solution` valid as `new`
+        // promised, `guesses` a local; the function is as the user said it is.
+        unsafe {
+            self.solution.write(Text81::BLANK);
+            let count = (self.solve)(
+                (&self.puzzle as *const Text81).cast(),
+                limit.max(1) as usize,
+                self.configuration,
+                self.solution.cast(),
+                &mut guesses,
+            );
+            (count, guesses)
+        }
+    }
+
+    /// The solution buffer as the last call left it.
+    #[inline]
+    pub(super) fn solution(&self) -> Text81 {
+        // SAFETY: valid for reads as `new` promised.
+        unsafe { self.solution.read() }
     }
 }
 
-/// One worker's caller of a library solver, with its own buffers.
+/// One worker's caller of a library solver in the tool's own process.
 struct LibrarySolver {
-    loaded: Arc<Loaded>,
-    configuration: u32,
-    puzzle: Text81,
-    solution: Text81,
+    /// Kept so that the code the caller calls stays mapped.
+    _loaded: Arc<Loaded>,
+    caller: Caller,
+    /// The solution buffer the caller writes to: boxed, so that it does not move.
+    _solution: Box<Text81>,
+    raw: Vec<RawAnswer>,
 }
 
 impl LibrarySolver {
     fn new(loaded: Arc<Loaded>, configuration: u32) -> LibrarySolver {
+        let mut solution = Box::new(Text81::BLANK);
+        // SAFETY: the box lives as long as the caller, in the same value, and its heap
+        // memory does not move; the function comes from `open`.
+        let caller = unsafe { Caller::new(loaded.solve, configuration, &mut *solution) };
         LibrarySolver {
-            loaded,
-            configuration,
-            puzzle: Text81::blank(),
-            solution: Text81::blank(),
+            _loaded: loaded,
+            caller,
+            _solution: solution,
+            raw: Vec::new(),
         }
     }
 }
 
 impl Strategy for LibrarySolver {
     fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
-        puzzle.write_dotted(&mut self.puzzle.cells);
-        self.solution = Text81::blank();
-        let limit = limits.max_solutions.max(1);
-        let mut guesses: usize = 0;
-        // SAFETY: both buffers are 82 bytes owned by `self` and `guesses` is a local, all
-        // alive for the call; the function and its library are kept by `self.loaded`.
-        let count = unsafe {
-            (self.loaded.solve)(
-                (&self.puzzle as *const Text81).cast(),
-                limit as usize,
-                self.configuration,
-                (&mut self.solution as *mut Text81).cast(),
-                &mut guesses,
-            )
+        let mut dotted = [0; 81];
+        puzzle.write_dotted(&mut dotted);
+        let (count, guesses) = self.caller.call(&dotted, limits.max_solutions);
+        read_answer(
+            &RawAnswer {
+                count,
+                guesses,
+                solution: self.caller.solution(),
+            },
+            limits.max_solutions,
+        )
+    }
+
+    /// Times only the calls, as an isolated worker does, and reads the answers after.
+    fn solve_batch(
+        &mut self,
+        puzzles: &[Grid],
+        limits: &Limits,
+        clock: &dyn crate::clock::Clock,
+        out: &mut [Option<(Outcome, u64)>],
+    ) {
+        self.raw.clear();
+        self.raw.resize(puzzles.len(), RawAnswer::NONE);
+        let (caller, raw) = (&mut self.caller, &mut self.raw);
+        let mut solve = |i: usize| {
+            let mut dotted = [0; 81];
+            puzzles[i].write_dotted(&mut dotted);
+            let (count, guesses) = caller.call(&dotted, limits.max_solutions);
+            raw[i] = RawAnswer {
+                count,
+                guesses,
+                solution: caller.solution(),
+            };
+            Outcome::EMPTY
         };
-        read_answer(count, limit, &self.solution.cells, guesses as u64)
+        clock.time_each(&mut solve, out);
+        for (slot, raw) in out.iter_mut().zip(&self.raw) {
+            if let Some((outcome, _)) = slot {
+                *outcome = read_answer(raw, limits.max_solutions);
+            }
+        }
     }
 }
 
 /// The outcome a solver's answer says, or why it cannot be believed.
-fn read_answer(count: usize, limit: u32, solution: &[u8; 81], guesses: u64) -> Outcome {
+pub(super) fn read_answer(raw: &RawAnswer, limit: u32) -> Outcome {
     let mut outcome = Outcome {
-        solutions: 0,
-        first: None,
-        nodes: 0,
-        guesses,
-        aborted: None,
+        guesses: raw.guesses as u64,
+        ..Outcome::EMPTY
     };
     let fail = |outcome: Outcome, why: String| Outcome {
         aborted: Some(Abort::Failed(why)),
         ..outcome
     };
+    if raw.solution.nul != 0 {
+        return fail(
+            outcome,
+            format!(
+                "wrote {:?} past the 81 characters of its solution, where only a NUL may go",
+                char::from(raw.solution.nul)
+            ),
+        );
+    }
+    let count = raw.count;
+    let limit = limit.max(1);
     let Some(solutions) = u32::try_from(count).ok().filter(|&n| n <= limit) else {
         return fail(
             outcome,
@@ -200,6 +315,7 @@ fn read_answer(count: usize, limit: u32, solution: &[u8; 81], guesses: u64) -> O
         );
     };
     outcome.solutions = solutions;
+    let solution = &raw.solution.cells;
     // A solver may use the buffer as scratch when it finds nothing: only a count of one
     // or more makes it an answer.
     if solutions == 0 || solution.iter().all(|&b| b == UNTOUCHED) {
@@ -224,6 +340,17 @@ fn read_answer(count: usize, limit: u32, solution: &[u8; 81], guesses: u64) -> O
 mod tests {
     use super::*;
 
+    fn raw(count: usize, solution: &[u8; 81], guesses: usize) -> RawAnswer {
+        RawAnswer {
+            count,
+            guesses,
+            solution: Text81 {
+                cells: *solution,
+                nul: 0,
+            },
+        }
+    }
+
     const SOLVED: &[u8; 81] =
         b"534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
@@ -239,7 +366,7 @@ mod tests {
 
     #[test]
     fn an_untouched_solution_is_none_and_the_count_stands() {
-        let outcome = read_answer(2, 2, &[UNTOUCHED; 81], 7);
+        let outcome = read_answer(&raw(2, &[UNTOUCHED; 81], 7), 2);
         assert_eq!(
             (outcome.solutions, outcome.first, outcome.guesses),
             (2, None, 7)
@@ -249,27 +376,27 @@ mod tests {
 
     #[test]
     fn a_filled_solution_is_read() {
-        let outcome = read_answer(1, 1, SOLVED, 0);
+        let outcome = read_answer(&raw(1, SOLVED, 0), 1);
         assert_eq!(outcome.first, Some(Grid::parse(SOLVED).unwrap()));
         assert_eq!(outcome.aborted, None);
     }
 
     #[test]
     fn a_solution_given_with_no_count_is_ignored() {
-        let outcome = read_answer(0, 2, SOLVED, 0);
+        let outcome = read_answer(&raw(0, SOLVED, 0), 2);
         assert_eq!((outcome.solutions, outcome.first), (0, None));
     }
 
     #[test]
     fn a_count_above_the_limit_fails_the_puzzle() {
-        let outcome = read_answer(3, 2, &[UNTOUCHED; 81], 0);
+        let outcome = read_answer(&raw(3, &[UNTOUCHED; 81], 0), 2);
         assert_eq!(
             outcome.aborted,
             Some(Abort::Failed(
                 "returned 3 solutions, more than the limit of 2".into()
             ))
         );
-        let huge = read_answer(usize::MAX, 2, &[UNTOUCHED; 81], 0);
+        let huge = read_answer(&raw(usize::MAX, &[UNTOUCHED; 81], 0), 2);
         assert!(matches!(huge.aborted, Some(Abort::Failed(_))));
     }
 
@@ -277,7 +404,7 @@ mod tests {
     fn a_solution_that_is_not_digits_fails_the_puzzle() {
         let mut partly = *SOLVED;
         partly[80] = UNTOUCHED;
-        let outcome = read_answer(1, 2, &partly, 0);
+        let outcome = read_answer(&raw(1, &partly, 0), 2);
         let Some(Abort::Failed(why)) = outcome.aborted else {
             panic!("{outcome:?}");
         };

@@ -20,6 +20,7 @@ use crate::strategy::StrategyInfo;
 
 pub mod child;
 pub mod command;
+mod isolated;
 pub mod library;
 
 /// Why a foreign solver cannot be used. Found before any puzzle is solved.
@@ -69,6 +70,12 @@ pub enum ForeignError {
         /// The loader's own message.
         source: libloading::Error,
     },
+    /// An isolated `lib:` solver's worker could not be started, or could not load it.
+    #[error("{reason}")]
+    Worker {
+        /// What the worker, or starting it, said.
+        reason: String,
+    },
     /// A `cmd:` solver that cannot be split, started, or does not speak the protocol.
     #[error(transparent)]
     Command(#[from] command::CommandError),
@@ -116,9 +123,15 @@ impl<'a> Spec<'a> {
 pub struct ForeignOptions {
     /// The `configuration` argument of a `lib:` solver (0 unless set).
     pub configuration: u32,
-    /// How long a `cmd:` solver may take to answer (the run's `--timeout`; `None`: no
-    /// bound). A library solver cannot be interrupted.
+    /// How long a solver may take on one puzzle (the run's `--timeout`; `None`: no
+    /// bound): a `cmd:` solver or an isolated `lib:` solver's process is killed past it.
+    /// Nothing interrupts a `lib:` solver in the tool's own process.
     pub timeout: Option<Duration>,
+    /// Run a `lib:` solver in the tool's own process, on the worker threads, rather than
+    /// in a process of its own per worker (the default).
+    pub in_process: bool,
+    /// The bound on each solver process's address space, in bytes (`None`: none).
+    pub memory_limit: Option<u64>,
 }
 
 /// A foreign solver, ready to run.
@@ -134,8 +147,17 @@ pub struct Loaded {
 /// The strategy `spec` names, loaded (a `cmd:` one started and probed) and ready to run.
 pub fn load(spec: &Spec<'_>, options: &ForeignOptions) -> Result<Loaded, ForeignError> {
     match spec.kind {
-        "lib" => Ok(Loaded {
+        "lib" if options.in_process => Ok(Loaded {
             info: library::load(spec.name, spec.target, options.configuration)?,
+            round_trip: None,
+        }),
+        "lib" => Ok(Loaded {
+            info: isolated::load(
+                spec.name,
+                spec.target,
+                options.configuration,
+                options.memory_limit,
+            )?,
             round_trip: None,
         }),
         "cmd" => {

@@ -77,6 +77,17 @@ pub struct Outcome {
     pub aborted: Option<Abort>,
 }
 
+impl Outcome {
+    /// No solution found, nothing spent, nothing aborted.
+    pub const EMPTY: Outcome = Outcome {
+        solutions: 0,
+        first: None,
+        nodes: 0,
+        guesses: 0,
+        aborted: None,
+    };
+}
+
 /// One search strategy. A value is used by a single thread for many puzzles in turn.
 pub trait Strategy: Send {
     /// Count the solutions of `puzzle` up to `limits.max_solutions`.
@@ -121,7 +132,7 @@ pub struct Usage {
 
 impl Usage {
     /// Both usages together: the larger peak, the summed CPU time and processes.
-    pub fn add(self, other: Usage) -> Usage {
+    pub fn merged(self, other: Usage) -> Usage {
         Usage {
             max_rss_kib: self.max_rss_kib.max(other.max_rss_kib),
             cpu_ns: self.cpu_ns.saturating_add(other.cpu_ns),

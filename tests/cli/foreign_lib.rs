@@ -334,7 +334,7 @@ fn copies(dir: &Path, n: usize) -> PathBuf {
 }
 
 #[test]
-fn a_serial_solver_is_never_called_twice_at_once() {
+fn a_library_that_is_not_reentrant_runs_right_isolated_or_serial() {
     let Some((backtrack, _)) = libraries() else {
         return;
     };
@@ -343,23 +343,28 @@ fn a_serial_solver_is_never_called_twice_at_once() {
     let corpus = corpus.to_str().unwrap();
     let spec = solver("single", backtrack, Some("not_reentrant"));
     let base = [corpus, "-s", "fast", "-j", "2", "--solver", &spec];
-    // The solver detects overlapping calls (each lasts a millisecond or more): on two
-    // threads some overlap, which shows that the detector works.
-    let (_, rows, _) = run(&base);
+    // The solver detects overlapping calls (each lasts a millisecond or more): in the
+    // tool's process, on two threads, some overlap, which shows that the detector works.
+    let (_, rows, _) = run(&[&base[..], &["--in-process", "single"]].concat());
     let overlapped = of(&rows, "single")
         .values()
         .filter(|r| r["status"] == "aborted")
         .count();
     assert!(
         overlapped > 0,
-        "two threads never overlapped: the check below would prove nothing"
+        "two threads never overlapped: the checks below would prove nothing"
     );
-
-    let (code, rows, stderr) = run(&[&base[..], &["--serial", "single", "--strict"]].concat());
-    assert_eq!(code, 0, "{stderr}");
-    let single = of(&rows, "single");
-    assert_eq!(single.len(), 128);
-    assert!(single.values().all(|r| r["status"] == "unique"));
+    // Each worker's copy in a process of its own (the default), or one thread.
+    for extra in [&[][..], &["--in-process", "single", "--serial", "single"]] {
+        let (code, rows, stderr) = run(&[&base[..], extra, &["--strict"]].concat());
+        assert_eq!(code, 0, "{extra:?}: {stderr}");
+        let single = of(&rows, "single");
+        assert_eq!(single.len(), 128);
+        assert!(
+            single.values().all(|r| r["status"] == "unique"),
+            "{extra:?}"
+        );
+    }
 }
 
 #[test]
