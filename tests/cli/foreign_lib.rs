@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 
 use crate::{bench, fixture, of, rows, say_skipped, Row};
 
-/// The built libraries `(backtrack, wrong)`, or `None` (and a visible skip) without a C
-/// compiler.
-fn libraries() -> Option<&'static (PathBuf, PathBuf)> {
-    static BUILT: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
+/// The built libraries `(backtrack, wrong, hostile)`, or `None` (and a visible skip)
+/// without a C compiler.
+fn libraries() -> Option<&'static (PathBuf, PathBuf, PathBuf)> {
+    static BUILT: OnceLock<Option<(PathBuf, PathBuf, PathBuf)>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
         if Command::new("cc").arg("--version").output().is_err() {
             return None;
@@ -34,7 +34,7 @@ fn libraries() -> Option<&'static (PathBuf, PathBuf)> {
             );
             library
         };
-        Some((build("backtrack"), build("wrong")))
+        Some((build("backtrack"), build("wrong"), build("hostile")))
     });
     if built.is_none() {
         say_skipped("no C compiler (cc): the lib: solver tests need one");
@@ -81,7 +81,7 @@ const SEARCHED: [u64; 4] = [2, 3, 4, 9];
 
 #[test]
 fn a_library_solver_runs_beside_the_built_in_ones_and_agrees() {
-    let Some((backtrack, _)) = libraries() else {
+    let Some((backtrack, _, _)) = libraries() else {
         return;
     };
     let spec = solver("mine", backtrack, None);
@@ -123,7 +123,7 @@ fn a_library_solver_runs_beside_the_built_in_ones_and_agrees() {
 
 #[test]
 fn a_solver_like_tdoku_gives_a_solution_only_when_the_limit_is_one() {
-    let Some((backtrack, _)) = libraries() else {
+    let Some((backtrack, _, _)) = libraries() else {
         return;
     };
     let spec = solver("tdoku_like", backtrack, Some("tdoku_like"));
@@ -169,7 +169,7 @@ fn a_solver_like_tdoku_gives_a_solution_only_when_the_limit_is_one() {
 
 #[test]
 fn a_wrong_solution_is_a_mismatch_named_in_a_warning_and_fails_strict() {
-    let Some((_, wrong)) = libraries() else {
+    let Some((_, wrong, _)) = libraries() else {
         return;
     };
     let spec = solver("wrong", wrong, None);
@@ -209,7 +209,7 @@ fn a_wrong_solution_is_a_mismatch_named_in_a_warning_and_fails_strict() {
 
 #[test]
 fn a_count_above_the_limit_or_an_unreadable_solution_fails_only_that_puzzle() {
-    let Some((_, wrong)) = libraries() else {
+    let Some((_, wrong, _)) = libraries() else {
         return;
     };
     let too_many = solver("too_many", wrong, Some("too_many"));
@@ -251,7 +251,7 @@ fn a_count_above_the_limit_or_an_unreadable_solution_fails_only_that_puzzle() {
 
 #[test]
 fn no_solution_where_the_corpus_gives_one_is_a_mismatch() {
-    let Some((_, wrong)) = libraries() else {
+    let Some((_, wrong, _)) = libraries() else {
         return;
     };
     let spec = solver("none", wrong, Some("none_found"));
@@ -274,7 +274,7 @@ fn no_solution_where_the_corpus_gives_one_is_a_mismatch() {
 /// not only a solution, is checked.
 #[test]
 fn a_wrong_count_is_a_mismatch_against_the_reference() {
-    let Some((_, wrong)) = libraries() else {
+    let Some((_, wrong, _)) = libraries() else {
         return;
     };
     let spec = solver("none", wrong, Some("none_found"));
@@ -296,7 +296,7 @@ fn a_wrong_count_is_a_mismatch_against_the_reference() {
 
 #[test]
 fn the_configuration_reaches_the_library() {
-    let Some((backtrack, _)) = libraries() else {
+    let Some((backtrack, _, _)) = libraries() else {
         return;
     };
     let echo = solver("echo", backtrack, Some("echo_config"));
@@ -335,7 +335,7 @@ fn copies(dir: &Path, n: usize) -> PathBuf {
 
 #[test]
 fn a_library_that_is_not_reentrant_runs_right_isolated_or_serial() {
-    let Some((backtrack, _)) = libraries() else {
+    let Some((backtrack, _, _)) = libraries() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -369,7 +369,7 @@ fn a_library_that_is_not_reentrant_runs_right_isolated_or_serial() {
 
 #[test]
 fn load_errors_name_the_path_and_symbol_and_exit_2_before_any_output() {
-    let Some((backtrack, _)) = libraries() else {
+    let Some((backtrack, _, _)) = libraries() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -417,7 +417,7 @@ fn load_errors_name_the_path_and_symbol_and_exit_2_before_any_output() {
 
 #[test]
 fn solver_options_must_name_a_solver() {
-    let Some((backtrack, _)) = libraries() else {
+    let Some((backtrack, _, _)) = libraries() else {
         return;
     };
     let spec = solver("mine", backtrack, None);
@@ -450,6 +450,119 @@ fn solver_options_must_name_a_solver() {
         assert!(
             stderr.starts_with(&format!("error: {expected}")),
             "{extra:?}: {stderr}"
+        );
+    }
+}
+
+/// tests/solvers/hostile.c's `symbol` (with `config`) over mixed.txt three times, beside
+/// `fast`, with `--strict` and a 1 s timeout: on each copy of line 3 (the lines
+/// `TRIGGERS`) it exits, aborts, faults, spins or writes past its solution. Each of those
+/// rows fails, with `why` in its error; every other row is `fast`'s; the run goes on to
+/// the end, writes every row and its summary, and exits 1.
+fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
+    let Some((_, _, hostile)) = libraries() else {
+        return;
+    };
+    const TRIGGERS: [u64; 3] = [3, 12, 21];
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, mixed.repeat(3)).unwrap();
+    let summary = dir.path().join("summary.json");
+    let spec = solver("h", hostile, Some(symbol));
+    let mut args = vec![
+        corpus.to_str().unwrap(),
+        "-s",
+        "fast",
+        "--solver",
+        &spec,
+        "--strict",
+        "--timeout",
+        "1s",
+        "--summary",
+        summary.to_str().unwrap(),
+    ];
+    let config = config.map(|c| format!("h={c}"));
+    if let Some(config) = &config {
+        args.extend(["--solver-config", config]);
+    }
+    let (code, rows, stderr) = run(&args);
+    assert_eq!(code, 1, "{symbol}: --strict fails the run: {stderr}");
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    assert_eq!(mine.len(), 3 * 7, "{symbol}: every row written");
+    for (line, row) in &mine {
+        if TRIGGERS.contains(line) {
+            assert_eq!(row["status"], "aborted", "{symbol}: line {line}");
+            assert_eq!(row["ended"], status, "{symbol}: line {line}");
+            assert!(
+                row["error"].contains(why),
+                "{symbol}: line {line}: {:?} should say {why:?}",
+                row["error"]
+            );
+        } else {
+            for field in ["status", "solutions", "solution", "error"] {
+                assert_eq!(
+                    row[field], fast[line][field],
+                    "{symbol}: line {line}: {field}"
+                );
+            }
+        }
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let row = summary_row(&summary, "h");
+    assert_eq!(row["aborted"], 3, "{symbol}");
+}
+
+#[test]
+fn a_library_that_exits_fails_only_that_puzzle() {
+    hostile("hostile_exit", None, "exited with status 0", "failed");
+}
+
+#[test]
+fn a_library_that_aborts_fails_only_that_puzzle() {
+    hostile("hostile_abort", None, "SIGABRT", "failed");
+}
+
+#[test]
+fn a_library_that_faults_fails_only_that_puzzle() {
+    hostile("hostile_segfault", None, "SIGSEGV", "failed");
+}
+
+#[test]
+fn a_library_that_never_returns_is_killed_at_the_timeout_and_charged_the_limit() {
+    hostile("hostile_spin", None, "", "timeout");
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let spec = solver("h", library, Some("hostile_spin"));
+    let mixed = fixture("mixed.txt");
+    let (_, rows, _) = run(&[
+        &mixed,
+        "-s",
+        "fast",
+        "--solver",
+        &spec,
+        "--timeout",
+        "300ms",
+    ]);
+    assert_eq!(of(&rows, "h")[&3]["time_ns"], "300000000");
+}
+
+#[test]
+fn a_library_that_writes_past_its_solution_fails_that_puzzle() {
+    hostile(
+        "hostile_overrun",
+        Some("1"),
+        "wrote 'x' past the 81 characters of its solution",
+        "failed",
+    );
+    for bytes in ["18", "1000"] {
+        hostile(
+            "hostile_overrun",
+            Some(bytes),
+            "wrote past the end of its solution buffer (82 bytes; a write at byte 82)",
+            "failed",
         );
     }
 }
