@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::corpus::{Kind, Record};
 use crate::per_worker::PerWorker;
 use crate::results::{PuzzleResult, Status};
-use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo};
+use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo, Usage};
 
 /// Solvers on a pool of worker threads.
 pub struct Engine {
@@ -95,6 +95,18 @@ impl Engine {
     #[inline]
     pub fn with_solver<R>(&self, s: usize, f: impl FnOnce(&mut dyn Strategy) -> R) -> R {
         self.solvers.with(|mine| f(mine[s].as_mut()))
+    }
+
+    /// What strategy `s`'s processes have used, over every worker (`None` for a strategy
+    /// that runs in this process).
+    pub fn usage(&self, s: usize) -> Option<Usage> {
+        let mut total: Option<Usage> = None;
+        self.solvers.each(|mine| {
+            if let Some(used) = mine[s].usage() {
+                total = Some(total.unwrap_or_default().merged(used));
+            }
+        });
+        total
     }
 
     /// Solve `record` with strategy `s`, untimed: its status and the search's outcome;

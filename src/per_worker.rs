@@ -40,6 +40,15 @@ impl<T: Send> PerWorker<T> {
         let mut mine = self.slots[slot].0.lock().unwrap_or_else(|p| p.into_inner());
         f(mine.get_or_insert_with(&self.make))
     }
+
+    /// Run `f` on every value made so far, in worker order (not on the workers).
+    pub fn each(&self, mut f: impl FnMut(&T)) {
+        for slot in &self.slots {
+            if let Some(value) = &*slot.0.lock().unwrap_or_else(|p| p.into_inner()) {
+                f(value);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -566,6 +566,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         interrupted: stop.requested(),
         not_reached: not_reached(&mut work.corpora, solved.stopped_in),
         pipes: plan.pipes.clone(),
+        resources: runner.resources(),
         shard: plan.shard,
         resumed_rows: work.resume.as_ref().map(|r| r.kept_rows),
         ..runner

@@ -542,6 +542,7 @@ pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
         interrupted: false,
         not_reached: Some(0),
         pipes: f.pipes.clone(),
+        resources: merged_resources(parts.iter().map(|p| &p.report)),
         shard: None,
         resumed_rows: resumed,
         machines: if machines.len() > 1 {
@@ -552,6 +553,25 @@ pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
         rows: summary.rows(),
         state: Some(summary.state()),
     })
+}
+
+/// Each solver's resources over every part: the largest peak, the summed CPU time and
+/// processes; in the order solvers first appear.
+fn merged_resources<'a>(
+    reports: impl Iterator<Item = &'a SummaryReport>,
+) -> Vec<crate::summary::SolverResources> {
+    let mut merged: Vec<crate::summary::SolverResources> = Vec::new();
+    for r in reports.flat_map(|report| &report.resources) {
+        match merged.iter_mut().find(|m| m.strategy == r.strategy) {
+            Some(m) => {
+                m.max_rss_kib = m.max_rss_kib.max(r.max_rss_kib);
+                m.cpu_ns = m.cpu_ns.saturating_add(r.cpu_ns);
+                m.processes = m.processes.saturating_add(r.processes);
+            }
+            None => merged.push(r.clone()),
+        }
+    }
+    merged
 }
 
 #[cfg(test)]

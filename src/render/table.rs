@@ -471,15 +471,27 @@ impl Exporter for MarkdownExporter {
     }
 }
 
-/// One line per `cmd:` solver on what part of its times is the pipe.
+/// One line per `cmd:` solver on what part of its times is the pipe, and one per solver
+/// in processes of its own on what they used.
 fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String> + '_ {
-    report.pipes.iter().map(|p| {
+    let pipes = report.pipes.iter().map(|p| {
         format!(
             "cmd solver {}: a round trip through the pipe costs ~{}, included in its times",
             p.strategy,
             duration(p.round_trip_ns as f64)
         )
-    })
+    });
+    let resources = report.resources.iter().map(|r| {
+        format!(
+            "solver {}: {} process{}, peak memory {:.1} MiB, CPU time {}",
+            r.strategy,
+            r.processes,
+            if r.processes == 1 { "" } else { "es" },
+            r.max_rss_kib as f64 / 1024.0,
+            duration(r.cpu_ns as f64)
+        )
+    });
+    pipes.chain(resources)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ use crate::engine::Engine;
 use crate::interrupt::Stop;
 use crate::results::Sink;
 use crate::strategy::{Limits, StrategyInfo};
-use crate::summary::{Summary, SummaryReport};
+use crate::summary::{SolverResources, Summary, SummaryReport};
 use pipeline::{channels, spawn_reader, Reporter};
 
 /// What to run and how.
@@ -216,6 +216,21 @@ impl<'c> Runner<'c> {
     /// What this runner runs.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// What each timed strategy that runs in processes of its own has used so far.
+    pub fn resources(&self) -> Vec<SolverResources> {
+        (0..self.settings.strategies.len())
+            .filter_map(|s| {
+                let used = self.engine.usage(s)?;
+                Some(SolverResources {
+                    strategy: self.engine.strategies()[s].name.to_string(),
+                    max_rss_kib: used.max_rss_kib,
+                    cpu_ns: used.cpu_ns,
+                    processes: used.processes,
+                })
+            })
+            .collect()
     }
 
     /// Run every strategy over `corpus`, giving each chunk of results to `sink` in input

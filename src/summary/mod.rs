@@ -398,6 +398,10 @@ pub struct SummaryReport {
     /// of its times). Absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pipes: Vec<PipeCost>,
+    /// What each solver that runs in processes of its own (`lib:` isolated, `cmd:`) used:
+    /// peak memory and CPU time. Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<SolverResources>,
     /// The part of the input this run took (`--shard K/N`). Absent for the whole input.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::corpus::Shard>,
@@ -431,6 +435,21 @@ pub struct PipeCost {
     pub round_trip_ns: u64,
 }
 
+/// What one solver's own processes used over a run, as the operating system counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolverResources {
+    /// The solver's name, as in the rows.
+    pub strategy: String,
+    /// The largest resident set any one of its processes reached, in KiB.
+    pub max_rss_kib: u64,
+    /// CPU time, user and system, of all its processes, in nanoseconds: solving, and
+    /// starting up and loading for each process started.
+    pub cpu_ns: u64,
+    /// Processes started: one per worker thread, and one more for each restart after a
+    /// failure.
+    pub processes: u64,
+}
+
 impl SummaryReport {
     /// The report of a run with `limits`, `repeat` and `permute` (see
     /// `runner::Settings::summary_report`) on `threads` threads, lasting `wall_ns`,
@@ -458,6 +477,7 @@ impl SummaryReport {
             interrupted: false,
             not_reached: Some(0),
             pipes: Vec::new(),
+            resources: Vec::new(),
             shard: None,
             resumed_rows: None,
             machines: Vec::new(),
@@ -559,6 +579,7 @@ pub(crate) fn sample_report(interrupted: bool, not_reached: Option<u64>) -> Summ
         interrupted,
         not_reached,
         pipes: Vec::new(),
+        resources: Vec::new(),
         shard: None,
         resumed_rows: None,
         machines: Vec::new(),

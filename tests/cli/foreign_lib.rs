@@ -458,8 +458,10 @@ fn solver_options_must_name_a_solver() {
 /// `fast`, with `--strict` and a 1 s timeout: on each copy of line 3 (the lines
 /// `TRIGGERS`) it exits, aborts, faults, spins or writes past its solution. Each of those
 /// rows fails, with `why` in its error; every other row is `fast`'s; the run goes on to
-/// the end, writes every row and its summary, and exits 1.
+/// the end, writes every row and its summary, and exits 1. A process that ended (all but
+/// a write within the solution's NUL byte) is replaced.
 fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
+    let restarted = config != Some("1");
     let Some((_, _, hostile)) = libraries() else {
         return;
     };
@@ -474,6 +476,8 @@ fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
         corpus.to_str().unwrap(),
         "-s",
         "fast",
+        "-j",
+        "2",
         "--solver",
         &spec,
         "--strict",
@@ -512,6 +516,15 @@ fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     let row = summary_row(&summary, "h");
     assert_eq!(row["aborted"], 3, "{symbol}");
+    // One process per worker, and one more after each that ended (the warm-up's too).
+    let used = &summary["resources"][0];
+    assert_eq!(used["strategy"], "h");
+    let processes = used["processes"].as_u64().unwrap();
+    if restarted {
+        assert!(processes >= 2 + 3, "{symbol}: {used}");
+    } else {
+        assert_eq!(processes, 2, "{symbol}: {used}");
+    }
 }
 
 #[test]
@@ -564,5 +577,51 @@ fn a_library_that_writes_past_its_solution_fails_that_puzzle() {
             "wrote past the end of its solution buffer (82 bytes; a write at byte 82)",
             "failed",
         );
+    }
+}
+
+#[test]
+fn a_memory_limit_fails_the_puzzle_that_needs_more_and_peak_memory_is_reported() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    // 256 MiB wanted on line 3: within no limit, the peak shows it.
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.json");
+    let spec = solver("h", library, Some("hostile_allocate"));
+    let mixed = fixture("mixed.txt");
+    let base = [
+        mixed.as_str(),
+        "-s",
+        "fast",
+        "--solver",
+        &spec,
+        "--solver-config",
+        "h=256",
+        "--summary",
+        summary.to_str().unwrap(),
+    ];
+    let (code, rows, stderr) = run(&base);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(of(&rows, "h")[&3]["status"], "multiple");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let peak = json["resources"][0]["max_rss_kib"].as_u64().unwrap();
+    assert!(peak >= 256 * 1024, "peak {peak} KiB");
+    // Bounded to 128 MiB, that puzzle fails (its allocation refused), the rest are right.
+    let (code, rows, stderr) = run(&[&base[..], &["--memory-limit", "128M", "--strict"]].concat());
+    assert_eq!(code, 1, "{stderr}");
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    for (line, row) in &mine {
+        if *line == 3 {
+            assert_eq!(row["status"], "aborted");
+            assert!(
+                row["error"].contains("its memory is limited to 134217728 bytes"),
+                "{}",
+                row["error"]
+            );
+        } else {
+            assert_eq!(row["status"], fast[line]["status"], "line {line}");
+        }
     }
 }

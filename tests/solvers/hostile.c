@@ -48,3 +48,16 @@ size_t hostile_overrun(const char *puzzle, size_t limit, uint32_t configuration,
     if (triggered(puzzle)) memset(solution + 81, 'x', configuration);
     return found;
 }
+
+/* Allocates `configuration` MiB and writes to every page of it, then solves: past a memory
+ * limit the allocation fails and the write through the null pointer faults. */
+size_t hostile_allocate(const char *puzzle, size_t limit, uint32_t configuration,
+                        char *solution, size_t *guesses) {
+    if (triggered(puzzle)) {
+        size_t bytes = (size_t)configuration << 20;
+        char *block = malloc(bytes);
+        for (size_t i = 0; i < bytes; i += 4096) block[i] = 1;
+        free(block);
+    }
+    return sudoku_solve(puzzle, limit, 0, solution, guesses);
+}
