@@ -4,8 +4,7 @@
 #
 #   scripts/vs-tdoku.sh            (ROUNDS=5 by default; CXX: clang++ if present, else g++)
 #
-# Builds ../shared/anchors/tdoku as target/tdoku/libtdoku.so (never writing into
-# ../shared), then times both in the same `sudoku-bench run` (`-s fast --solver
+# Builds ../shared/anchors/tdoku (scripts/build-tdoku.sh), then times both in the same `sudoku-bench run` (`-s fast --solver
 # tdoku=lib:...`), one thread, no node budget or timeout, so their phases interleave
 # chunk by chunk and share whatever the machine is doing. Each corpus runs counting to 2
 # and stopping at 1, ROUNDS times (rounds outermost, so a slow spell hits every cell
@@ -36,23 +35,8 @@ CORPORA=(
 MODES=(2 1)
 count=${COUNT:-10000}
 rounds=${ROUNDS:-5}
-# clang++ is what tdoku's own figures use, and builds it faster than g++ does here.
-cxx=${CXX:-$(command -v clang++ || echo g++)}
-
-lib=target/tdoku/libtdoku.so
-sources=("$tdoku_src/src/solver_dpll_triad_simd.cc" "$tdoku_src/src/util.cc")
-mkdir -p target/tdoku
-compiler=$("$cxx" --version | head -n 1)
-stale=no
-[ -f "$lib" ] && [ "$(cat "$lib.compiler" 2>/dev/null)" = "$compiler" ] || stale=yes
-for f in "${sources[@]}" "$tdoku_src"/src/*.h; do
-    [ "$f" -nt "$lib" ] && stale=yes
-done
-if [ "$stale" = yes ]; then
-    echo "== building $lib with $cxx" >&2
-    "$cxx" -O3 -march=native -std=c++17 -shared -fPIC -I"$tdoku_src/src" "${sources[@]}" -o "$lib"
-    echo "$compiler" > "$lib.compiler"
-fi
+lib=$(scripts/build-tdoku.sh)
+compiler=$(cat "$lib.compiler")
 echo "== building sudoku-bench (release)" >&2
 cargo build --release --quiet
 bin=target/release/sudoku-bench
@@ -77,9 +61,10 @@ for round in $(seq 1 "$rounds"); do
         corpus=${CORPORA[$c]#*|}
         for mode in "${MODES[@]}"; do
             echo "== round $round/$rounds: ${CORPORA[$c]%%|*}, counting to $mode" >&2
-            # --serial: tdoku keeps its solver in globals (one thread here anyway).
+            # tdoku keeps its solver in globals: its own process (the default) keeps them
+            # its own; times are taken inside that process, so they compare with fast's.
             "$bin" run "$corpus" -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd" \
-                --serial tdoku --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" \
+                --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" \
                 --quiet --out /dev/null --summary "$work/$c-$mode-$round.json"
         done
     done
