@@ -1,23 +1,30 @@
-//! `run --solver`: solvers from outside the crate, with their options, loaded before any
-//! output is made so that a typo fails at once.
+//! `--solver`: solvers from outside the crate, with their options, loaded before any
+//! output is made so that a typo fails at once. `run` times them beside its `-s`
+//! strategies ([`SolverArgs::load`]); `filter`, `check` and `generate`, which solve with
+//! one solver, take one in place of `-s` ([`SolverArgs::one`]).
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use sudoku_bench::classify;
 use sudoku_bench::foreign::{self, ForeignOptions, Spec};
 use sudoku_bench::strategy::{self, StrategyInfo};
 use sudoku_bench::summary::PipeCost;
 
 #[derive(Debug, clap::Args)]
 pub struct SolverArgs {
-    /// Also run a solver from outside as strategy NAME, beside the -s ones (repeatable).
+    /// A solver from outside, named NAME. `run` times it beside the -s strategies
+    /// (repeatable); `filter`, `check` and `generate` solve with it instead of a built-in
+    /// strategy (one --solver, and then no -s). Every count it gives is checked against
+    /// the built-in `fast`'s, and every solution it returns against the puzzle.
     /// `NAME=lib:PATH[:SYMBOL]` loads a shared library exporting tdoku's C ABI (SYMBOL
     /// defaults to sudoku_solve; see README). Nothing interrupts a library solver: no node
     /// budget or timeout applies to it, and its status comes from its count alone.
     /// 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE LIMIT`
-    /// lines, reading `COUNT SOLUTION GUESSES` lines back; --timeout kills and restarts one
-    /// that does not answer, --max-nodes cannot bound it.
+    /// lines, reading `COUNT SOLUTION GUESSES` lines back; `run --timeout` kills and
+    /// restarts one that does not answer (the other commands wait for it), and no node
+    /// budget can bound it.
     #[arg(long = "solver", value_name = "NAME=KIND:TARGET")]
     solvers: Vec<String>,
 
@@ -71,6 +78,11 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 impl SolverArgs {
+    /// Whether no `--solver` is given.
+    pub fn is_empty(&self) -> bool {
+        self.solvers.is_empty()
+    }
+
     /// Every `--solver`, loaded, with its configuration and threading applied (a `cmd:`
     /// one's answers bounded by `timeout`), and what the pipe costs each `cmd:` one.
     pub fn load(
@@ -88,6 +100,13 @@ impl SolverArgs {
                     "--solver {}: {} is a built-in strategy; give the solver another name",
                     self.solvers[i],
                     spec.name
+                );
+            }
+            if spec.name == "none" {
+                bail!(
+                    "--solver {}: `-s none` means no built-in strategy; give the solver \
+                     another name",
+                    self.solvers[i]
                 );
             }
             if specs[..i].iter().any(|s| s.name == spec.name) {
@@ -135,6 +154,45 @@ impl SolverArgs {
         Ok((infos, pipes))
     }
 
+    /// The one solver of `command`, which solves with one: the `--solver` when one is
+    /// given, else the built-in strategy `-s` names (`strategy`; none: the fastest). A
+    /// `--solver` comes with the reference that checks its every count; `-s` beside it, or
+    /// a second one, is refused: the command would use only one of them.
+    pub fn one(&self, strategy: Option<&str>, command: &str) -> anyhow::Result<OneSolver> {
+        match (&self.solvers[..], strategy) {
+            ([], _) => {
+                // Still loaded: a --solver-config or --serial without a --solver is refused.
+                self.load(None)?;
+                Ok(OneSolver {
+                    info: super::args::choose_strategy(strategy)?.clone(),
+                    reference: None,
+                })
+            }
+            ([given], Some(name)) => bail!(
+                "{command} solves with one solver, and -s {name} and --solver {given} name \
+                 two: drop -s to solve with the --solver (fast still checks its every \
+                 count), or drop --solver"
+            ),
+            ([_], None) => {
+                let (mut loaded, _) = self.load(None)?;
+                Ok(OneSolver {
+                    info: loaded.pop().context("no --solver was loaded")?,
+                    reference: Some(classify::fastest()),
+                })
+            }
+            (several, _) => bail!(
+                "{command} solves with one solver, and --solver is given {} times ({}): \
+                 give one (`run` compares several)",
+                several.len(),
+                several
+                    .iter()
+                    .map(|s| s.split_once('=').map_or(s.as_str(), |(name, _)| name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
     /// `--solver-config NAME=U32` for each library solver that has one.
     fn configurations<'a>(&self, specs: &[Spec<'a>]) -> anyhow::Result<HashMap<&'a str, u32>> {
         let mut configs = HashMap::new();
@@ -161,6 +219,35 @@ impl SolverArgs {
             }
         }
         Ok(configs)
+    }
+}
+
+/// The solver of a command that solves with one (see [`SolverArgs::one`]).
+pub struct OneSolver {
+    /// The solver: a `--solver`, or a built-in strategy.
+    pub info: StrategyInfo,
+    /// The built-in strategy every count of a `--solver` is checked against; `None` for
+    /// a built-in solver, which the agreement tests check instead.
+    pub reference: Option<&'static StrategyInfo>,
+}
+
+impl OneSolver {
+    /// Threads to solve on: one for a solver that is not reentrant (`--serial`), which
+    /// the corpus tools' workers would otherwise call at once; else `threads`.
+    pub fn threads(&self, threads: usize) -> usize {
+        if self.info.parallel {
+            threads
+        } else {
+            1
+        }
+    }
+
+    /// How the solver is named in a command's last line: with its reference, if any.
+    pub fn described(&self) -> String {
+        match self.reference {
+            Some(r) => format!("{}, every count checked against {}", self.info.name, r.name),
+            None => self.info.name.to_string(),
+        }
     }
 }
 
