@@ -14,17 +14,8 @@ use sudoku_bench::summary::PipeCost;
 
 #[derive(Debug, clap::Args)]
 pub struct SolverArgs {
-    /// A solver from outside, named NAME. `run` times it beside the -s strategies
-    /// (repeatable); `filter`, `check` and `generate` solve with it instead of a built-in
-    /// strategy (one --solver, and then no -s). Every count it gives is checked against
-    /// the built-in `fast`'s, and every solution it returns against the puzzle.
-    /// `NAME=lib:PATH[:SYMBOL]` loads a shared library exporting tdoku's C ABI (SYMBOL
-    /// defaults to sudoku_solve; see README). Nothing interrupts a library solver: no node
-    /// budget or timeout applies to it, and its status comes from its count alone.
-    /// 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE LIMIT`
-    /// lines, reading `COUNT SOLUTION GUESSES` lines back; `run --timeout` kills and
-    /// restarts one that does not answer (the other commands wait for it), and no node
-    /// budget can bound it.
+    /// A solver from outside, named NAME: each command's help says what it does there
+    /// (`solver_help`).
     #[arg(long = "solver", value_name = "NAME=KIND:TARGET")]
     solvers: Vec<String>,
 
@@ -75,6 +66,50 @@ fn parse_size(text: &str) -> Result<u64, String> {
     n.checked_mul(1 << shift)
         .filter(|&b| b > 0)
         .ok_or_else(|| format!("{text:?} is not a size from 1 byte to 16E"))
+}
+
+/// What `--solver` does in each command, put before the help common to all.
+const SOLVER_HELP: [(&str, &str); 4] = [
+    (
+        "run",
+        "Also time a solver from outside as strategy NAME, beside the -s ones (repeatable; \
+         -s none: only the --solvers). --timeout kills and restarts a cmd: one that does \
+         not answer.",
+    ),
+    (
+        "filter",
+        "Count solutions with a solver from outside, named NAME, instead of a built-in \
+         strategy (one --solver, without -s). A line whose count fast disagrees with is \
+         kept nowhere, said on stderr, and makes the exit 1.",
+    ),
+    (
+        "check",
+        "With --solutions: check the solution columns with a solver from outside, named \
+         NAME, instead of a built-in strategy (one --solver, without -s). A count fast \
+         disagrees with is said on stderr and makes the exit 1.",
+    ),
+    (
+        "generate",
+        "Make the uniqueness checks with a solver from outside, named NAME, instead of a \
+         built-in strategy (one --solver, without -s): with a right solver, the same \
+         output. The first count fast disagrees with stops generation with exit 1.",
+    ),
+];
+
+/// The help of `--solver` in `command`: what it does there, then what it takes.
+pub fn solver_help(command: &str) -> String {
+    let what = SOLVER_HELP
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or("", |(_, what)| what);
+    format!(
+        "{what} NAME=lib:PATH[:SYMBOL] loads a shared library exporting tdoku's C ABI \
+         (SYMBOL defaults to sudoku_solve; see README): no node budget or timeout applies \
+         to it. 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE \
+         LIMIT` lines, reading `COUNT SOLUTION GUESSES` lines back; no node budget applies \
+         to it. Every count it gives is checked against the built-in fast's, and every \
+         solution it returns against the puzzle."
+    )
 }
 
 impl SolverArgs {
