@@ -137,13 +137,6 @@ impl SolverArgs {
                     spec.name
                 );
             }
-            if spec.name == "none" {
-                bail!(
-                    "--solver {}: `-s none` means no built-in strategy; give the solver \
-                     another name",
-                    self.solvers[i]
-                );
-            }
             if specs[..i].iter().any(|s| s.name == spec.name) {
                 bail!(
                     "--solver {}: a solver is already named {}",
