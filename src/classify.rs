@@ -289,6 +289,90 @@ mod tests {
         );
     }
 
+    /// Finds nothing, or (with `unbounded`) counts as `fast` with no node budget.
+    struct Foreign {
+        unbounded: bool,
+        fast: Box<dyn Strategy>,
+    }
+
+    impl Strategy for Foreign {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let mut outcome = self.fast.solve(puzzle, &limits.max_nodes(u64::MAX));
+            if !self.unbounded {
+                outcome.solutions = 0;
+                outcome.first = None;
+            }
+            outcome
+        }
+    }
+
+    fn foreign(unbounded: bool) -> StrategyInfo {
+        StrategyInfo::new("foreign", move || {
+            Box::new(Foreign {
+                unbounded,
+                fast: fastest().make(),
+            })
+        })
+    }
+
+    const TEXT: &str = "\
+        53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+        ....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....\n\
+        53..7....6..195....98....6.8...64..34..8.3..17...2...6.6....28....419..5....8..79\n\
+        55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+
+    #[test]
+    fn a_checked_classifier_says_where_its_solver_and_the_reference_disagree() {
+        let records = read_all("t", std::io::Cursor::new(TEXT.as_bytes().to_vec())).unwrap();
+        let c =
+            Classifier::checked(&foreign(false), Some(fastest()), Limits::default(), 2).unwrap();
+        let mut out = Vec::new();
+        c.classify(&records, &mut out);
+        let wrong: Vec<_> = out.iter().map(|v| v.wrong.as_deref()).collect();
+        assert_eq!(
+            wrong,
+            [
+                Some("counted 0 solutions; the reference (fast) counted 1"),
+                Some("counted 0 solutions; the reference (fast) counted 2"),
+                None,
+                None,
+            ]
+        );
+        // Unchecked, the same solver's verdicts pass for right.
+        let c = Classifier::new(&foreign(false), Limits::default(), 2).unwrap();
+        c.classify(&records, &mut out);
+        assert!(out.iter().all(|v| v.wrong.is_none()));
+    }
+
+    #[test]
+    fn a_count_the_reference_cannot_settle_is_aborted() {
+        let records = read_all("t", std::io::Cursor::new(TEXT.as_bytes().to_vec())).unwrap();
+        let limits = Limits::default().max_nodes(1);
+        let c = Classifier::checked(&foreign(true), Some(fastest()), limits, 1).unwrap();
+        let mut out = Vec::new();
+        c.classify(&records, &mut out);
+        assert_eq!(out[1].status, Some(Status::Aborted), "{:?}", out[1]);
+        assert!(out.iter().all(|v| v.wrong.is_none()));
+        assert_eq!(out[3].status, Some(Status::Invalid));
+    }
+
+    #[test]
+    fn checked_answers_as_the_reference_where_they_disagree_and_keeps_the_first() {
+        let (info, wrong) = Checked::info(&foreign(false), fastest());
+        let mut solver = info.make();
+        let easy = Grid::parse(&TEXT.as_bytes()[..81]).unwrap();
+        let unsolvable = Grid::parse(&TEXT.as_bytes()[164..245]).unwrap();
+        assert_eq!(solver.solve(&unsolvable, &Limits::default()).solutions, 0);
+        assert_eq!(*wrong.lock().unwrap(), None, "no solution indeed");
+        assert_eq!(solver.solve(&easy, &Limits::default()).solutions, 1);
+        let kept = wrong.lock().unwrap().clone().unwrap();
+        assert!(
+            kept.starts_with(&easy.to_dotted())
+                && kept.ends_with(": counted 0 solutions; the reference (fast) counted 1"),
+            "{kept}"
+        );
+    }
+
     #[test]
     fn a_stop_classifies_nothing_more() {
         let line =
