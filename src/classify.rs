@@ -2,14 +2,22 @@
 //! puzzles in parallel, for the corpus tools (`filter`, `check`) that must see every line of
 //! a corpus (comments and headers too) in order, which the benchmark `Runner` does not hand
 //! out. Also names the fastest registered strategy.
+//!
+//! A solver from outside the crate is not trusted: a classifier given a reference solves
+//! every puzzle with it too and says where the two disagree ([`Classified::wrong`]), and
+//! [`Checked`] does the same for the searches of puzzle generation. Both apply the rule
+//! `run` applies ([`disagreement`]).
+
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::corpus::Record;
+use crate::corpus::{Kind, Record};
 use crate::engine::Engine;
+use crate::grid::Grid;
 use crate::interrupt::Stop;
-use crate::results::Status;
-use crate::strategy::{self, Limits, Outcome, StrategyInfo};
+use crate::results::{PuzzleResult, Status};
+use crate::strategy::{self, Limits, Outcome, Strategy, StrategyInfo};
 
 /// Strategies in order of preference for the corpus tools, fastest first. A name that is not
 /// registered is skipped, so a faster strategy is picked up as soon as it is registered.
@@ -31,11 +39,40 @@ pub struct Classified {
     pub status: Option<Status>,
     /// The search's outcome, for puzzles.
     pub outcome: Option<Outcome>,
+    /// Why the solver's answer is wrong, when it is: a returned grid that is not a
+    /// solution, or a count other than the reference's. Its status is then not to be
+    /// trusted.
+    pub wrong: Option<String>,
 }
 
-/// Solves chunks of records with one strategy, on an [`Engine`] of its own.
+/// Why `outcome`, a search of `puzzle` under `limits`, is wrong, if it is: a returned grid
+/// that is not a solution, or (with `reference`: the outcome of the reference strategy
+/// named there) a count other than the reference's when both searches finished. The rule
+/// `run` applies to every row.
+pub fn disagreement(
+    puzzle: &Grid,
+    outcome: &Outcome,
+    reference: Option<(&Outcome, &str)>,
+    limits: &Limits,
+) -> Option<String> {
+    let mut result = PuzzleResult::searched(puzzle, None, outcome, 0, limits, false, false);
+    if let Some((theirs, name)) = reference {
+        let theirs = PuzzleResult::searched(puzzle, None, theirs, 0, limits, false, false);
+        result.check_count(&theirs, name);
+    }
+    if result.is_wrong() {
+        result.error
+    } else {
+        None
+    }
+}
+
+/// Solves chunks of records with one strategy, on an [`Engine`] of its own; with a
+/// reference, checked against it.
 pub struct Classifier {
     engine: Engine,
+    /// Whether the engine's second strategy is a reference to check the first against.
+    checked: bool,
     stop: Stop,
 }
 
@@ -54,8 +91,24 @@ impl Classifier {
         limits: Limits,
         threads: usize,
     ) -> Result<Classifier, rayon::ThreadPoolBuildError> {
+        Classifier::checked(info, None, limits, threads)
+    }
+
+    /// A classifier running `info`, every answer of which is checked against `reference`'s
+    /// (see [`disagreement`]), on `threads` workers (0: one per core). A count the
+    /// reference could not settle within `limits` is not trusted either: such a puzzle is
+    /// `aborted`, as the reference says.
+    pub fn checked(
+        info: &StrategyInfo,
+        reference: Option<&StrategyInfo>,
+        limits: Limits,
+        threads: usize,
+    ) -> Result<Classifier, rayon::ThreadPoolBuildError> {
+        let reference = reference.filter(|r| !r.is(info));
+        let strategies = std::iter::once(info).chain(reference).cloned().collect();
         Ok(Classifier {
-            engine: Engine::new(vec![info.clone()], limits, threads, "classify")?,
+            engine: Engine::new(strategies, limits, threads, "classify")?,
+            checked: reference.is_some(),
             stop: Stop::default(),
         })
     }
@@ -97,26 +150,100 @@ impl Classifier {
     /// records have one. That is all of them, unless a stop was requested: then only the
     /// records before the first one not classified (solves done past it are dropped).
     pub fn classify(&self, records: &[Record], out: &mut Vec<Classified>) -> usize {
-        let engine = &self.engine;
         let stop = &self.stop;
         let mut verdicts: Vec<Option<Classified>> = Vec::new();
         self.map(
             records,
             |record| {
                 // Polled before each record: classifying is not timed.
-                (!stop.requested()).then(|| {
-                    let (status, outcome) = engine.verdict(0, record).unzip();
-                    Classified {
-                        status,
-                        outcome: outcome.flatten(),
-                    }
-                })
+                (!stop.requested()).then(|| self.verdict(record))
             },
             &mut verdicts,
         );
         out.clear();
         out.extend(verdicts.into_iter().map_while(|v| v));
         out.len()
+    }
+
+    /// The verdict on one record, checked against the reference when there is one.
+    fn verdict(&self, record: &Record) -> Classified {
+        let (status, outcome) = self.engine.verdict(0, record).unzip();
+        let mut verdict = Classified {
+            status,
+            outcome: outcome.flatten(),
+            wrong: None,
+        };
+        let (Kind::Puzzle { grid, .. }, Some(ours)) = (&record.kind, &verdict.outcome) else {
+            return verdict;
+        };
+        let limits = self.engine.limits();
+        let theirs = if self.checked {
+            self.engine.verdict(1, record).and_then(|(_, o)| o)
+        } else {
+            None
+        };
+        let name = self.engine.strategies().get(1).map_or("", |r| &*r.name);
+        verdict.wrong = disagreement(grid, ours, theirs.as_ref().map(|t| (t, name)), limits);
+        if let Some(theirs) = theirs {
+            if verdict.wrong.is_none() && ours.aborted.is_none() && theirs.aborted.is_some() {
+                verdict.status = Some(Status::of(&theirs, limits));
+                verdict.outcome = Some(theirs);
+            }
+        }
+        verdict
+    }
+}
+
+/// A solver whose every search is checked against a reference's (see [`disagreement`]),
+/// for searches that are not of corpus lines (puzzle generation). It answers as the
+/// solver does, but as the reference does where they disagree, so that whatever asked
+/// ends as soon as it would have with the reference; the first wrong answer any copy
+/// meets is kept in a slot shared by the copies (see [`Checked::info`]), for the caller to
+/// look at between its searches.
+pub struct Checked {
+    solver: Box<dyn Strategy>,
+    reference: Box<dyn Strategy>,
+    reference_name: String,
+    wrong: Arc<Mutex<Option<String>>>,
+}
+
+impl Checked {
+    /// A strategy like `info`, checked against `reference`: each copy of it (one per
+    /// worker) runs both; the first disagreement any of them meets is put in the slot
+    /// returned, as `PUZZLE: why`.
+    pub fn info(
+        info: &StrategyInfo,
+        reference: &StrategyInfo,
+    ) -> (StrategyInfo, Arc<Mutex<Option<String>>>) {
+        let wrong = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&wrong);
+        let (solver, reference) = (info.clone(), reference.clone());
+        let mut checked = StrategyInfo::new(info.name.clone(), move || {
+            Box::new(Checked {
+                solver: solver.make(),
+                reference: reference.make(),
+                reference_name: reference.name.to_string(),
+                wrong: Arc::clone(&slot),
+            })
+        });
+        if !info.parallel {
+            checked = checked.serial();
+        }
+        (checked, wrong)
+    }
+}
+
+impl Strategy for Checked {
+    fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+        let ours = self.solver.solve(puzzle, limits);
+        let theirs = self.reference.solve(puzzle, limits);
+        let why = disagreement(puzzle, &ours, Some((&theirs, &self.reference_name)), limits);
+        if let Some(why) = why {
+            let mut slot = self.wrong.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert_with(|| format!("{}: {why}", puzzle.to_dotted()));
+            return theirs;
+        }
+        ours
     }
 }
 
@@ -159,6 +286,90 @@ mod tests {
                 Some(Status::Invalid),
                 Some(Status::Malformed),
             ]
+        );
+    }
+
+    /// Finds nothing, or (with `unbounded`) counts as `fast` with no node budget.
+    struct Foreign {
+        unbounded: bool,
+        fast: Box<dyn Strategy>,
+    }
+
+    impl Strategy for Foreign {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let mut outcome = self.fast.solve(puzzle, &limits.max_nodes(u64::MAX));
+            if !self.unbounded {
+                outcome.solutions = 0;
+                outcome.first = None;
+            }
+            outcome
+        }
+    }
+
+    fn foreign(unbounded: bool) -> StrategyInfo {
+        StrategyInfo::new("foreign", move || {
+            Box::new(Foreign {
+                unbounded,
+                fast: fastest().make(),
+            })
+        })
+    }
+
+    const TEXT: &str = "\
+        53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+        ....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....\n\
+        53..7....6..195....98....6.8...64..34..8.3..17...2...6.6....28....419..5....8..79\n\
+        55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+
+    #[test]
+    fn a_checked_classifier_says_where_its_solver_and_the_reference_disagree() {
+        let records = read_all("t", std::io::Cursor::new(TEXT.as_bytes().to_vec())).unwrap();
+        let c =
+            Classifier::checked(&foreign(false), Some(fastest()), Limits::default(), 2).unwrap();
+        let mut out = Vec::new();
+        c.classify(&records, &mut out);
+        let wrong: Vec<_> = out.iter().map(|v| v.wrong.as_deref()).collect();
+        assert_eq!(
+            wrong,
+            [
+                Some("counted 0 solutions; the reference (fast) counted 1"),
+                Some("counted 0 solutions; the reference (fast) counted 2"),
+                None,
+                None,
+            ]
+        );
+        // Unchecked, the same solver's verdicts pass for right.
+        let c = Classifier::new(&foreign(false), Limits::default(), 2).unwrap();
+        c.classify(&records, &mut out);
+        assert!(out.iter().all(|v| v.wrong.is_none()));
+    }
+
+    #[test]
+    fn a_count_the_reference_cannot_settle_is_aborted() {
+        let records = read_all("t", std::io::Cursor::new(TEXT.as_bytes().to_vec())).unwrap();
+        let limits = Limits::default().max_nodes(1);
+        let c = Classifier::checked(&foreign(true), Some(fastest()), limits, 1).unwrap();
+        let mut out = Vec::new();
+        c.classify(&records, &mut out);
+        assert_eq!(out[1].status, Some(Status::Aborted), "{:?}", out[1]);
+        assert!(out.iter().all(|v| v.wrong.is_none()));
+        assert_eq!(out[3].status, Some(Status::Invalid));
+    }
+
+    #[test]
+    fn checked_answers_as_the_reference_where_they_disagree_and_keeps_the_first() {
+        let (info, wrong) = Checked::info(&foreign(false), fastest());
+        let mut solver = info.make();
+        let easy = Grid::parse(&TEXT.as_bytes()[..81]).unwrap();
+        let unsolvable = Grid::parse(&TEXT.as_bytes()[164..245]).unwrap();
+        assert_eq!(solver.solve(&unsolvable, &Limits::default()).solutions, 0);
+        assert_eq!(*wrong.lock().unwrap(), None, "no solution indeed");
+        assert_eq!(solver.solve(&easy, &Limits::default()).solutions, 1);
+        let kept = wrong.lock().unwrap().clone().unwrap();
+        assert!(
+            kept.starts_with(&easy.to_dotted())
+                && kept.ends_with(": counted 0 solutions; the reference (fast) counted 1"),
+            "{kept}"
         );
     }
 

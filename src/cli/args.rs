@@ -79,6 +79,11 @@ pub fn parse_one_strategy(s: &str) -> Result<String, String> {
     match names[..] {
         [] => Err("no strategy named".into()),
         ["all"] => Err("this command solves with one strategy: name one, not all".into()),
+        ["none"] => Err(
+            "this command solves with one solver: name a built-in strategy, or give a \
+             --solver (without -s) to solve with it"
+                .into(),
+        ),
         [one] => Ok(one.to_string()),
         _ => Err(format!(
             "this command solves with one strategy: name one, not {} ({})",

@@ -2,6 +2,10 @@
 //! `file:line:col: reason` on stdout, and with `--solutions` every puzzle whose solution
 //! column is not its one solution; exits 1 when anything was found.
 //!
+//! `--solutions --solver` checks the columns with that solver, and every count of it
+//! against the built-in reference: a line whose count the two disagree on is said on
+//! stderr (the solver's fault, not the corpus's), its column not judged, and the exit is 1.
+//!
 //! [`Plan::new`] checks the arguments once; `run` then opens the corpora, checks each
 //! ([`Check::corpus`]) and says what it found ([`Tally::ending`]), which also chooses the
 //! exit.
@@ -9,19 +13,20 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use sudoku_bench::classify::{Classified, Classifier};
 use sudoku_bench::corpus::{Chunk, Corpus, Format, Kind, Lines, Record, Shard};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
-use sudoku_bench::strategy::{Limits, StrategyInfo};
+use sudoku_bench::strategy::Limits;
 use sudoku_bench::summary::count_or_unknown;
 
-use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
+use super::args::{open_corpora, parse_one_strategy, parse_threads};
 use super::exit::Exit;
 use super::outputs;
 use super::progress::Progress;
 use super::signals;
+use super::solvers::{OneSolver, SolverArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,9 +39,13 @@ pub struct Args {
     #[arg(long)]
     solutions: bool,
 
-    /// Strategy used by `--solutions`; default: the fastest registered.
+    /// Built-in strategy used by `--solutions`; default: the fastest registered. Not with
+    /// --solver, which `--solutions` then uses instead.
     #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
+
+    #[command(flatten)]
+    solvers: SolverArgs,
 
     #[command(flatten)]
     input: super::args::InputFormat,
@@ -61,9 +70,9 @@ struct Plan {
     corpora: Vec<PathBuf>,
     format: Option<Format>,
     shard: Option<Shard>,
-    /// The strategy named, or the fastest: also named in the last line without
-    /// `--solutions`.
-    info: &'static StrategyInfo,
+    /// The solver named (`-s` or `--solver`), or the fastest: also named in the last line
+    /// without `--solutions`.
+    solver: OneSolver,
     solutions: bool,
     threads: usize,
     quiet: bool,
@@ -72,14 +81,20 @@ struct Plan {
 impl Plan {
     /// Check `args`: the strategy, the corpora (none named twice) and the part.
     fn new(args: Args) -> anyhow::Result<Plan> {
-        let info = choose_strategy(args.strategy.as_deref())?;
+        if !args.solutions && !args.solvers.is_empty() {
+            bail!(
+                "check solves only with --solutions: without it a --solver would not be \
+                 used (add --solutions, or drop --solver)"
+            );
+        }
+        let solver = args.solvers.one(args.strategy.as_deref(), "check")?;
         let format = args.input.format();
         outputs::check(&args.corpora, Vec::new())?;
         Ok(Plan {
             shard: args.shard.resolve()?,
             corpora: args.corpora,
             format,
-            info,
+            solver,
             solutions: args.solutions,
             threads: args.threads,
             quiet: args.quiet,
@@ -89,7 +104,7 @@ impl Plan {
     /// The last line's note on how solutions were checked.
     fn what(&self) -> String {
         if self.solutions {
-            format!("solutions checked with {}", self.info.name)
+            format!("solutions checked with {}", self.solver.described())
         } else {
             "solutions not searched".to_string()
         }
@@ -126,6 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
 /// where its faults are said.
 struct Check {
     classifier: Option<Classifier>,
+    /// The solver's name, for its wrong answers.
+    solver: String,
     progress: Progress,
     /// Stdout, a line per fault.
     out: io::BufWriter<io::StdoutLock<'static>>,
@@ -139,10 +156,18 @@ impl Check {
     fn new(plan: &Plan, total_bytes: Option<u64>) -> anyhow::Result<Check> {
         let classifier = plan
             .solutions
-            .then(|| Classifier::new(plan.info, Limits::default(), plan.threads))
+            .then(|| {
+                Classifier::checked(
+                    &plan.solver.info,
+                    plan.solver.reference,
+                    Limits::default(),
+                    plan.solver.threads(plan.threads),
+                )
+            })
             .transpose()?;
         Ok(Check {
             classifier,
+            solver: plan.solver.info.name.to_string(),
             progress: Progress::new(total_bytes, plan.quiet),
             out: io::BufWriter::new(io::stdout().lock()),
             chunk: Chunk::new(Lines::Entries),
@@ -173,6 +198,16 @@ impl Check {
             let checked = search(self.classifier.as_ref(), records, &mut self.verdicts);
             for (i, record) in records[..checked].iter().enumerate() {
                 self.tally.puzzles += 1;
+                if let Some(why) = self.verdicts.get(i).and_then(|v| v.wrong.as_ref()) {
+                    self.tally.wrong += 1;
+                    self.progress.println(&format!(
+                        "error: {}:{}: {}: {why}; its solution column not judged",
+                        corpus.name(),
+                        record.line,
+                        self.solver
+                    ));
+                    continue;
+                }
                 if let Some((column, reason)) = fault(record, self.verdicts.get(i)) {
                     self.tally.faults += 1;
                     let line = format!("{}:{}:{column}: {reason}", corpus.name(), record.line);
@@ -199,6 +234,8 @@ impl Check {
 struct Tally {
     puzzles: u64,
     faults: u64,
+    /// Puzzles the solver answered wrongly (each said on stderr).
+    wrong: u64,
     /// Corpora that failed while read (each said on stderr).
     read_failures: u64,
 }
@@ -210,9 +247,17 @@ impl Tally {
         let Tally {
             puzzles,
             faults,
+            wrong,
             read_failures,
         } = self;
         let what = plan.what();
+        let wrong_note = match wrong {
+            0 => String::new(),
+            n => format!(
+                "; {n} wrong answers from {} (errors above): those columns not judged",
+                plan.solver.info.name
+            ),
+        };
         let unread = match read_failures {
             0 => String::new(),
             n => format!("; {n} read errors (above): those corpora were not read to the end"),
@@ -220,20 +265,22 @@ impl Tally {
         if let Some((signal, left)) = interrupted {
             eprintln!(
                 "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so \
-                 far, {left} not reached ({what}){unread}",
+                 far, {left} not reached ({what}){wrong_note}{unread}",
                 signals::name(signal)
             );
             return Exit::Stopped(signal);
         }
         if *faults == 0 {
-            eprintln!("check: {puzzles} puzzle lines, no faults ({what}){unread}");
+            eprintln!("check: {puzzles} puzzle lines, no faults ({what}){wrong_note}{unread}");
         } else {
-            eprintln!("check: {puzzles} puzzle lines, {faults} faulty ({what}){unread}");
+            eprintln!(
+                "check: {puzzles} puzzle lines, {faults} faulty ({what}){wrong_note}{unread}"
+            );
         }
         if *read_failures > 0 {
             Exit::Error
         } else {
-            Exit::failure_if(*faults > 0)
+            Exit::failure_if(*faults > 0 || *wrong > 0)
         }
     }
 }
@@ -274,20 +321,30 @@ fn fault(record: &Record, verdict: Option<&Classified>) -> Option<(usize, String
             Some((*column, reason.clone()))
         }
         Kind::Puzzle {
+            grid,
             expected: Some(expected),
-            ..
         } => verdict
-            .and_then(|v| solution_fault(v, expected))
+            .and_then(|v| solution_fault(v, grid, expected))
             .map(|why| (1, why)),
         _ => None,
     }
 }
 
 /// Why a puzzle's solution column is wrong, if it is.
-fn solution_fault(verdict: &Classified, expected: &sudoku_bench::Grid) -> Option<String> {
+fn solution_fault(
+    verdict: &Classified,
+    puzzle: &sudoku_bench::Grid,
+    expected: &sudoku_bench::Grid,
+) -> Option<String> {
     let outcome = verdict.outcome.as_ref()?;
+    // A solver may count without returning its solution (a C-ABI one, below a limit of
+    // 1): then a column that solves a puzzle with one solution is that solution.
+    let right = match &outcome.first {
+        Some(found) => found == expected,
+        None => expected.is_solution_of(puzzle),
+    };
     match verdict.status? {
-        Status::Unique if outcome.first.as_ref() == Some(expected) => None,
+        Status::Unique if right => None,
         Status::Unique => Some("solution column is not the puzzle's one solution".into()),
         Status::Multiple => Some(
             "puzzle has more than one solution, so its solution column is not the solution".into(),

@@ -1,6 +1,11 @@
 //! `sudoku-bench filter`: copies the lines of corpora whose status is wanted (by default the
 //! uniquely solvable puzzles) byte for byte, in input order, and sends every other line to
 //! an optional rejects file with where it came from and why it was not kept.
+//!
+//! With `--solver`, that solver classifies, and the built-in reference solves every
+//! puzzle too: a line whose count the two disagree on is kept nowhere (a wrong count must
+//! not filter a puzzle wrongly), is said on stderr and in the rejects as `mismatch`, and
+//! makes the exit 1.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -14,15 +19,16 @@ use sudoku_bench::corpus::{Chunk, Corpus, Format, Kind, Lines, Record, Shard};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
-use sudoku_bench::strategy::{Limits, StrategyInfo};
+use sudoku_bench::strategy::Limits;
 use sudoku_bench::summary::count_or_unknown;
 use sudoku_bench::Grid;
 
-use super::args::{choose_strategy, open_corpora, parse_one_strategy, parse_threads};
+use super::args::{open_corpora, parse_one_strategy, parse_threads};
 use super::exit::Exit;
 use super::outputs::{self, Checked, CorpusWriter, Opened, Output};
 use super::progress::Progress;
 use super::signals;
+use super::solvers::{OneSolver, SolverArgs};
 
 /// The statuses a line can be kept for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,9 +80,13 @@ pub struct Args {
     #[arg(long, requires = "dedupe")]
     canonical: bool,
 
-    /// Strategy used to count solutions; default: the fastest registered.
+    /// Built-in strategy used to count solutions; default: the fastest registered. Not
+    /// with --solver, which counts them instead.
     #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
+
+    #[command(flatten)]
+    solvers: SolverArgs,
 
     #[command(flatten)]
     input: super::args::InputFormat,
@@ -139,7 +149,7 @@ impl LineWriter {
 /// `filter`'s arguments, checked once: the strategy and limits it classifies with, what it
 /// keeps, and its outputs (checked against the corpora and each other, not yet made).
 struct Plan {
-    info: &'static StrategyInfo,
+    solver: OneSolver,
     limits: Limits,
     keep: Vec<Status>,
     /// The corpora as given, also for naming where a duplicate was first seen.
@@ -159,7 +169,7 @@ impl Plan {
     /// Check `args` and the outputs; warn that `--dedupe` of a part leaves repeats across
     /// parts.
     fn new(args: Args) -> anyhow::Result<Plan> {
-        let info = choose_strategy(args.strategy.as_deref())?;
+        let solver = args.solvers.one(args.strategy.as_deref(), "filter")?;
         let limits = Limits {
             max_solutions: 2,
             max_nodes: if args.max_nodes == 0 {
@@ -186,7 +196,7 @@ impl Plan {
             ));
         }
         Ok(Plan {
-            info,
+            solver,
             limits,
             keep: args.keep.iter().map(|k| k.status()).collect(),
             format: args.input.format(),
@@ -236,7 +246,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     Ok(match interrupted {
         Some((signal, _)) => Exit::Stopped(signal),
         None if sorter.failures > 0 => Exit::Error,
-        None => Exit::Success,
+        None => Exit::failure_if(sorter.mismatches > 0),
     })
 }
 
@@ -260,7 +270,12 @@ impl<'p> Filter<'p> {
         let out = opened.next().context("no output was opened")??;
         let rejects = opened.next().transpose()?;
         Ok(Filter {
-            classifier: Classifier::new(plan.info, plan.limits, plan.threads)?,
+            classifier: Classifier::checked(
+                &plan.solver.info,
+                plan.solver.reference,
+                plan.limits,
+                plan.solver.threads(plan.threads),
+            )?,
             progress: Progress::new(total_bytes, plan.quiet),
             chunk: Chunk::new(Lines::All),
             verdicts: Vec::new(),
@@ -277,6 +292,7 @@ impl<'p> Filter<'p> {
                 duplicates: 0,
                 out_layout: None,
                 failures: 0,
+                mismatches: 0,
             },
         })
     }
@@ -327,6 +343,14 @@ impl<'p> Filter<'p> {
                     corpus: corpus.name(),
                     record,
                 };
+                if let Some(why) = &verdict.wrong {
+                    let name = &self.sorter.plan.solver.info.name;
+                    self.progress.println(&format!(
+                        "error: {}:{}: {name}: {why}; the line is not kept",
+                        corpus.name(),
+                        record.line
+                    ));
+                }
                 entries += self.sorter.line(line, verdict, form, &mut held)? as u64;
             }
             self.progress.advance(entries, corpus.bytes_read());
@@ -392,6 +416,8 @@ struct Sorter<'p> {
     out_layout: Option<Layout>,
     /// Corpora refused or not read to the end.
     failures: u64,
+    /// Lines whose solver's answer was found wrong (each said on stderr), kept nowhere.
+    mismatches: u64,
 }
 
 impl Sorter<'_> {
@@ -459,7 +485,10 @@ impl Sorter<'_> {
             (_, Some(status), _) => status,
             (_, None, _) => Status::Malformed,
         };
-        *self.counts.entry(status).or_default() += 1;
+        // A wrong answer's status is not to be trusted: it is counted apart.
+        if verdict.wrong.is_none() {
+            *self.counts.entry(status).or_default() += 1;
+        }
         self.entry(line, status, verdict, form)?;
         Ok(true)
     }
@@ -472,8 +501,18 @@ impl Sorter<'_> {
         verdict: &Classified,
         form: Option<&Grid>,
     ) -> anyhow::Result<()> {
-        let reason = reason(line.record, verdict);
         let at = format!("{}:{}", line.corpus, line.record.line);
+        if let Some(why) = &verdict.wrong {
+            self.mismatches += 1;
+            self.rejected += 1;
+            let name = &self.plan.solver.info.name;
+            let prefix = format!("{at}\tmismatch\t{name}: {why}\t");
+            return match line.record.raw.whole() {
+                Some(raw) => self.reject(&prefix, raw),
+                None => self.reject(&format!("{prefix}(line not copied)"), b"\n"),
+            };
+        }
+        let reason = reason(line.record, verdict);
         // A line whose bytes were not all read is written nowhere as if whole, whatever
         // its status: the rejects say where it is, without it.
         let Some(raw) = line.record.raw.whole() else {
@@ -538,12 +577,12 @@ impl Sorter<'_> {
             .collect();
         let mut line = format!(
             "filter ({}){}: {} puzzles: {}; kept {}, rejected {}",
-            self.plan.info.name,
+            self.plan.solver.described(),
             match interrupted {
                 Some((signal, _)) => format!(" interrupted by {}", signals::name(*signal)),
                 None => String::new(),
             },
-            self.counts.values().sum::<u64>(),
+            self.counts.values().sum::<u64>() + self.mismatches,
             if per_status.is_empty() {
                 "none".to_string()
             } else {
@@ -557,6 +596,12 @@ impl Sorter<'_> {
                 ", duplicates {} ({} distinct grids kept)",
                 self.duplicates,
                 self.seen.len()
+            ));
+        }
+        if self.mismatches > 0 {
+            line.push_str(&format!(
+                "; {} wrong answers from {} (errors above), those lines rejected",
+                self.mismatches, self.plan.solver.info.name
             ));
         }
         if let Some((_, left)) = interrupted {

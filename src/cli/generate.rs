@@ -5,6 +5,11 @@
 //!
 //! [`Plan::new`] checks the arguments once; `run` then builds the engine, creates the
 //! output, [`Plan::generate`]s this part's puzzles into it and [`Plan::tell`]s the rate.
+//!
+//! With `--solver`, that solver makes the uniqueness checks, and the built-in reference
+//! makes each one too: the first count they disagree on stops generation (what a wrong
+//! count made cannot be trusted), with the puzzles of the batches before it written and
+//! exit 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,19 +18,21 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::ValueEnum;
 use rayon::prelude::*;
+use sudoku_bench::classify;
 use sudoku_bench::corpus::Shard;
 use sudoku_bench::engine::Engine;
 use sudoku_bench::generate::{
     self, GenerateError, GenerateSettings, Generated, Solutions, Symmetry,
 };
 use sudoku_bench::interrupt::Stop;
-use sudoku_bench::strategy::{Limits, StrategyInfo};
+use sudoku_bench::strategy::Limits;
 
-use super::args::{choose_strategy, parse_one_strategy, parse_threads};
+use super::args::{parse_one_strategy, parse_threads};
 use super::exit::Exit;
 use super::outputs::{self, Checked, CorpusWriter, Output};
 use super::progress::Progress;
 use super::signals;
+use super::solvers::{OneSolver, SolverArgs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SymmetryArg {
@@ -91,10 +98,13 @@ pub struct Args {
     #[arg(long, short = 'o', default_value = "-")]
     out: PathBuf,
 
-    /// Strategy for the uniqueness checks (changes the speed, never the output); default:
-    /// the fastest registered.
+    /// Built-in strategy for the uniqueness checks (changes the speed, never the output);
+    /// default: the fastest registered. Not with --solver, which makes them instead.
     #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
+
+    #[command(flatten)]
+    solvers: SolverArgs,
 
     /// Worker threads (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
@@ -133,8 +143,8 @@ const BATCH: u64 = 256;
 /// `generate`'s arguments, checked once: what each puzzle is made as, which of them this
 /// part makes, and where they are written (checked, not yet made).
 struct Plan {
-    /// The strategy of the uniqueness checks.
-    info: &'static StrategyInfo,
+    /// The solver of the uniqueness checks.
+    solver: OneSolver,
     settings: GenerateSettings,
     format: OutFormat,
     /// --out.
@@ -152,7 +162,6 @@ struct Plan {
 impl Plan {
     /// Check `args`: the strategy, the options that go together, the part, the output.
     fn new(args: Args) -> anyhow::Result<Plan> {
-        let info = choose_strategy(args.strategy.as_deref())?;
         let settings = settings(&args);
         if args.count == 0 {
             bail!("--count must be at least 1");
@@ -166,10 +175,12 @@ impl Plan {
         if args.extra_blanks.is_some() && args.solutions == SolutionsArg::One {
             bail!("--extra-blanks goes with --solutions many or none");
         }
+        // Loaded once the other options are known good: a cmd: solver starts processes.
+        let solver = args.solvers.one(args.strategy.as_deref(), "generate")?;
         let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
         let (first, last) = shard.byte_range(args.count);
         Ok(Plan {
-            info,
+            solver,
             settings,
             format: args.format,
             file: outputs::check(&[], vec![Output::named("--out", &args.out)])?,
@@ -199,10 +210,13 @@ impl Plan {
     }
 
     /// Make this part's puzzles with `engine`, batch by batch, into `out` in index order,
-    /// until all are made or `stop` is requested; the index of the first puzzle not made.
+    /// until all are made, `stop` is requested or the solver is found wrong (in `wrong`,
+    /// when it is checked: then none of that batch is written); the index of the first
+    /// puzzle not made.
     fn generate(
         &self,
         engine: &Engine,
+        wrong: Option<&Wrong>,
         out: &mut Writer,
         progress: &mut Progress,
         stop: &Stop,
@@ -217,7 +231,8 @@ impl Plan {
                 (0..(end - start) as usize)
                     .into_par_iter()
                     .map(|offset| {
-                        if stop.requested() {
+                        // After a wrong answer the batch is not written: no use making it.
+                        if stop.requested() || found_wrong(wrong).is_some() {
                             return None;
                         }
                         let index = start + offset as u64;
@@ -227,6 +242,9 @@ impl Plan {
                     })
                     .collect_into_vec(&mut batch)
             });
+            if found_wrong(wrong).is_some() {
+                break;
+            }
             // Written in index order up to the first puzzle not made: a prefix, no gap.
             let mut made = 0;
             for generated in batch.drain(..).map_while(|g| g) {
@@ -240,14 +258,30 @@ impl Plan {
     }
 
     /// Say the rate of the `made` puzzles, made in `secs` on `threads`; and, when stopped
-    /// by `signal`, what was not made.
-    fn tell(&self, made: u64, secs: f64, threads: usize, signal: Option<usize>) -> Exit {
+    /// by `signal` or by the solver's wrong answer (`wrong`), what was not made.
+    fn tell(
+        &self,
+        made: u64,
+        (secs, threads): (f64, usize),
+        signal: Option<usize>,
+        wrong: Option<String>,
+    ) -> Exit {
         eprintln!(
             "generate: {made} puzzles in {secs:.2} s: {:.0} puzzles/s ({threads} threads, \
              uniqueness by {})",
             made as f64 / secs.max(1e-9),
-            self.info.name
+            self.solver.described()
         );
+        if let Some(why) = wrong {
+            eprintln!(
+                "error: generate: {} answered wrongly on {why}; stopped: the first {made} \
+                 puzzles written (made before it), the other {} of {} not made",
+                self.solver.info.name,
+                self.last - self.first - made,
+                self.last - self.first
+            );
+            return signal.map_or(Exit::Failure, Exit::Stopped);
+        }
         let Some(signal) = signal else {
             return Exit::Success;
         };
@@ -330,13 +364,28 @@ impl Writer {
     }
 }
 
+/// Where a checked solver's first wrong answer is kept (see [`classify::Checked`]).
+type Wrong = std::sync::Mutex<Option<String>>;
+
+/// The first wrong answer kept in `wrong`, if any.
+fn found_wrong(wrong: Option<&Wrong>) -> Option<String> {
+    wrong?.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let plan = Plan::new(args)?;
+    let (info, wrong) = match plan.solver.reference {
+        Some(reference) => {
+            let (info, wrong) = classify::Checked::info(&plan.solver.info, reference);
+            (info, Some(wrong))
+        }
+        None => (plan.solver.info.clone(), None),
+    };
     // Generation sets its own limits for each uniqueness check.
     let engine = Engine::new(
-        vec![plan.info.clone()],
+        vec![info],
         Limits::default(),
-        plan.threads,
+        plan.solver.threads(plan.threads),
         "generate",
     )?;
     let (first, last) = (plan.first, plan.last);
@@ -351,12 +400,13 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let mut out = plan.create()?;
     let started = Instant::now();
     let mut progress = Progress::new(Some(last - first), plan.quiet);
-    let end = plan.generate(&engine, &mut out, &mut progress, &stop)?;
+    let end = plan.generate(&engine, wrong.as_deref(), &mut out, &mut progress, &stop)?;
     out.finish()?;
     progress.finish();
     let secs = started.elapsed().as_secs_f64();
     let threads = engine.pool().current_num_threads();
-    Ok(plan.tell(end - first, secs, threads, stop.cause()))
+    let wrong = found_wrong(wrong.as_deref());
+    Ok(plan.tell(end - first, (secs, threads), stop.cause(), wrong))
 }
 
 #[cfg(test)]

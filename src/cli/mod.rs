@@ -37,6 +37,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Solve every puzzle with every selected strategy; write per-puzzle CSV and a summary.
+    #[command(mut_arg("solvers", |a| a.help(solvers::solver_help("run"))))]
     Run(run::Args),
     /// Compare two runs: node counts exactly, times with a confidence interval; exit 1 on a
     /// regression.
@@ -44,10 +45,13 @@ enum Command {
     /// List the strategies, what they do and what their `nodes` count.
     Strategies,
     /// Keep the lines of corpora with the wanted status (default: uniquely solvable puzzles).
+    #[command(mut_arg("solvers", |a| a.help(solvers::solver_help("filter"))))]
     Filter(filter::Args),
     /// Report every malformed or invalid line (and with --solutions, wrong solution columns).
+    #[command(mut_arg("solvers", |a| a.help(solvers::solver_help("check"))))]
     Check(check::Args),
     /// Generate a reproducible corpus of random uniquely-solvable (minimal) puzzles.
+    #[command(mut_arg("solvers", |a| a.help(solvers::solver_help("generate"))))]
     Generate(generate::Args),
     /// Write one self-contained HTML report (tables and plots) of runs' per-puzzle CSVs.
     Report(report::Args),

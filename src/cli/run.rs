@@ -49,8 +49,9 @@ pub struct Args {
     #[command(flatten)]
     input: super::args::InputFormat,
 
-    /// Strategies to run, comma-separated (see `sudoku-bench strategies`). Every count is
-    /// checked against `fast`'s (solved untimed when it is not selected).
+    /// Built-in strategies to time, comma-separated (see `sudoku-bench strategies`); `none`:
+    /// only the --solvers. Every count is checked against `fast`'s (solved untimed when it
+    /// is not selected).
     #[arg(long, short = 's', value_delimiter = ',', default_value = "all")]
     strategies: Vec<String>,
 
@@ -145,8 +146,18 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(timeout)
 }
 
-/// The strategies a run times, in order: the one place they are chosen.
+/// The built-in strategies a run times, in order: the one place they are chosen. `none`
+/// chooses none (the --solvers alone are timed: see `Plan::new`).
 fn select_strategies(names: &[String]) -> anyhow::Result<Vec<StrategyInfo>> {
+    if names.iter().any(|n| n.trim() == "none") {
+        if names.len() > 1 {
+            bail!(
+                "-s {}: none means no built-in strategy, so it goes alone",
+                names.join(",")
+            );
+        }
+        return Ok(Vec::new());
+    }
     if names.iter().any(|n| n == "all") {
         return Ok(strategy::STRATEGIES.to_vec());
     }
@@ -223,6 +234,12 @@ impl Plan {
             },
             timeout: (!args.timeout.is_zero()).then_some(args.timeout),
         };
+        if strategies.is_empty() && args.solvers.is_empty() {
+            bail!(
+                "-s none times no built-in strategy, and no --solver is given: nothing to \
+                 time (give a --solver NAME=KIND:TARGET, or name strategies with -s)"
+            );
+        }
         let (foreign, pipes) = args.solvers.load(limits.timeout)?;
         strategies.extend(foreign);
         let files = check_outputs(&args)?;

@@ -1,23 +1,21 @@
-//! `run --solver`: solvers from outside the crate, with their options, loaded before any
-//! output is made so that a typo fails at once.
+//! `--solver`: solvers from outside the crate, with their options, loaded before any
+//! output is made so that a typo fails at once. `run` times them beside its `-s`
+//! strategies ([`SolverArgs::load`]); `filter`, `check` and `generate`, which solve with
+//! one solver, take one in place of `-s` ([`SolverArgs::one`]).
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use sudoku_bench::classify;
 use sudoku_bench::foreign::{self, ForeignOptions, Spec};
 use sudoku_bench::strategy::{self, StrategyInfo};
 use sudoku_bench::summary::PipeCost;
 
 #[derive(Debug, clap::Args)]
 pub struct SolverArgs {
-    /// Also run a solver from outside as strategy NAME, beside the -s ones (repeatable).
-    /// `NAME=lib:PATH[:SYMBOL]` loads a shared library exporting tdoku's C ABI (SYMBOL
-    /// defaults to sudoku_solve; see README). Nothing interrupts a library solver: no node
-    /// budget or timeout applies to it, and its status comes from its count alone.
-    /// 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE LIMIT`
-    /// lines, reading `COUNT SOLUTION GUESSES` lines back; --timeout kills and restarts one
-    /// that does not answer, --max-nodes cannot bound it.
+    /// A solver from outside, named NAME: each command's help says what it does there
+    /// (`solver_help`).
     #[arg(long = "solver", value_name = "NAME=KIND:TARGET")]
     solvers: Vec<String>,
 
@@ -70,7 +68,56 @@ fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("{text:?} is not a size from 1 byte to 16E"))
 }
 
+/// What `--solver` does in each command, put before the help common to all.
+const SOLVER_HELP: [(&str, &str); 4] = [
+    (
+        "run",
+        "Also time a solver from outside as strategy NAME, beside the -s ones (repeatable; \
+         -s none: only the --solvers). --timeout kills and restarts a cmd: one that does \
+         not answer.",
+    ),
+    (
+        "filter",
+        "Count solutions with a solver from outside, named NAME, instead of a built-in \
+         strategy (one --solver, without -s). A line whose count fast disagrees with is \
+         kept nowhere, said on stderr, and makes the exit 1.",
+    ),
+    (
+        "check",
+        "With --solutions: check the solution columns with a solver from outside, named \
+         NAME, instead of a built-in strategy (one --solver, without -s). A count fast \
+         disagrees with is said on stderr and makes the exit 1.",
+    ),
+    (
+        "generate",
+        "Make the uniqueness checks with a solver from outside, named NAME, instead of a \
+         built-in strategy (one --solver, without -s): with a right solver, the same \
+         output. The first count fast disagrees with stops generation with exit 1.",
+    ),
+];
+
+/// The help of `--solver` in `command`: what it does there, then what it takes.
+pub fn solver_help(command: &str) -> String {
+    let what = SOLVER_HELP
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or("", |(_, what)| what);
+    format!(
+        "{what} NAME=lib:PATH[:SYMBOL] loads a shared library exporting tdoku's C ABI \
+         (SYMBOL defaults to sudoku_solve; see README): no node budget or timeout applies \
+         to it. 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE \
+         LIMIT` lines, reading `COUNT SOLUTION GUESSES` lines back; no node budget applies \
+         to it. Every count it gives is checked against the built-in fast's, and every \
+         solution it returns against the puzzle."
+    )
+}
+
 impl SolverArgs {
+    /// Whether no `--solver` is given.
+    pub fn is_empty(&self) -> bool {
+        self.solvers.is_empty()
+    }
+
     /// Every `--solver`, loaded, with its configuration and threading applied (a `cmd:`
     /// one's answers bounded by `timeout`), and what the pipe costs each `cmd:` one.
     pub fn load(
@@ -135,6 +182,45 @@ impl SolverArgs {
         Ok((infos, pipes))
     }
 
+    /// The one solver of `command`, which solves with one: the `--solver` when one is
+    /// given, else the built-in strategy `-s` names (`strategy`; none: the fastest). A
+    /// `--solver` comes with the reference that checks its every count; `-s` beside it, or
+    /// a second one, is refused: the command would use only one of them.
+    pub fn one(&self, strategy: Option<&str>, command: &str) -> anyhow::Result<OneSolver> {
+        match (&self.solvers[..], strategy) {
+            ([], _) => {
+                // Still loaded: a --solver-config or --serial without a --solver is refused.
+                self.load(None)?;
+                Ok(OneSolver {
+                    info: super::args::choose_strategy(strategy)?.clone(),
+                    reference: None,
+                })
+            }
+            ([given], Some(name)) => bail!(
+                "{command} solves with one solver, and -s {name} and --solver {given} name \
+                 two: drop -s to solve with the --solver (fast still checks its every \
+                 count), or drop --solver"
+            ),
+            ([_], None) => {
+                let (mut loaded, _) = self.load(None)?;
+                Ok(OneSolver {
+                    info: loaded.pop().context("no --solver was loaded")?,
+                    reference: Some(classify::fastest()),
+                })
+            }
+            (several, _) => bail!(
+                "{command} solves with one solver, and --solver is given {} times ({}): \
+                 give one (`run` compares several)",
+                several.len(),
+                several
+                    .iter()
+                    .map(|s| s.split_once('=').map_or(s.as_str(), |(name, _)| name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
     /// `--solver-config NAME=U32` for each library solver that has one.
     fn configurations<'a>(&self, specs: &[Spec<'a>]) -> anyhow::Result<HashMap<&'a str, u32>> {
         let mut configs = HashMap::new();
@@ -161,6 +247,35 @@ impl SolverArgs {
             }
         }
         Ok(configs)
+    }
+}
+
+/// The solver of a command that solves with one (see [`SolverArgs::one`]).
+pub struct OneSolver {
+    /// The solver: a `--solver`, or a built-in strategy.
+    pub info: StrategyInfo,
+    /// The built-in strategy every count of a `--solver` is checked against; `None` for
+    /// a built-in solver, which the agreement tests check instead.
+    pub reference: Option<&'static StrategyInfo>,
+}
+
+impl OneSolver {
+    /// Threads to solve on: one for a solver that is not reentrant (`--serial`), which
+    /// the corpus tools' workers would otherwise call at once; else `threads`.
+    pub fn threads(&self, threads: usize) -> usize {
+        if self.info.parallel {
+            threads
+        } else {
+            1
+        }
+    }
+
+    /// How the solver is named in a command's last line: with its reference, if any.
+    pub fn described(&self) -> String {
+        match self.reference {
+            Some(r) => format!("{}, every count checked against {}", self.info.name, r.name),
+            None => self.info.name.to_string(),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::{bench, fixture, of, rows, say_skipped, Row};
 
 /// The built libraries `(backtrack, wrong, hostile)`, or `None` (and a visible skip)
 /// without a C compiler.
-fn libraries() -> Option<&'static (PathBuf, PathBuf, PathBuf)> {
+pub(crate) fn libraries() -> Option<&'static (PathBuf, PathBuf, PathBuf)> {
     static BUILT: OnceLock<Option<(PathBuf, PathBuf, PathBuf)>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
         if Command::new("cc").arg("--version").output().is_err() {

@@ -29,6 +29,7 @@ mod safety;
 mod shard;
 #[cfg(unix)]
 mod slurm_submit;
+mod solver_flag;
 
 /// Say on the process's own stderr that a test skipped its work: not through `eprintln!`,
 /// which the test harness captures (and hides) for a test that passes.
