@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::strategy::Outcome;
+use crate::strategy::outcome::Outcome;
 
 /// Where solve times come from: the monotonic clock in a run, a mock in tests (times
 /// then follow from the node counts, so that timing logic is tested exactly).

@@ -1,23 +1,15 @@
 //! The processes sudoku-bench starts from its own executable to keep foreign code at a
 //! distance: a program that runs foreign solvers calls [`serve_if_asked`] first thing in
-//! `main`, and a copy of it started with [`ROLE_VAR`] set does that role's work and exits
-//! instead of running as itself.
+//! `main`, and a copy of it started in a role (see [`super::role`]) does that role's work
+//! and exits instead of running as itself.
 //!
-//! The role travels in the environment rather than the arguments, so that a program with
-//! its own argument parser (a user's, built on [`crate::Bench`]) needs only the one call.
+//! The role is named in the environment and the copy's first argument marks it, so that a
+//! program with its own argument parser (a user's, built on [`crate::Bench`]) needs only
+//! the one call, and a program without it stops at an argument it does not know.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 
-/// The variable that starts a copy in a role; removed from the copy's environment at once,
-/// so that what it starts does not inherit it.
-pub const ROLE_VAR: &str = "SUDOKU_BENCH_CHILD_ROLE";
-
-/// The program the roles are started from: the running executable, unless set
-/// otherwise (for a program that does not call [`serve_if_asked`]).
-pub fn program() -> std::io::Result<PathBuf> {
-    std::env::current_exe()
-}
+use super::role::{ROLE_ARG, ROLE_VAR};
 
 /// When this process was started in a role, do its work and exit; else return at once.
 pub fn serve_if_asked() {
@@ -33,9 +25,9 @@ pub fn serve_if_asked() {
 
 /// A role's work, given the process's arguments; its exit status.
 fn serve(role: &OsString, args: &[OsString]) -> i32 {
-    // The first argument after the program marks a role's copy (see `ROLE_ARG`).
+    // The first argument after the program marks a role's copy (see [`ROLE_ARG`]).
     let args = match args {
-        [_, marker, rest @ ..] if marker == super::isolated::ROLE_ARG => rest,
+        [_, marker, rest @ ..] if marker == ROLE_ARG => rest,
         _ => {
             eprintln!("sudoku-bench: started as a {role:?} worker without its arguments");
             return 2;

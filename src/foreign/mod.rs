@@ -22,6 +22,7 @@ pub mod child;
 pub mod command;
 mod isolated;
 pub mod library;
+pub mod role;
 
 /// Why a foreign solver cannot be used. Found before any puzzle is solved.
 #[derive(Debug, Error)]

@@ -38,11 +38,6 @@ const REQUESTS_FD: RawFd = 3;
 const RESPONSES_FD: RawFd = 4;
 const SHARED_FD: RawFd = 5;
 
-/// The first argument of a worker: a program that does not serve the role (a test
-/// harness, say) takes it for something it does not know and stops, rather than running
-/// as itself.
-pub(crate) const ROLE_ARG: &str = "__sudoku_bench_child";
-
 /// How long a worker may take to load its library and say it is ready.
 const START_UP: Duration = Duration::from_secs(10);
 
@@ -61,7 +56,7 @@ pub(crate) fn load(
         path: PathBuf::from(path),
         source,
     })?;
-    let program = super::child::program().map_err(|source| ForeignError::Worker {
+    let program = super::role::program().map_err(|source| ForeignError::Worker {
         reason: format!("cannot find the running executable to start workers from: {source}"),
     })?;
     let spec = Arc::new(WorkerSpec {
@@ -222,12 +217,12 @@ impl Worker {
             .map_or_else(|| "-".to_string(), |b| b.to_string());
         let mut command = Command::new(&spec.program);
         command
-            .arg(ROLE_ARG)
+            .arg(super::role::ROLE_ARG)
             .arg(&spec.library)
             .arg(&spec.symbol)
             .arg(spec.configuration.to_string())
             .arg(memory)
-            .env(super::child::ROLE_VAR, "lib")
+            .env(super::role::ROLE_VAR, "lib")
             .stdin(Stdio::null())
             // What a library prints is not the tool's output.
             .stdout(io::stderr())
