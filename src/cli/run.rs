@@ -198,6 +198,9 @@ struct Plan {
     settings: Settings,
     /// What the pipe costs each `cmd:` solver.
     pipes: Vec<PipeCost>,
+    /// `--in-process` solvers that are not `--serial`: their wrong answers may come from
+    /// state they keep in globals.
+    shared_in_process: Vec<String>,
     threads: usize,
     shard: Option<Shard>,
     /// `-o` as given; `None`: a name the run chooses.
@@ -241,6 +244,7 @@ impl Plan {
             );
         }
         let (foreign, pipes) = args.solvers.load(limits.timeout)?;
+        let shared_in_process = args.solvers.shared_in_process();
         strategies.extend(foreign);
         let files = check_outputs(&args)?;
         Ok(Plan {
@@ -256,6 +260,7 @@ impl Plan {
                 ..Settings::default()
             },
             pipes,
+            shared_in_process,
             threads: args.threads,
             corpora: args.corpora,
             out: args.out,
@@ -415,6 +420,31 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// An `--in-process` solver on several threads that gave wrong answers may be keeping
+    /// its state in globals: say how to run it so that it cannot.
+    fn suggest_isolation(&self, summary: &Summary, threads: usize) {
+        if threads < 2 {
+            return;
+        }
+        for name in &self.shared_in_process {
+            let wrong: u64 = summary
+                .rows()
+                .iter()
+                .filter(|r| &r.strategy == name)
+                .map(|r| r.mismatches + r.failures)
+                .sum();
+            if wrong > 0 {
+                super::warnings::warn(&format!(
+                    "{name} gave {wrong} wrong or failed answers on {threads} threads in this \
+                     process: a library that keeps state in globals is not reentrant; run it \
+                     in a process per worker (without --in-process), or with --serial {name}"
+                ));
+            }
+        }
+    }
+}
+
 /// `--report` is made from the per-puzzle CSV: refused when the CSV is not kept in a file.
 fn check_report_source(args: &Args) -> anyhow::Result<()> {
     let (Some(_), Some(out)) = (&args.report, args.out.as_deref()) else {
@@ -509,10 +539,18 @@ impl Plan {
         csv.finish().with_context(cannot_write)?;
         progress.finish();
         if hidden > 0 {
-            eprintln!(
-                "warning: {hidden} more bad lines not shown; see the error column of {}",
-                csv_path.display()
-            );
+            let kept = csv_path != Path::new("/dev/null") && csv_path != Path::new("-");
+            if kept {
+                eprintln!(
+                    "warning: {hidden} more bad lines not shown; see the error column of {}",
+                    csv_path.display()
+                );
+            } else {
+                eprintln!(
+                    "warning: {hidden} more bad lines not shown; write the per-puzzle CSV to \
+                     a file (-o) to see them all in its error column"
+                );
+            }
         }
         Ok(solved)
     }
@@ -591,6 +629,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             .summary_report(&summary, runner.threads(), wall_ns)
     };
     plan.tell(&report, &mut outputs)?;
+    plan.suggest_isolation(&summary, runner.threads());
     let signal = stop.cause();
     Ok(plan.ending(signal, report.not_reached, &summary, solved.read_failures))
 }

@@ -221,6 +221,16 @@ impl SolverArgs {
         }
     }
 
+    /// The `--in-process` solvers that run on every thread (not `--serial`): what a
+    /// library with state in globals gets wrong.
+    pub fn shared_in_process(&self) -> Vec<String> {
+        self.in_process
+            .iter()
+            .map(|n| n.trim().to_string())
+            .filter(|n| !self.serial.iter().any(|s| s.trim() == n))
+            .collect()
+    }
+
     /// `--solver-config NAME=U32` for each library solver that has one.
     fn configurations<'a>(&self, specs: &[Spec<'a>]) -> anyhow::Result<HashMap<&'a str, u32>> {
         let mut configs = HashMap::new();

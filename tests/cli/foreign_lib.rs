@@ -345,7 +345,7 @@ fn a_library_that_is_not_reentrant_runs_right_isolated_or_serial() {
     let base = [corpus, "-s", "fast", "-j", "2", "--solver", &spec];
     // The solver detects overlapping calls (each lasts a millisecond or more): in the
     // tool's process, on two threads, some overlap, which shows that the detector works.
-    let (_, rows, _) = run(&[&base[..], &["--in-process", "single"]].concat());
+    let (_, rows, stderr) = run(&[&base[..], &["--in-process", "single"]].concat());
     let overlapped = of(&rows, "single")
         .values()
         .filter(|r| r["status"] == "aborted")
@@ -353,6 +353,13 @@ fn a_library_that_is_not_reentrant_runs_right_isolated_or_serial() {
     assert!(
         overlapped > 0,
         "two threads never overlapped: the checks below would prove nothing"
+    );
+    // What to do about it is said.
+    assert!(
+        stderr.contains(
+            "run it in a process per worker (without --in-process), or with --serial single"
+        ),
+        "{stderr}"
     );
     // Each worker's copy in a process of its own (the default), or one thread.
     for extra in [&[][..], &["--in-process", "single", "--serial", "single"]] {
