@@ -104,8 +104,9 @@ pub fn solver_help(command: &str) -> String {
         .map_or("", |(_, what)| what);
     format!(
         "{what} NAME=lib:PATH[:SYMBOL] loads a shared library exporting tdoku's C ABI \
-         (SYMBOL defaults to sudoku_solve; see README): no node budget or timeout applies \
-         to it. 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE \
+         (SYMBOL defaults to sudoku_solve; see README) in a process per thread, where a \
+         crash, an exit or a --timeout fails only the puzzle being solved; no node budget \
+         applies to it. 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE \
          LIMIT` lines, reading `COUNT SOLUTION GUESSES` lines back; no node budget applies \
          to it. Every count it gives is checked against the built-in fast's, and every \
          solution it returns against the puzzle."

@@ -19,10 +19,11 @@
 //! solution that is not 81 digits and blanks, is a failure of that puzzle
 //! (`Abort::Failed`), not of the run; a grid that is not a solution is a wrong answer.
 //!
-//! Each worker thread calls the function at once with its own buffers: a solver that is
-//! not reentrant must be made serial (`StrategyInfo::serial`). Nothing can interrupt the
-//! call: no node budget or timeout applies, and its status comes from its count alone. A
-//! solver that crashes, or throws a C++ exception through the C ABI, ends the process.
+//! This module calls the function in the tool's own process (`--in-process`): each worker
+//! thread calls it at once with its own buffers, so a solver that is not reentrant must be
+//! made serial (`StrategyInfo::serial`); nothing can interrupt the call, and a crash ends
+//! the process. By default a library runs isolated instead (module `isolated`), where
+//! the same [`Caller`] makes each call in a worker process of its own.
 //!
 //! # Safety
 //!

@@ -3,7 +3,11 @@
 //! A solver is named by a spec `NAME=KIND:TARGET` (the value of `run --solver`); the kind
 //! says how it is reached:
 //!
-//! - `lib:PATH[:SYMBOL]`: a function with tdoku's C ABI in a shared library ([`library`]).
+//! - `lib:PATH[:SYMBOL]`: a function with tdoku's C ABI in a shared library ([`library`]),
+//!   by default called in a process of its own per worker thread (the executable again,
+//!   in a role: [`child`]), which times each call, so that the library's globals are its
+//!   own and a crash, an exit or a hang fails only one puzzle; `--in-process` calls it on
+//!   the worker threads themselves.
 //! - `cmd:COMMAND ARGS`: any program speaking a line protocol on its stdin and stdout
 //!   ([`command`]).
 //!
