@@ -23,7 +23,7 @@
 //! thread calls it at once with its own buffers, so a solver that is not reentrant must be
 //! made serial (`StrategyInfo::serial`); nothing can interrupt the call, and a crash ends
 //! the process. By default a library runs isolated instead (module `isolated`), where
-//! the same [`Caller`] makes each call in a worker process of its own.
+//! the same `Caller` makes each call in a worker process of its own.
 //!
 //! # Safety
 //!
