@@ -42,21 +42,10 @@ for c in "${CORPORA[@]}"; do
     python3 - "$c" "$work/cmp.json" "$work/answers.json" <<'PY'
 import json, sys
 corpus, cmp, answers = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-def find(x):
-    if isinstance(x, dict):
-        if "verdict" in x and "ratio" in x:
-            return x
-        for v in x.values():
-            r = find(v)
-            if r: return r
-    if isinstance(x, list):
-        for v in x:
-            r = find(v)
-            if r: return r
-v = find(cmp)
+v = cmp["rows"][0]
 td = next(r for r in answers["rows"] if r["strategy"] == "td")
-lo, hi = v.get("ci_low", float("nan")), v.get("ci_high", float("nan"))
-print(f"| {corpus} | {v['ratio']:.3f}x ({lo:.3f} .. {hi:.3f}) | {v['verdict']} | {td['mismatches'] + td['failures']} |")
+lo, hi = v["ci"]
+print(f"| {corpus} | {v['time_ratio']:.3f}x ({lo:.3f} .. {hi:.3f}) | {v['verdict'].replace('_', ' ')} | {td['mismatches'] + td['failures']} |")
 PY
 done
 
