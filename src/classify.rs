@@ -149,42 +149,71 @@ impl Classifier {
     /// The verdict on each record, in order, into `out` (cleared first); returns how many
     /// records have one. That is all of them, unless a stop was requested: then only the
     /// records before the first one not classified (solves done past it are dropped).
+    ///
+    /// Records go to the workers in tasks of the solver's `puzzles_per_task`, each solved
+    /// with one `Strategy::solve_batch`, so that a solver in another process makes one
+    /// round trip a task rather than one a puzzle.
     pub fn classify(&self, records: &[Record], out: &mut Vec<Classified>) -> usize {
         let stop = &self.stop;
-        let mut verdicts: Vec<Option<Classified>> = Vec::new();
-        self.map(
-            records,
-            |record| {
-                // Polled before each record: classifying is not timed.
-                (!stop.requested()).then(|| self.verdict(record))
-            },
-            &mut verdicts,
-        );
+        let per_task = self.engine.strategies()[0].puzzles_per_task;
+        let mut tasks: Vec<Option<Vec<Classified>>> = Vec::new();
+        self.install(|| {
+            records
+                .par_chunks(per_task)
+                .with_max_len(1)
+                // Polled before each task: classifying is not timed.
+                .map(|task| (!stop.requested()).then(|| self.verdicts(task)))
+                .collect_into_vec(&mut tasks)
+        });
         out.clear();
-        out.extend(verdicts.into_iter().map_while(|v| v));
+        out.extend(tasks.into_iter().map_while(|t| t).flatten());
         out.len()
     }
 
-    /// The verdict on one record, checked against the reference when there is one.
-    fn verdict(&self, record: &Record) -> Classified {
-        let (status, outcome) = self.engine.verdict(0, record).unzip();
-        let mut verdict = Classified {
-            status,
-            outcome: outcome.flatten(),
-            wrong: None,
-        };
-        let (Kind::Puzzle { grid, .. }, Some(ours)) = (&record.kind, &verdict.outcome) else {
-            return verdict;
-        };
-        let limits = self.engine.limits();
-        let theirs = if self.checked {
-            self.engine.verdict(1, record).and_then(|(_, o)| o)
+    /// The verdicts on `records`, each checked against the reference when there is one.
+    fn verdicts(&self, records: &[Record]) -> Vec<Classified> {
+        let grids: Vec<Grid> = records
+            .iter()
+            .filter_map(|r| match &r.kind {
+                Kind::Puzzle { grid, .. } => Some(*grid),
+                _ => None,
+            })
+            .collect();
+        let mut ours = self.engine.solve_each(0, &grids).into_iter();
+        let mut theirs = if self.checked {
+            self.engine.solve_each(1, &grids)
         } else {
-            None
-        };
+            Vec::new()
+        }
+        .into_iter();
+        records
+            .iter()
+            .map(|record| match &record.kind {
+                Kind::Puzzle { grid, .. } => {
+                    let ours = ours.next().unwrap_or(Outcome::EMPTY);
+                    self.verdict(grid, ours, theirs.next())
+                }
+                _ => Classified {
+                    status: self.engine.verdict(0, record).map(|(status, _)| status),
+                    outcome: None,
+                    wrong: None,
+                },
+            })
+            .collect()
+    }
+
+    /// The verdict on a puzzle from its solver's outcome, `ours`, checked against the
+    /// reference's, `theirs`, when there is one.
+    fn verdict(&self, grid: &Grid, ours: Outcome, theirs: Option<Outcome>) -> Classified {
+        let limits = self.engine.limits();
         let name = self.engine.strategies().get(1).map_or("", |r| &*r.name);
-        verdict.wrong = disagreement(grid, ours, theirs.as_ref().map(|t| (t, name)), limits);
-        if let Some(theirs) = theirs {
+        let wrong = disagreement(grid, &ours, theirs.as_ref().map(|t| (t, name)), limits);
+        let mut verdict = Classified {
+            status: Some(Status::of(&ours, limits)),
+            outcome: Some(ours),
+            wrong,
+        };
+        if let (Some(theirs), Some(ours)) = (theirs, &verdict.outcome) {
             if verdict.wrong.is_none() && ours.aborted.is_none() && theirs.aborted.is_some() {
                 verdict.status = Some(Status::of(&theirs, limits));
                 verdict.outcome = Some(theirs);

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::corpus::{Kind, Record};
+use crate::grid::Grid;
 use crate::per_worker::PerWorker;
 use crate::results::{PuzzleResult, Status};
 use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo, Usage};
@@ -107,6 +108,19 @@ impl Engine {
             }
         });
         total
+    }
+
+    /// Solve each of `puzzles` with strategy `s` as one batch ([`Strategy::solve_batch`]),
+    /// untimed: their outcomes, in order.
+    pub fn solve_each(&self, s: usize, puzzles: &[Grid]) -> Vec<Outcome> {
+        let mut out = vec![None; puzzles.len()];
+        let clock = crate::clock::MonotonicClock::default();
+        self.with_solver(s, |solver| {
+            solver.solve_batch(puzzles, &self.limits, &clock, &mut out)
+        });
+        out.into_iter()
+            .map(|o| o.map_or(Outcome::EMPTY, |(outcome, _)| outcome))
+            .collect()
     }
 
     /// Solve `record` with strategy `s`, untimed: its status and the search's outcome;
