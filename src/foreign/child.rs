@@ -8,6 +8,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The variable that starts a copy in a role; removed from the copy's environment at once,
 /// so that what it starts does not inherit it.
@@ -19,8 +20,18 @@ pub fn program() -> std::io::Result<PathBuf> {
     std::env::current_exe()
 }
 
+/// Set by [`serve_if_asked`]: this program can be started in a role.
+static SERVES: AtomicBool = AtomicBool::new(false);
+
+/// Whether the running program calls [`serve_if_asked`], so that a copy of it started in
+/// a role does that role's work (a test harness, for one, does not).
+pub fn serves_roles() -> bool {
+    SERVES.load(Ordering::Relaxed)
+}
+
 /// When this process was started in a role, do its work and exit; else return at once.
 pub fn serve_if_asked() {
+    SERVES.store(true, Ordering::Relaxed);
     let Some(role) = std::env::var_os(ROLE_VAR) else {
         return;
     };
@@ -32,8 +43,8 @@ pub fn serve_if_asked() {
 
 /// A role's work; its exit status.
 fn serve(role: &OsString) -> i32 {
-    #[allow(clippy::match_single_binding)]
     match role.to_str() {
+        Some(super::command::guard::ROLE) => super::command::guard::serve(),
         _ => {
             eprintln!("sudoku-bench: started in an unknown role {role:?}");
             2
