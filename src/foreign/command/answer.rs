@@ -159,6 +159,41 @@ mod tests {
     }
 
     #[test]
+    fn with_ids_the_fourth_field_must_be_the_request_s_id() {
+        let sol = testkit::EASY_SOLUTION;
+        let answer = Answer::parse(format!("1 {sol} 7 42\n").as_bytes(), 2, Some(42));
+        assert_eq!(answer.map(|a| a.count), Ok(1));
+        for (line, says) in [
+            (
+                "1 - 7 41",
+                "ID \"41\" is not this request's, 42: its answers are out of step",
+            ),
+            ("1 - 7 x", "ID \"x\" is not this request's, 42"),
+            ("1 - 7", "3 fields, not 4 (COUNT SOLUTION GUESSES ID)"),
+            ("1 - 7 42 0", "5 fields, not 4 (COUNT SOLUTION GUESSES ID)"),
+        ] {
+            let why = Answer::parse(line.as_bytes(), 2, Some(42)).unwrap_err();
+            assert!(why.contains(says), "{line:?}: {why}");
+        }
+        let why = Answer::parse(b"1 - 7 42", 2, None).unwrap_err();
+        assert!(
+            why.contains("4 fields, not 3 (COUNT SOLUTION GUESSES)"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_first_answer_ending_in_id_asks_for_ids() {
+        let first = |line: &str| Answer::parse_first(line.as_bytes(), 1).map(|(_, ids)| ids);
+        assert_eq!(first("1 - 0 id\n"), Ok(true));
+        assert_eq!(first("1 - -\n"), Ok(false));
+        assert!(first("1 - 0 ids").unwrap_err().contains("4 fields, not 3"));
+        assert!(first("2 - 0 id")
+            .unwrap_err()
+            .contains("COUNT 2 is above the limit 1"));
+    }
+
+    #[test]
     fn quotes_are_escaped_and_cut_short() {
         assert_eq!(quote(b"a\tb\n"), r#""a\tb""#);
         assert_eq!(quote(b"\xff\n"), "\"\u{fffd}\"");

@@ -6,11 +6,36 @@
 //! digits or `-`; the guesses made or `-`). The time of a puzzle is that round trip, so
 //! [`CommandLine::probe`] measures what a trivial exchange costs, for the summary to state.
 //!
-//! A solver that says nothing within the run's timeout is killed (`Abort::Timeout`); one
-//! that exits, or answers what cannot be read, is killed too (`Abort::Failed`, quoting what
-//! it said). Either way a fresh copy is started at once, inside the failed puzzle's solve,
-//! so that its start-up is charged to the puzzle that failed rather than to the next one.
-//! Dropping the strategy kills and reaps its copy.
+//! Every copy's first request is the probe's solved grid at limit 1, sent without an id.
+//!
+//! # Answers matched to their requests
+//!
+//! A line is an answer only to the request it is read after, so a copy that writes one
+//! line too many gives each later puzzle the answer of the one before; with counts only,
+//! nothing in such an answer gives it away. Two ways keep every row right or failed:
+//!
+//! - Request ids, for a solver that asks: its first answer ends with a fourth field, `id`.
+//!   Every later request is then `PUZZLE LIMIT ID` (ID a number, new for each request)
+//!   and every answer must end with that ID; an answer with another fails its puzzle.
+//! - Without ids, a batch of puzzles (a runner's task, `PUZZLES_PER_BATCH` of them) is
+//!   what can be vouched for: output that no request asked for, seen before a request is written or
+//!   after an answer, fails every row the copy answered in the batch; and the batch ends
+//!   with a request no puzzle's answer can pass for, the empty grid at one more than the
+//!   run's limit (`Copy::in_step`), whose answer must count that many: were the copy a
+//!   line behind, what it says then is an earlier puzzle's answer, and every row it gave
+//!   in the batch fails. That check is untimed and outside every row. (A copy that writes
+//!   a line too many and later drops one can still pass; one that fails before the check,
+//!   a timeout or a crash, leaves the rows before its failure as they were: ids close both.)
+//!
+//! # Failures, and what is timed
+//!
+//! A solver that says nothing within the run's timeout is killed (`Abort::Timeout`, timed
+//! at the limit); one that exits, closes its stdout, or answers what cannot be read, is
+//! killed too (`Abort::Failed`, saying how it ended, or quoting what it said). Each
+//! exchange is timed alone: killing a copy, starting the next one (before the next puzzle)
+//! and the check that ends a batch are in no row's time. Dropping the strategy kills and
+//! reaps its copy, with every process of its group; under the binary a guard process
+//! does it too when sudoku-bench ends without dropping it (see `process`).
 
 mod answer;
 pub(crate) mod guard;
@@ -479,7 +504,10 @@ impl Copy {
         timeout: Option<Duration>,
     ) -> Result<(), String> {
         self.request(request, &EMPTY, limit);
-        let asked = format!("given the empty grid and limit {limit} to check that its answers are in step with the puzzles");
+        let asked = format!(
+            "given the empty grid and limit {limit} to check that its answers are in step \
+             with the puzzles"
+        );
         let line = self
             .process
             .exchange(request, timeout)

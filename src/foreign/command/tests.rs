@@ -248,8 +248,11 @@ fn the_check_that_ends_a_batch_says_what_the_copy_answered() {
     let outs = batch(&mut s, &[testkit::EASY, testkit::EASY], &limits(2));
     for out in &outs {
         assert!(
-            failed_saying(out, "its answer may be another puzzle's: after its batch, given the empty grid and limit 3")
-                && failed_saying(out, r#"it answered "1 - 0", not `3 SOLUTION GUESSES`"#),
+            failed_saying(
+                out,
+                "its answer may be another puzzle's: after its batch, given the empty grid \
+                 and limit 3"
+            ) && failed_saying(out, r#"it answered "1 - 0", not `3 SOLUTION GUESSES`"#),
             "{out:?}"
         );
     }
