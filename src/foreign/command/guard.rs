@@ -24,7 +24,7 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::sync::Arc;
 
-use super::process::{die_with_parent, set_nonblocking};
+use super::os::{die_with_parent, set_nonblocking};
 use super::usage;
 use crate::strategy::Usage;
 

@@ -39,6 +39,7 @@
 
 mod answer;
 pub(crate) mod guard;
+mod os;
 mod process;
 mod usage;
 

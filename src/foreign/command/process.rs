@@ -23,6 +23,9 @@ use std::time::{Duration, Instant};
 
 use super::answer::quote;
 use super::guard;
+#[cfg(target_os = "linux")]
+use super::os::die_with_parent;
+use super::os::set_nonblocking;
 use super::usage;
 use crate::foreign::child;
 use crate::strategy::Usage;
@@ -359,29 +362,6 @@ fn exits_within(child: &Child, grace: Duration) -> bool {
     }
 }
 
-/// Have the solver killed if sudoku-bench dies without dropping it (a second Ctrl-C exits
-/// at once), where no guard can be used: in a process group of its own, a solver that
-/// hangs would otherwise outlive it. Linux sends the signal when the thread that started
-/// the solver ends: a runner's workers, which outlive their solvers.
-#[cfg(target_os = "linux")]
-pub(super) fn die_with_parent(command: &mut std::process::Command) {
-    let parent = std::process::id();
-    // SAFETY: between fork and exec the closure makes only async-signal-safe system calls
-    // and does not allocate.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            // Had the parent died before that, nothing would ever send the signal.
-            if u32::try_from(libc::getppid()).ok() != Some(parent) {
-                return Err(io::Error::from_raw_os_error(libc::ESRCH));
-            }
-            Ok(())
-        });
-    }
-}
-
 /// How a process ended, for a sentence: "exited (exit status: 3)".
 pub(super) fn ended(how: &io::Result<ExitStatus>) -> String {
     match how {
@@ -434,13 +414,4 @@ fn readable_now(fd: RawFd) -> bool {
     };
     // SAFETY: one valid pollfd, and the count says one.
     unsafe { libc::poll(&mut poll, 1, 0) > 0 }
-}
-
-pub(super) fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl(2) on a descriptor we own, with integer arguments only.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
 }
