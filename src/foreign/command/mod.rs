@@ -342,6 +342,7 @@ impl Strategy for CommandSolver {
             let Some(Ok(copy)) = &self.copy else {
                 continue;
             };
+            let ids = copy.next_id.is_some();
             let result = exchanged
                 .unwrap_or(Err(Fault::Bad("was not asked".to_string())))
                 .and_then(|line| self.outcome(copy, &line, limits));
@@ -365,9 +366,12 @@ impl Strategy for CommandSolver {
                     Some(Ok(copy)) => (copy.process.closed(said.as_deref()), ns),
                     _ => ("closed its stdout".to_string(), ns),
                 },
+                // With ids, each earlier answer was matched by its own.
                 Fault::Unasked(why) => {
-                    let later = format!("later in its batch, it {why}");
-                    distrust(&mut out[since..i], &later);
+                    if !ids {
+                        let later = format!("later in its batch, it {why}");
+                        distrust(&mut out[since..i], &later);
+                    }
                     (why, ns)
                 }
                 Fault::Bad(why) => (why, ns),
