@@ -13,6 +13,7 @@ use super::role::{ROLE_ARG, ROLE_VAR};
 
 /// When this process was started in a role, do its work and exit; else return at once.
 pub fn serve_if_asked() {
+    super::role::serving();
     let Some(role) = std::env::var_os(ROLE_VAR) else {
         return;
     };
@@ -35,6 +36,7 @@ fn serve(role: &OsString, args: &[OsString]) -> i32 {
     };
     match role.to_str() {
         Some("lib") => super::isolated::worker::serve(args),
+        Some(super::command::guard::ROLE) => super::command::guard::serve(args),
         _ => {
             eprintln!("sudoku-bench: started in an unknown role {role:?}");
             2

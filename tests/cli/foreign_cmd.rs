@@ -6,6 +6,8 @@
 //! run, no process may be left with that path on its command line.
 
 use std::collections::BTreeMap;
+#[cfg(target_os = "linux")]
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -91,12 +93,17 @@ impl Setup {
 
     /// `run` with `-s fast`, `solver` and `extra`, the CSV and the JSON summary to files.
     fn run(&self, solver: &str, extra: &[&str]) -> Ran {
+        self.run_on(&self.corpus(), solver, extra)
+    }
+
+    /// `run` of the corpus `corpus`, as `run`.
+    fn run_on(&self, corpus: &str, solver: &str, extra: &[&str]) -> Ran {
         let out = self.path("out.csv");
         let summary = self.path("summary.json");
         let _ = std::fs::remove_file(&out);
         let _ = std::fs::remove_file(&summary);
         let output = bench()
-            .args(["run", &self.corpus(), "-s", "fast", "--solver", solver])
+            .args(["run", corpus, "-s", "fast", "--solver", solver])
             .args(["-o".as_ref(), out.as_os_str()])
             .args(["--summary".as_ref(), summary.as_os_str()])
             .args(extra)
@@ -267,8 +274,28 @@ fn a_solver_that_answers_a_short_solution_fails_its_puzzle() {
 }
 
 #[test]
-fn a_solver_that_answers_twice_fails_its_puzzle() {
-    fails_on_the_trigger("lines", "one line per puzzle");
+fn a_solver_that_answers_twice_fails_its_puzzle_and_the_answers_before_it_in_its_batch() {
+    // Two lines at once: the copy was out of step by then, and from when is not known.
+    let Some(s) = Setup::new() else { return };
+    let ran = s.run(&s.faulty("lines"), &["-j", "1", "--no-warmup", "-q"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let bad = ran.row(2, "bad");
+    assert_eq!(bad["status"], "aborted");
+    assert!(bad["error"].contains("one line per puzzle"), "{bad:?}");
+    let before = ran.row(1, "bad");
+    assert_eq!(before["status"], "aborted");
+    assert!(
+        before["error"]
+            .starts_with("its answer may be another puzzle's: later in its batch, it answered"),
+        "{before:?}"
+    );
+    for line in [3, 5] {
+        assert_eq!(
+            ran.row(line, "bad")["solution"],
+            ran.row(line, "fast")["solution"]
+        );
+    }
+    assert_eq!(ran.summary_row("bad")["failures"].as_u64(), Some(2));
 }
 
 #[test]
@@ -394,14 +421,21 @@ fn a_command_that_cannot_be_started_or_split_is_an_error_naming_the_solver() {
 /// Start a run whose solver hangs on line 2 (with `timeout`), and wait until it does.
 #[cfg(target_os = "linux")]
 fn hanging(s: &Setup, timeout: &str) -> Running {
-    let (corpus, solver, out) = (s.corpus(), s.faulty("hang"), s.path("out.csv"));
+    hanging_with(s, &s.faulty("hang"), timeout)
+}
+
+/// Start a run of `solver`, which hangs on line 2 (with `timeout`) after creating the
+/// file `tag`, and wait until it does.
+#[cfg(target_os = "linux")]
+fn hanging_with(s: &Setup, solver: &str, timeout: &str) -> Running {
+    let (corpus, out) = (s.corpus(), s.path("out.csv"));
     let args = [
         "run",
         &corpus,
         "-s",
         "fast",
         "--solver",
-        &solver,
+        solver,
         "-j",
         "1",
         "--no-warmup",
@@ -459,5 +493,149 @@ fn a_second_ctrl_c_exits_at_once_and_takes_the_hung_solver_along() {
     let status = run.exit_within(Duration::from_secs(5)).expect("it exits");
     assert_eq!(status.code(), Some(130));
     // Killed by the kernel as its parent died, not by sudoku-bench: a moment later.
+    assert_none_left_within(&s, Duration::from_secs(5));
+}
+
+/// lagging.py with `answers` (`count` or `solution`): a line behind from its first
+/// puzzle on, on a corpus whose neighbouring puzzles have different counts, so that an
+/// answer taken for the next puzzle's would be a mismatch. Every row is right or failed.
+fn a_lagging_solver_never_passes_another_puzzle_s_answer(answers: &str) {
+    let Some(s) = Setup::new() else { return };
+    let corpus = s.path("lag.txt");
+    let lines = [EASY, TRIGGER, UNSOLVABLE].repeat(20);
+    std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
+    let solver = s.solver("lag", "tests/solvers/lagging.py", &[answers]);
+    let args = ["-j", "1", "--no-warmup", "-q", "--strict"];
+    let ran = s.run_on(corpus.to_str().unwrap(), &solver, &args);
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr);
+    let mut failed = 0;
+    for line in 1..=lines.len() as u64 {
+        let (lag, fast) = (ran.row(line, "lag"), ran.row(line, "fast"));
+        if lag["ended"] == "failed" {
+            failed += 1;
+            continue;
+        }
+        for field in ["status", "solutions", "solution", "error"] {
+            let fast = if field == "solution" && answers == "count" {
+                ""
+            } else {
+                &fast[field]
+            };
+            assert_eq!(lag[field], fast, "line {line}, {field}: {lag:?}");
+        }
+    }
+    assert!(failed > 0, "it was caught: {}", ran.stderr);
+    let summary = ran.summary_row("lag");
+    assert_eq!(summary["mismatches"].as_u64(), Some(0), "{summary}");
+    assert_eq!(summary["failures"].as_u64(), Some(failed));
+}
+
+#[test]
+fn a_solver_a_line_behind_with_counts_only_has_every_row_right_or_failed() {
+    a_lagging_solver_never_passes_another_puzzle_s_answer("count");
+}
+
+#[test]
+fn a_solver_a_line_behind_with_solutions_has_every_row_right_or_failed() {
+    a_lagging_solver_never_passes_another_puzzle_s_answer("solution");
+}
+
+/// forking.py: starts a process of its own, in its group, after `sleep` seconds; hangs
+/// on line 2.
+fn forking(s: &Setup, sleep: &str) -> String {
+    s.solver("fork", "tests/solvers/forking.py", &[TRIGGER, sleep])
+}
+
+#[test]
+fn a_copy_s_start_up_is_in_no_row_s_time_and_a_timeout_is_timed_at_the_limit() {
+    let Some(s) = Setup::new() else { return };
+    // Two seconds to start, every copy: the one that replaces the copy killed on line 2
+    // too.
+    let ran = s.run(
+        &forking(&s, "2"),
+        &["-j", "1", "--no-warmup", "-q", "--timeout", "1s"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let time = |line| ran.row(line, "fork")["time_ns"].parse::<u64>().unwrap();
+    let hung = ran.row(2, "fork");
+    assert_eq!(hung["error"], "timed out after 1s", "{hung:?}");
+    // The limit, not the kill or the next copy's start-up after it.
+    assert_eq!(time(2), 1_000_000_000, "{hung:?}");
+    for line in [1, 3, 5] {
+        assert!(time(line) < 2_000_000_000, "line {line}: {}", time(line));
+    }
+    ran.assert_others_right("fork");
+    assert_eq!(ran.summary_row("fork")["aborted"].as_u64(), Some(1));
+}
+
+#[test]
+fn a_solver_that_closes_stdout_and_exits_is_reported_with_its_exit() {
+    fails_on_the_trigger("closeexit", "exited (exit status: 4) before answering");
+}
+
+#[test]
+fn a_solver_that_closes_stdout_and_stays_is_reported_so() {
+    fails_on_the_trigger(
+        "closehang",
+        "closed its stdout before answering and did not exit (killed)",
+    );
+}
+
+#[test]
+fn no_process_of_a_solver_outlives_a_run_that_ends() {
+    let Some(s) = Setup::new() else { return };
+    // `run` checks that none is left; two workers, a copy killed at the timeout.
+    let ran = s.run(&forking(&s, "0"), &["-j", "2", "-q", "--timeout", "1s"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+}
+
+#[test]
+fn no_process_of_a_solver_outlives_a_run_that_fails() {
+    let Some(s) = Setup::new() else { return };
+    let out = bench()
+        .args(["run", &s.corpus(), "-s", "fast", "-q", "--timeout", "1s"])
+        .args(["--solver", &forking(&s, "0"), "-o", "/dev/full"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("/dev/full"), "{stderr}");
+    let left = leftovers(s.dir.path());
+    assert!(left.is_empty(), "solvers left running: {left:?}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_process_of_a_solver_outlives_a_run_stopped_by_ctrl_c() {
+    let Some(s) = Setup::new() else { return };
+    let mut run = hanging_with(&s, &forking(&s, "0"), "2s");
+    run.signal(libc::SIGINT);
+    let status = run.exit_within(PATIENCE).expect("it stops");
+    assert_eq!(status.code(), Some(130));
+    assert_none_left_within(&s, Duration::ZERO);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_process_of_a_solver_outlives_a_second_ctrl_c() {
+    let Some(s) = Setup::new() else { return };
+    let mut run = hanging_with(&s, &forking(&s, "0"), "60s");
+    run.signal(libc::SIGINT);
+    assert!(run.exit_within(Duration::from_millis(200)).is_none());
+    run.signal(libc::SIGINT);
+    let status = run.exit_within(Duration::from_secs(5)).expect("it exits");
+    assert_eq!(status.code(), Some(130));
+    // Killed by its guard once sudoku-bench is gone: a moment later.
+    assert_none_left_within(&s, Duration::from_secs(5));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_process_of_a_solver_outlives_a_kill_9_of_sudoku_bench() {
+    let Some(s) = Setup::new() else { return };
+    let mut run = hanging_with(&s, &forking(&s, "0"), "60s");
+    run.signal(libc::SIGKILL);
+    let status = run.exit_within(Duration::from_secs(5)).expect("it dies");
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
     assert_none_left_within(&s, Duration::from_secs(5));
 }

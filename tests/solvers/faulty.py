@@ -16,6 +16,8 @@ own processes. Modes:
     wrong     answer a solution of another puzzle (the count is right)
     lines     answer twice
     noline    answer without ending the line, then exit
+    closeexit close stdout, then exit with status 4 a moment later
+    closehang close stdout, then answer nothing, ever
     probe     answer every solved grid (the probe's puzzle) wrongly
     dashes    answer `-` for the guesses of every puzzle but the probe's
 """
@@ -63,6 +65,10 @@ def misbehave(mode, line):
         sys.stdout.buffer.write(f"{count} {solution}".encode())
         sys.stdout.flush()
         sys.exit(0)
+    if mode in ("closeexit", "closehang"):
+        os.close(1)
+        time.sleep(0.2 if mode == "closeexit" else 3600)
+        os._exit(4)
     raise SystemExit(f"faulty.py: unknown mode {mode!r}")
 
 

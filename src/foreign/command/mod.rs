@@ -6,24 +6,53 @@
 //! digits or `-`; the guesses made or `-`). The time of a puzzle is that round trip, so
 //! [`CommandLine::probe`] measures what a trivial exchange costs, for the summary to state.
 //!
-//! A solver that says nothing within the run's timeout is killed (`Abort::Timeout`); one
-//! that exits, or answers what cannot be read, is killed too (`Abort::Failed`, quoting what
-//! it said). Either way a fresh copy is started at once, inside the failed puzzle's solve,
-//! so that its start-up is charged to the puzzle that failed rather than to the next one.
-//! Dropping the strategy kills and reaps its copy.
+//! Every copy's first request is the probe's solved grid at limit 1, sent without an id.
+//!
+//! # Answers matched to their requests
+//!
+//! A line is an answer only to the request it is read after, so a copy that writes one
+//! line too many gives each later puzzle the answer of the one before; with counts only,
+//! nothing in such an answer gives it away. Two ways keep every row right or failed:
+//!
+//! - Request ids, for a solver that asks: its first answer ends with a fourth field, `id`.
+//!   Every later request is then `PUZZLE LIMIT ID` (ID a number, new for each request)
+//!   and every answer must end with that ID; an answer with another fails its puzzle.
+//! - Without ids, a batch of puzzles (a runner's task, `PUZZLES_PER_BATCH` of them) is
+//!   what can be vouched for: output that no request asked for, seen before a request is written or
+//!   after an answer, fails every row the copy answered in the batch; and the batch ends
+//!   with a request no puzzle's answer can pass for, the empty grid at one more than the
+//!   run's limit (`Copy::in_step`), whose answer must count that many: were the copy a
+//!   line behind, what it says then is an earlier puzzle's answer, and every row it gave
+//!   in the batch fails. That check is untimed and outside every row. (A copy that writes
+//!   a line too many and later drops one can still pass; one that fails before the check,
+//!   a timeout or a crash, leaves the rows before its failure as they were: ids close both.)
+//!
+//! # Failures, and what is timed
+//!
+//! A solver that says nothing within the run's timeout is killed (`Abort::Timeout`, timed
+//! at the limit); one that exits, closes its stdout, or answers what cannot be read, is
+//! killed too (`Abort::Failed`, saying how it ended, or quoting what it said). Each
+//! exchange is timed alone: killing a copy, starting the next one (before the next puzzle)
+//! and the check that ends a batch are in no row's time. Dropping the strategy kills and
+//! reaps its copy, with every process of its group; under the binary a guard process
+//! does it too when sudoku-bench ends without dropping it (see `process`).
 
 mod answer;
+pub(crate) mod guard;
+mod os;
 mod process;
+mod usage;
 
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use answer::{quote, Answer};
-use process::{ended, Fault, Process};
+use process::{Fault, Process};
 
+use crate::clock::{Clock, MonotonicClock};
 use crate::grid::Grid;
-use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
+use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
 
 /// A solved grid: the probe's puzzle, whose only solution is itself.
 const SOLVED: &str =
@@ -113,27 +142,38 @@ impl CommandLine {
     /// Start the command and time a trivial exchange (a solved grid, limit 1) a number of
     /// times, checking every answer; `timeout` bounds each timed exchange, and the first
     /// (the start-up) with at least the start-up allowance, `START_UP` (`None`: no bound).
+    /// A solver without request ids is then given the check that ends each batch once,
+    /// so that one that cannot answer it is refused here rather than failing every row.
     pub fn probe(&self, timeout: Option<Duration>) -> Result<Probe, CommandError> {
         let fail = |reason: String| CommandError::Probe {
             command: self.command.clone(),
             reason,
         };
-        let mut process =
+        let process =
             Process::start(&self.program, &self.args).map_err(|source| CommandError::Start {
                 command: self.command.clone(),
                 source,
             })?;
-        let counts_guesses = check(&mut process, start_up(timeout)).map_err(fail)?;
+        let (mut copy, counts_guesses) =
+            Copy::first(process, start_up(timeout)).map_err(|(why, _)| fail(why))?;
+        let mut request = Vec::with_capacity(REQUEST_BYTES);
         let mut times = Vec::with_capacity(PROBE_ROUNDS);
         for _ in 0..PROBE_ROUNDS {
             let start = Instant::now();
-            let counts = check(&mut process, timeout).map_err(fail)?;
+            let counts = copy.solved(&mut request, timeout).map_err(fail)?;
             times.push(start.elapsed());
             if counts != counts_guesses {
                 return Err(fail(
                     "gave guesses in some answers and `-` in others".to_string(),
                 ));
             }
+        }
+        if copy.next_id.is_none() {
+            copy.in_step(&mut request, SYNC_PROBE_LIMIT, start_up(timeout))
+                .map_err(|why| CommandError::Probe {
+                    command: self.command.clone(),
+                    reason: why,
+                })?;
         }
         times.sort_unstable();
         Ok(Probe {
@@ -160,15 +200,34 @@ impl CommandLine {
             self.command
         ))
         .counts_guesses(counts_guesses)
+        .puzzles_per_task(PUZZLES_PER_BATCH)
     }
 }
+
+/// Puzzles given to a `cmd:` solver at once: each batch ends with an exchange that checks
+/// the copy is in step (see [`Copy::in_step`]), so a larger batch spreads its cost, and
+/// one small enough that Ctrl-C, which waits for the batches in flight, still stops soon.
+const PUZZLES_PER_BATCH: usize = 32;
+
+/// A request's length: 81 cells, the limit and the id with their spaces, and the newline.
+const REQUEST_BYTES: usize = 81 + 1 + 10 + 1 + 20 + 1;
+
+/// The limit of the in-step check a probe makes: that of the default `--max-solutions`.
+const SYNC_PROBE_LIMIT: u32 = 3;
+
+/// The empty grid: the in-step check's puzzle, which has more solutions than any limit.
+const EMPTY: [u8; 81] = [b'.'; 81];
 
 /// One worker's copy of the command, restarted whenever it fails.
 struct CommandSolver {
     spec: Arc<CommandLine>,
     counts_guesses: bool,
-    process: Result<Process, String>,
+    /// The running copy; `None` once one failed, until the next puzzle starts another;
+    /// `Err` when that could not be done (every puzzle then fails, saying why).
+    copy: Option<Result<Copy, String>>,
     request: Vec<u8>,
+    /// What the copies that ended used, and how many there were.
+    used: Usage,
 }
 
 impl CommandSolver {
@@ -179,40 +238,47 @@ impl CommandSolver {
         counts_guesses: bool,
         timeout: Option<Duration>,
     ) -> CommandSolver {
-        let process = started(&spec, timeout);
-        CommandSolver {
+        let mut solver = CommandSolver {
             spec,
             counts_guesses,
-            process,
-            request: Vec::with_capacity(84),
+            copy: None,
+            request: Vec::with_capacity(REQUEST_BYTES),
+            used: Usage::default(),
+        };
+        solver.copy = Some(solver.start(timeout));
+        solver
+    }
+
+    /// A copy that has answered the probe's exchange once (so it is ready), or why not.
+    fn start(&mut self, timeout: Option<Duration>) -> Result<Copy, String> {
+        let process = Process::start(&self.spec.program, &self.spec.args).map_err(|e| {
+            // Nothing ran: nothing to count.
+            e.to_string()
+        })?;
+        Copy::first(process, start_up(timeout))
+            .map(|(copy, _)| copy)
+            .map_err(|(why, used)| {
+                self.used = self.used.merged(used);
+                format!("given a solved grid, it {why}")
+            })
+    }
+
+    /// Kill the copy (whatever state it is in, it is not to be trusted with the next
+    /// puzzle), counting what it used; the next puzzle starts another.
+    fn retire(&mut self) {
+        if let Some(Ok(mut copy)) = self.copy.take() {
+            copy.process.end();
+            self.used = self.used.merged(copy.process.usage());
         }
     }
 
-    /// The outcome of one exchange; `Err` when the copy must be replaced.
-    fn ask(&mut self, puzzle: &Grid, limits: &Limits) -> Result<Outcome, Abort> {
-        let process = self.process.as_mut().map_err(|why| {
-            Abort::Failed(format!("cannot restart `{}`: {why}", self.spec.command))
-        })?;
-        let mut dotted = [0u8; 81];
-        puzzle.write_dotted(&mut dotted);
-        self.request.clear();
-        self.request.extend_from_slice(&dotted);
-        // Writing to a Vec cannot fail.
-        let _ = writeln!(self.request, " {}", limits.max_solutions);
-        let line = match process.exchange(&self.request, limits.timeout) {
-            Ok(line) => line,
-            Err(Fault::Timeout) => return Err(Abort::Timeout),
-            Err(Fault::Closed) => {
-                let how = process.end();
-                return Err(Abort::Failed(format!("{} before answering", ended(how))));
-            }
-            Err(Fault::Bad(why)) => return Err(Abort::Failed(why)),
-        };
-        let answer = Answer::parse(&line, limits.max_solutions).map_err(Abort::Failed)?;
+    /// The outcome of an answer line, or why it is not one.
+    fn outcome(&self, copy: &Copy, line: &[u8], limits: &Limits) -> Result<Outcome, Fault> {
+        let answer = Answer::parse(line, limits.max_solutions, copy.sent_id).map_err(Fault::Bad)?;
         if self.counts_guesses && answer.guesses.is_none() {
-            return Err(Abort::Failed(format!(
+            return Err(Fault::Bad(format!(
                 "answered {}: GUESSES is `-`, though it counted them when probed",
-                quote(&line)
+                quote(line)
             )));
         }
         Ok(Outcome {
@@ -227,64 +293,268 @@ impl CommandSolver {
 
 impl Strategy for CommandSolver {
     fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
-        match self.ask(puzzle, limits) {
-            Ok(outcome) => outcome,
-            Err(abort) => {
-                // Whatever state it is in, it is not to be trusted with the next puzzle.
-                if let Ok(process) = &mut self.process {
-                    process.end();
+        let mut out = [None];
+        let clock = MonotonicClock::default();
+        self.solve_batch(std::slice::from_ref(puzzle), limits, &clock, &mut out);
+        let [slot] = out;
+        slot.map_or_else(
+            || failed("was not asked".to_string()),
+            |(outcome, _)| outcome,
+        )
+    }
+
+    /// Each exchange is timed alone: starting a copy, killing a failed one and the check
+    /// that ends the batch happen between the timings.
+    fn solve_batch(
+        &mut self,
+        puzzles: &[Grid],
+        limits: &Limits,
+        clock: &dyn Clock,
+        out: &mut [Option<(Outcome, u64)>],
+    ) {
+        // The first of the rows the running copy answered in this batch: none of them is
+        // known yet to be in step with its request.
+        let mut since = 0;
+        for (i, puzzle) in puzzles.iter().enumerate().take(out.len()) {
+            if self.copy.is_none() {
+                self.copy = Some(self.start(limits.timeout));
+                since = i;
+            }
+            let copy = match &mut self.copy {
+                Some(Ok(copy)) => copy,
+                Some(Err(why)) => {
+                    let why = format!("cannot restart `{}`: {why}", self.spec.command);
+                    out[i] = Some((failed(why), 0));
+                    continue;
                 }
-                self.process = started(&self.spec, limits.timeout);
-                Outcome {
-                    solutions: 0,
-                    first: None,
-                    nodes: 0,
-                    guesses: 0,
-                    aborted: Some(abort),
+                None => continue,
+            };
+            let mut dotted = [0u8; 81];
+            puzzle.write_dotted(&mut dotted);
+            copy.request(&mut self.request, &dotted, limits.max_solutions);
+            let mut exchanged = None;
+            let request = &self.request;
+            let (_, ns) = clock.time(&mut || {
+                exchanged = Some(copy.process.exchange(request, limits.timeout));
+                // The outcome is read from the line after the timing.
+                failed(String::new())
+            });
+            let Some(Ok(copy)) = &self.copy else {
+                continue;
+            };
+            let ids = copy.next_id.is_some();
+            let result = exchanged
+                .unwrap_or(Err(Fault::Bad("was not asked".to_string())))
+                .and_then(|line| self.outcome(copy, &line, limits));
+            let fault = match result {
+                Ok(outcome) => {
+                    out[i] = Some((outcome, ns));
+                    continue;
+                }
+                Err(fault) => fault,
+            };
+            let (why, ns) = match fault {
+                // Past the limit is the kill, not the solve.
+                Fault::Timeout => {
+                    let limit = limits.timeout.map(|t| t.as_nanos());
+                    let ns = limit.map_or(ns, |t| u64::try_from(t).unwrap_or(u64::MAX));
+                    out[i] = Some((aborted(Abort::Timeout), ns));
+                    self.retire();
+                    continue;
+                }
+                Fault::Closed(said) => match &mut self.copy {
+                    Some(Ok(copy)) => (copy.process.closed(said.as_deref()), ns),
+                    _ => ("closed its stdout".to_string(), ns),
+                },
+                // With ids, each earlier answer was matched by its own.
+                Fault::Unasked(why) => {
+                    if !ids {
+                        let later = format!("later in its batch, it {why}");
+                        distrust(&mut out[since..i], &later);
+                    }
+                    (why, ns)
+                }
+                Fault::Bad(why) => (why, ns),
+            };
+            out[i] = Some((failed(why), ns));
+            self.retire();
+        }
+        if let Some(Ok(copy)) = &mut self.copy {
+            let answered = since < puzzles.len().min(out.len());
+            // Without ids, an answer a line behind is a well-formed answer: only a request
+            // whose answer no puzzle's can be tells that the copy is in step.
+            let check = limits.max_solutions.checked_add(1);
+            if let (true, None, Some(limit)) = (answered, copy.next_id, check) {
+                let within = start_up(limits.timeout);
+                if let Err(why) = copy.in_step(&mut self.request, limit, within) {
+                    distrust(&mut out[since..], &format!("after its batch, {why}"));
+                    self.retire();
                 }
             }
         }
     }
+
+    fn usage(&self) -> Option<Usage> {
+        let running = match &self.copy {
+            Some(Ok(copy)) => copy.process.usage(),
+            _ => Usage::default(),
+        };
+        Some(self.used.merged(running))
+    }
 }
 
-/// A copy that has answered the probe's exchange once (so it is ready), or why not.
-fn started(spec: &CommandLine, timeout: Option<Duration>) -> Result<Process, String> {
-    let mut process = Process::start(&spec.program, &spec.args).map_err(|e| e.to_string())?;
-    match check(&mut process, start_up(timeout)) {
-        Ok(_) => Ok(process),
-        Err(why) => {
-            process.end();
-            Err(format!("given a solved grid, it {why}"))
+/// A failed search, saying why.
+fn failed(why: String) -> Outcome {
+    aborted(Abort::Failed(why))
+}
+
+fn aborted(abort: Abort) -> Outcome {
+    Outcome {
+        solutions: 0,
+        first: None,
+        nodes: 0,
+        guesses: 0,
+        aborted: Some(abort),
+    }
+}
+
+/// Fail the answered rows of `rows`: their answers may be other puzzles', for the reason
+/// `later` gives. Rows that failed already keep their own reason.
+fn distrust(rows: &mut [Option<(Outcome, u64)>], later: &str) {
+    for (outcome, _) in rows.iter_mut().flatten() {
+        if outcome.aborted.is_none() {
+            *outcome = failed(format!("its answer may be another puzzle's: {later}"));
         }
     }
 }
 
-/// One probe exchange: whether the answer gives guesses, or what is wrong, as the end
-/// of a sentence that starts with the solver.
-fn check(process: &mut Process, timeout: Option<Duration>) -> Result<bool, String> {
-    let line = match process.exchange(format!("{SOLVED} 1\n").as_bytes(), timeout) {
-        Ok(line) => line,
-        Err(Fault::Timeout) => {
-            let within =
-                timeout.map_or("time".into(), |t| humantime::format_duration(t).to_string());
+/// A running copy that has answered its first request.
+struct Copy {
+    process: Process,
+    /// When it asked for request ids, the next one to send.
+    next_id: Option<u64>,
+    /// The id of the request last sent, when it has ids.
+    sent_id: Option<u64>,
+}
+
+impl Copy {
+    /// Give a started `process` its first request (a solved grid, limit 1, no id), within
+    /// `timeout`: the copy, and whether it counts guesses. `Err`: what is wrong, as the end
+    /// of a sentence that starts with the solver, and what the process used, now ended.
+    fn first(process: Process, timeout: Option<Duration>) -> Result<(Copy, bool), (String, Usage)> {
+        let mut copy = Copy {
+            process,
+            next_id: None,
+            sent_id: None,
+        };
+        let request = format!("{SOLVED} 1\n");
+        let first = copy
+            .process
+            .exchange(request.as_bytes(), timeout)
+            .map_err(|fault| copy.said(fault, timeout))
+            .and_then(|line| {
+                let (answer, ids) = Answer::parse_first(&line, 1)?;
+                is_solved_grid(&answer, &line).map(|()| (answer.guesses.is_some(), ids))
+            });
+        match first {
+            Ok((counts_guesses, ids)) => {
+                copy.next_id = ids.then_some(1);
+                Ok((copy, counts_guesses))
+            }
+            Err(why) => {
+                copy.process.end();
+                Err((why, copy.process.usage()))
+            }
+        }
+    }
+
+    /// Write into `request` the line for `dotted` and `limit`, with the next id if the
+    /// copy has ids.
+    fn request(&mut self, request: &mut Vec<u8>, dotted: &[u8; 81], limit: u32) {
+        request.clear();
+        request.extend_from_slice(dotted);
+        // Writing to a Vec cannot fail.
+        let _ = write!(request, " {limit}");
+        self.sent_id = self.next_id;
+        if let Some(id) = self.next_id {
+            let _ = write!(request, " {id}");
+            self.next_id = Some(id.wrapping_add(1));
+        }
+        request.push(b'\n');
+    }
+
+    /// One more exchange of the probe's: whether the answer gives guesses, or what is
+    /// wrong.
+    fn solved(&mut self, request: &mut Vec<u8>, timeout: Option<Duration>) -> Result<bool, String> {
+        let mut dotted = [0u8; 81];
+        dotted.copy_from_slice(SOLVED.as_bytes());
+        self.request(request, &dotted, 1);
+        let line = self
+            .process
+            .exchange(request, timeout)
+            .map_err(|fault| self.said(fault, timeout))?;
+        let answer = Answer::parse(&line, 1, self.sent_id)?;
+        is_solved_grid(&answer, &line).map(|()| answer.guesses.is_some())
+    }
+
+    /// Whether the copy's answers are in step with its requests: given the empty grid
+    /// and `limit`, one above the run's, it must count `limit` solutions, which no answer
+    /// to a puzzle of the run may do. Were the copy behind by a line, what it says now is
+    /// an answer to an earlier puzzle, and no such answer counts `limit`. `Err`: what it
+    /// said instead, as the end of a sentence that starts with the solver.
+    fn in_step(
+        &mut self,
+        request: &mut Vec<u8>,
+        limit: u32,
+        timeout: Option<Duration>,
+    ) -> Result<(), String> {
+        self.request(request, &EMPTY, limit);
+        let asked = format!(
+            "given the empty grid and limit {limit} to check that its answers are in step \
+             with the puzzles"
+        );
+        let line = self
+            .process
+            .exchange(request, timeout)
+            .map_err(|fault| format!("{asked}, it {}", self.said(fault, timeout)))?;
+        let answer = Answer::parse(&line, limit, self.sent_id)
+            .map_err(|why| format!("{asked}, it {why}"))?;
+        let empty = Grid::EMPTY;
+        let solves = answer.solution.is_none_or(|s| s.is_solution_of(&empty));
+        if answer.count != limit || !solves {
             return Err(format!(
-                "did not answer within {within} (does it flush stdout after each line?)"
+                "{asked}, it answered {}, not `{limit} SOLUTION GUESSES` (a SOLUTION of the \
+                 empty grid, or `-`)",
+                quote(&line)
             ));
         }
-        Err(Fault::Closed) => {
-            let how = process.end();
-            return Err(format!("{} before answering", ended(how)));
+        Ok(())
+    }
+
+    /// What went wrong with an exchange outside a puzzle's solve, as the end of a
+    /// sentence that starts with the solver.
+    fn said(&mut self, fault: Fault, timeout: Option<Duration>) -> String {
+        match fault {
+            Fault::Timeout => {
+                let within =
+                    timeout.map_or("time".into(), |t| humantime::format_duration(t).to_string());
+                format!("did not answer within {within} (does it flush stdout after each line?)")
+            }
+            Fault::Closed(said) => self.process.closed(said.as_deref()),
+            Fault::Unasked(why) | Fault::Bad(why) => why,
         }
-        Err(Fault::Bad(why)) => return Err(why),
-    };
-    let answer = Answer::parse(&line, 1)?;
+    }
+}
+
+/// `Ok` when `answer` (to `line`) is the one of the probe's solved grid.
+fn is_solved_grid(answer: &Answer, line: &[u8]) -> Result<(), String> {
     if answer.count != 1 || answer.solution.is_some_and(|s| s.to_dotted() != SOLVED) {
         return Err(format!(
             "answered {}, not `1 {SOLVED} GUESSES` (or `1 - GUESSES`)",
-            quote(&line)
+            quote(line)
         ));
     }
-    Ok(answer.guesses.is_some())
+    Ok(())
 }
 
 #[cfg(test)]

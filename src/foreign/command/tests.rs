@@ -14,10 +14,12 @@ fn sh(script: &str) -> CommandLine {
     }
 }
 
-/// Answers the probe as the protocol says, and every puzzle with `answer`.
+/// Answers the probe and the in-step check as the protocol says, and every puzzle with
+/// `answer`.
 fn canned(answer: &str) -> CommandLine {
     sh(&format!(
-        r#"case $p in *.*) {answer};; *) echo "1 $p 0";; esac"#
+        r#"case $p in {empty}) echo "$l - 0";; *.*) {answer};; *) echo "1 $p 0";; esac"#,
+        empty = ".".repeat(81)
     ))
 }
 
@@ -26,7 +28,10 @@ fn solver(spec: CommandLine, timeout: Option<Duration>) -> CommandSolver {
 }
 
 fn pid(solver: &CommandSolver) -> u32 {
-    solver.process.as_ref().expect("running").id()
+    match &solver.copy {
+        Some(Ok(copy)) => copy.process.id(),
+        _ => panic!("not running"),
+    }
 }
 
 /// Whether our child `pid` was killed and reaped: no zombie left.
@@ -66,7 +71,7 @@ fn a_probe_times_a_correct_exchange_and_sees_whether_guesses_are_counted() {
         .unwrap();
     assert!(counted.counts_guesses);
     assert!(counted.round_trip > Duration::ZERO);
-    let dashes = sh(r#"echo "1 - -""#).probe(None).unwrap();
+    let dashes = sh(r#"echo "$l - -""#).probe(None).unwrap();
     assert!(!dashes.counts_guesses);
 }
 
@@ -109,7 +114,7 @@ fn a_probe_names_what_went_wrong() {
 fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
     // An interpreter's start-up is not a solve: a copy that takes longer to start than
     // a puzzle may take is still started, probed and used.
-    let slow = r#"sleep 0.5; while read -r p l; do echo "1 - 0"; done"#;
+    let slow = r#"sleep 0.5; while read -r p l; do echo "$l - 0"; done"#;
     let spec = CommandLine {
         command: format!("sh -c {slow:?}"),
         program: "sh".into(),
@@ -123,7 +128,7 @@ fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
         ..limits(2)
     };
     let out = s.solve(&grid(testkit::EASY), &limits);
-    assert_eq!((out.solutions, out.aborted), (1, None));
+    assert_eq!((out.solutions, out.aborted), (2, None));
 }
 
 #[test]
@@ -188,7 +193,9 @@ fn a_solver_that_exits_is_reported_with_its_status_and_restarted() {
         ))
     );
     assert!(gone(first));
-    assert_ne!(pid(&s), first, "a fresh copy is ready");
+    assert!(s.copy.is_none(), "the next puzzle starts a fresh copy");
+    s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!(s.usage().unwrap().processes, 2);
 }
 
 #[test]
@@ -201,21 +208,154 @@ fn a_bad_answer_fails_the_puzzle_and_replaces_the_copy() {
     };
     assert!(why.contains("COUNT 3 is above the limit 2"), "{why}");
     assert!(gone(first));
-    assert_ne!(pid(&s), first);
+    s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!(s.usage().unwrap().processes, 2);
+}
+
+/// `puzzles` solved as one batch: each outcome.
+fn batch(s: &mut CommandSolver, puzzles: &[&str], limits: &Limits) -> Vec<Outcome> {
+    let grids: Vec<Grid> = puzzles.iter().map(|p| grid(p)).collect();
+    let mut out = vec![None; grids.len()];
+    s.solve_batch(&grids, limits, &MonotonicClock::default(), &mut out);
+    out.into_iter().map(|slot| slot.unwrap().0).collect()
+}
+
+fn failed_saying(out: &Outcome, says: &str) -> bool {
+    matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains(says))
 }
 
 #[test]
-fn a_line_sent_late_is_not_taken_for_the_next_answer() {
-    // Answers each puzzle, then once more a little later, unasked.
+fn a_line_sent_late_fails_every_answer_it_may_have_shifted() {
+    // Answers each puzzle, then once more a little later, unasked: from then on each
+    // answer read is the one before's. Whenever the late line is seen, no answer of the
+    // batch is passed as right.
     let mut s = solver(canned(r#"echo "1 - 0"; sleep 0.1; echo "1 - 0""#), None);
-    let out = s.solve(&grid(testkit::EASY), &limits(2));
-    assert_eq!((out.solutions, out.aborted), (1, None));
-    std::thread::sleep(Duration::from_secs(1));
+    let puzzles = [testkit::EASY, testkit::TWO_SOLUTIONS, testkit::UNSOLVABLE];
+    for out in batch(&mut s, &puzzles, &limits(2)) {
+        assert!(matches!(out.aborted, Some(Abort::Failed(_))), "{out:?}");
+    }
+}
+
+#[test]
+fn the_check_that_ends_a_batch_says_what_the_copy_answered() {
+    // Answers every puzzle alike, the check's too: as would a copy one line behind,
+    // whose answer to the check is the last puzzle's.
+    let spec = sh(r#"echo "1 - 0""#);
+    let mut s = solver(spec, None);
+    let outs = batch(&mut s, &[testkit::EASY, testkit::EASY], &limits(2));
+    for out in &outs {
+        assert!(
+            failed_saying(
+                out,
+                "its answer may be another puzzle's: after its batch, given the empty grid \
+                 and limit 3"
+            ) && failed_saying(out, r#"it answered "1 - 0", not `3 SOLUTION GUESSES`"#),
+            "{out:?}"
+        );
+    }
+    assert!(s.copy.is_none(), "the copy out of step is replaced");
+}
+
+/// Answers the probe with `id`, asking for ids, and echoes each request's id, unless
+/// `answer` says otherwise; `$i` is the id.
+fn with_ids(answer: &str) -> CommandLine {
+    CommandLine {
+        command: "sh (ids)".into(),
+        program: "sh".into(),
+        args: vec![
+            "-c".into(),
+            format!(r#"read -r p l; echo "1 $p 0 id"; while read -r p l i; do {answer}; done"#),
+        ],
+    }
+}
+
+#[test]
+fn a_solver_may_ask_for_request_ids_and_then_every_answer_is_matched_by_its_id() {
+    let spec = with_ids(r#"echo "1 - 0 $i""#);
+    let probe = spec.probe(None).unwrap();
+    assert!(probe.counts_guesses);
+    let mut s = solver(spec, None);
+    let outs = batch(&mut s, &[testkit::EASY, testkit::EASY], &limits(2));
+    assert!(outs.iter().all(|o| o.aborted.is_none()), "{outs:?}");
+    // No check ends the batch: ids match every answer already.
+    // Every answer also a little later, unasked: the late line has the earlier id.
+    let mut s = solver(
+        with_ids(r#"echo "1 - 0 $i"; sleep 0.1; echo "1 - 0 $i""#),
+        None,
+    );
+    let outs = batch(&mut s, &[testkit::EASY, testkit::EASY], &limits(2));
+    assert_eq!(outs[0].aborted, None, "matched by its id: {outs:?}");
+    // The late line is seen before the request is out, with the answer, or as the
+    // answer: either way, the second puzzle fails.
+    assert!(
+        matches!(outs[1].aborted, Some(Abort::Failed(_))),
+        "{outs:?}"
+    );
+    // An answer without its id fails.
+    let mut s = solver(with_ids(r#"echo "1 - 0""#), None);
     let out = s.solve(&grid(testkit::EASY), &limits(2));
     assert!(
-        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains("before being asked")),
+        failed_saying(&out, "3 fields, not 4 (COUNT SOLUTION GUESSES ID)"),
         "{out:?}"
     );
+}
+
+#[test]
+fn a_solver_that_closes_stdout_is_reported_so_not_as_killed() {
+    // Closes its stdout on its first puzzle, and exits only after a while, or never.
+    let spec = canned("exec >&-; sleep 0.2; exit 5");
+    let mut s = solver(spec, None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!(
+        out.aborted,
+        Some(Abort::Failed(
+            "exited (exit status: 5) before answering".into()
+        ))
+    );
+    let mut s = solver(canned("exec >&-; sleep 30"), None);
+    let out = s.solve(&grid(testkit::EASY), &limits(2));
+    assert_eq!(
+        out.aborted,
+        Some(Abort::Failed(
+            "closed its stdout before answering and did not exit (killed)".into()
+        ))
+    );
+}
+
+#[test]
+fn a_timed_out_puzzle_is_timed_at_the_limit_and_the_restart_is_in_no_time() {
+    // The clock's time of a solve is its node count (0 for a command): any time it gives
+    // that is not 0 was set by the solver.
+    let clock = crate::clock::MockClock::new(0, 1, 1);
+    let spec = canned(r#"case $p in 5*) sleep 30;; *) echo "1 - 3";; esac"#);
+    let timeout = Some(Duration::from_millis(300));
+    let mut s = solver(spec, timeout);
+    let limits = Limits {
+        timeout,
+        ..limits(2)
+    };
+    let grids = [
+        grid(testkit::TWO_SOLUTIONS),
+        grid(testkit::EASY),
+        grid(testkit::TWO_SOLUTIONS),
+    ];
+    let mut out = vec![None; 3];
+    s.solve_batch(&grids, &limits, &clock, &mut out);
+    let times: Vec<u64> = out.iter().map(|o| o.as_ref().unwrap().1).collect();
+    assert_eq!(times, [0, 300_000_000, 0]);
+    assert_eq!(out[1].as_ref().unwrap().0.aborted, Some(Abort::Timeout));
+    assert_eq!(out[2].as_ref().unwrap().0.aborted, None);
+}
+
+#[test]
+fn usage_counts_every_copy_started() {
+    let mut s = solver(canned("exit 7"), None);
+    s.solve(&grid(testkit::EASY), &limits(2));
+    s.solve(&grid(testkit::EASY), &limits(2));
+    let used = s.usage().unwrap();
+    // Two that failed, and the third, started for the next puzzle... not yet: two.
+    assert_eq!(used.processes, 2, "{used:?}");
+    assert!(used.cpu_ns > 0 || used.max_rss_kib > 0, "{used:?}");
 }
 
 #[test]

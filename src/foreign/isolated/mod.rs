@@ -56,6 +56,14 @@ pub(crate) fn load(
         path: PathBuf::from(path),
         source,
     })?;
+    if !super::role::serves_roles() {
+        return Err(ForeignError::Worker {
+            reason: "this program cannot start workers for lib: solvers: it must call \
+                     sudoku_bench::foreign::child::serve_if_asked() first in main (or run \
+                     the solver in-process)"
+                .into(),
+        });
+    }
     let program = super::role::program().map_err(|source| ForeignError::Worker {
         reason: format!("cannot find the running executable to start workers from: {source}"),
     })?;

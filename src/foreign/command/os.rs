@@ -1,0 +1,40 @@
+//! System calls both ends of a copy make: the solver's link to its parent, and pipes that
+//! never block.
+
+use std::io;
+use std::os::fd::RawFd;
+#[cfg(target_os = "linux")]
+use std::os::unix::process::CommandExt;
+
+/// Have the solver `command` starts killed when its parent dies: sudoku-bench where no
+/// guard can be used (a second Ctrl-C exits at once without dropping it, and in a process
+/// group of its own a solver that hangs would otherwise outlive it), or the guard. Linux
+/// sends the signal when the thread that started the solver ends: a runner's workers,
+/// which outlive their solvers, or the guard's main thread.
+#[cfg(target_os = "linux")]
+pub(super) fn die_with_parent(command: &mut std::process::Command) {
+    let parent = std::process::id();
+    // SAFETY: between fork and exec the closure makes only async-signal-safe system calls
+    // and does not allocate.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // Had the parent died before that, nothing would ever send the signal.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+pub(super) fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl(2) on a descriptor we own, with integer arguments only.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
