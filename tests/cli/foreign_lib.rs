@@ -632,3 +632,70 @@ fn a_memory_limit_fails_the_puzzle_that_needs_more_and_peak_memory_is_reported()
         }
     }
 }
+
+/// Processes (not zombies) with `dir` on their command line.
+fn processes_naming(dir: &Path) -> Vec<String> {
+    let dir = dir.display().to_string();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&dir))
+        .collect()
+}
+
+#[test]
+fn no_worker_outlives_sudoku_bench_killed_while_one_hangs() {
+    let Some((_, _, hostile)) = libraries() else {
+        return;
+    };
+    // A copy of the library in a directory of its own: its workers name it.
+    let dir = tempfile::tempdir().unwrap();
+    let library = dir.path().join("libhostile.so");
+    std::fs::copy(hostile, &library).unwrap();
+    let spec = solver("h", &library, Some("hostile_spin"));
+    let mut run = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", &fixture("mixed.txt"), "-s", "fast", "-j", "2"])
+        .args([
+            "--solver",
+            &spec,
+            "--timeout",
+            "0",
+            "--quiet",
+            "--out",
+            "/dev/null",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Both workers start; one spins on line 3 with no timeout to stop it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while processes_naming(dir.path()).len() < 2 {
+        assert!(std::time::Instant::now() < deadline, "no workers started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        run.try_wait().unwrap().is_none(),
+        "the spinning worker holds the run"
+    );
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_naming(dir.path());
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "left running: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
