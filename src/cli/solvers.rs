@@ -35,8 +35,9 @@ pub struct SolverArgs {
     #[arg(long = "in-process", value_name = "NAME", value_delimiter = ',')]
     in_process: Vec<String>,
 
-    /// Bound the address space of each solver process (isolated lib: workers) to SIZE
-    /// bytes, e.g. 512M or 2G: an allocation past it fails, and so, usually, the puzzle.
+    /// Bound the address space of each solver process (isolated lib: workers, cmd:
+    /// copies) to SIZE bytes, e.g. 512M or 2G: an allocation past it fails, and so,
+    /// usually, the puzzle.
     #[arg(long = "memory-limit", value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<u64>,
 }

@@ -135,7 +135,8 @@ pub struct ForeignOptions {
     /// Run a `lib:` solver in the tool's own process, on the worker threads, rather than
     /// in a process of its own per worker (the default).
     pub in_process: bool,
-    /// The bound on each solver process's address space, in bytes (`None`: none).
+    /// The bound on each solver process's address space (isolated `lib:` workers, `cmd:`
+    /// copies), in bytes (`None`: none).
     pub memory_limit: Option<u64>,
 }
 
@@ -166,7 +167,8 @@ pub fn load(spec: &Spec<'_>, options: &ForeignOptions) -> Result<Loaded, Foreign
             round_trip: None,
         }),
         "cmd" => {
-            let command = command::CommandLine::parse(spec.target)?;
+            let command =
+                command::CommandLine::parse(spec.target)?.memory_limit(options.memory_limit);
             let probe = command.probe(options.timeout)?;
             Ok(Loaded {
                 info: command.info(spec.name, &probe, options.timeout),

@@ -639,3 +639,21 @@ fn no_process_of_a_solver_outlives_a_kill_9_of_sudoku_bench() {
     assert_eq!(status.signal(), Some(libc::SIGKILL));
     assert_none_left_within(&s, Duration::from_secs(5));
 }
+
+#[test]
+fn a_memory_limit_bounds_the_solver_and_its_usage_is_in_the_summary() {
+    let Some(s) = Setup::new() else { return };
+    let solver = s.solver("py", "examples/solvers/backtrack.py", &[]);
+    // Python cannot even map its C library within 8 MiB: the solver is refused at load.
+    let ran = s.run(&solver, &["--memory-limit", "8M"]);
+    assert_eq!(ran.code, Some(2), "{}", ran.stderr);
+    assert!(ran.stderr.contains("--solver py=cmd:"), "{}", ran.stderr);
+    // Within 1 GiB it runs, and the summary says what its copies used.
+    let ran = s.run(&solver, &["--memory-limit", "1G", "-j", "2"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let used = &ran.summary.as_ref().unwrap()["resources"][0];
+    assert_eq!(used["strategy"], "py");
+    assert!(used["processes"].as_u64().unwrap() >= 2, "{used}");
+    assert!(used["max_rss_kib"].as_u64().unwrap() > 1024, "{used}");
+    assert!(used["cpu_ns"].as_u64().unwrap() > 0, "{used}");
+}

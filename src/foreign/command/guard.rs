@@ -24,9 +24,12 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::sync::Arc;
 
-use super::os::{die_with_parent, set_nonblocking};
+use super::os::{die_with_parent, limit_memory, set_nonblocking};
 use super::usage;
 use crate::strategy::Usage;
+
+/// The variable that gives the guard the bound on the solver's address space, in bytes.
+pub(super) const MEMORY_LIMIT_VAR: &str = "SUDOKU_BENCH_GUARD_MEMORY_LIMIT";
 
 /// The role's name, the value of [`crate::foreign::role::ROLE_VAR`].
 pub const ROLE: &str = "cmd-guard";
@@ -136,8 +139,12 @@ pub fn serve(args: &[std::ffi::OsString]) -> i32 {
     // SAFETY: fcntl on a descriptor we own, with integer arguments only.
     unsafe { libc::fcntl(LIFELINE_FD, libc::F_SETFD, libc::FD_CLOEXEC) };
     let mut command = Command::new(program);
-    command.args(args);
+    command.args(args).env_remove(MEMORY_LIMIT_VAR);
     die_with_parent(&mut command);
+    let limit = std::env::var(MEMORY_LIMIT_VAR).ok();
+    if let Some(bytes) = limit.and_then(|b| b.parse().ok()) {
+        limit_memory(&mut command, bytes);
+    }
     let solver = match command.spawn() {
         Ok(solver) => solver,
         Err(e) => {

@@ -107,6 +107,8 @@ pub struct CommandLine {
     command: String,
     program: String,
     args: Vec<String>,
+    /// The bound on each copy's address space, in bytes.
+    memory_limit: Option<u64>,
 }
 
 /// What a probe of a command found.
@@ -131,7 +133,16 @@ impl CommandLine {
             command: command.trim().to_string(),
             program,
             args: words.collect(),
+            memory_limit: None,
         })
+    }
+
+    /// Each copy's address space bounded to `limit` bytes (`None`: unbounded).
+    pub fn memory_limit(self, limit: Option<u64>) -> CommandLine {
+        CommandLine {
+            memory_limit: limit,
+            ..self
+        }
     }
 
     /// The command line, as given.
@@ -150,9 +161,11 @@ impl CommandLine {
             reason,
         };
         let process =
-            Process::start(&self.program, &self.args).map_err(|source| CommandError::Start {
-                command: self.command.clone(),
-                source,
+            Process::start(&self.program, &self.args, self.memory_limit).map_err(|source| {
+                CommandError::Start {
+                    command: self.command.clone(),
+                    source,
+                }
             })?;
         let (mut copy, counts_guesses) =
             Copy::first(process, start_up(timeout)).map_err(|(why, _)| fail(why))?;
@@ -251,7 +264,8 @@ impl CommandSolver {
 
     /// A copy that has answered the probe's exchange once (so it is ready), or why not.
     fn start(&mut self, timeout: Option<Duration>) -> Result<Copy, String> {
-        let process = Process::start(&self.spec.program, &self.spec.args).map_err(|e| {
+        let process = Process::start(&self.spec.program, &self.spec.args, self.spec.memory_limit)
+            .map_err(|e| {
             // Nothing ran: nothing to count.
             e.to_string()
         })?;

@@ -38,3 +38,21 @@ pub(super) fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// Bound the address space of the process `command` starts to `bytes`.
+pub(super) fn limit_memory(command: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt as _;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: between fork and exec, one async-signal-safe call on a copied struct.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}

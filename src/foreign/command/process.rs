@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 
 use super::answer::quote;
 use super::guard;
-#[cfg(target_os = "linux")]
-use super::os::die_with_parent;
 use super::os::set_nonblocking;
+#[cfg(target_os = "linux")]
+use super::os::{die_with_parent, limit_memory};
 use super::usage;
 use crate::foreign::role;
 use crate::strategy::Usage;
@@ -75,23 +75,32 @@ pub(super) enum Fault {
 }
 
 impl Process {
-    /// Start `program` with `args`, its stdin and stdout piped to us, its stderr ours.
-    pub(super) fn start(program: &str, args: &[String]) -> io::Result<Process> {
+    /// Start `program` with `args`, its stdin and stdout piped to us, its stderr ours, its
+    /// address space bounded to `memory_limit` bytes.
+    pub(super) fn start(
+        program: &str,
+        args: &[String],
+        memory_limit: Option<u64>,
+    ) -> io::Result<Process> {
         #[cfg(target_os = "linux")]
         if role::serves_roles() {
-            return Process::start_guarded(program, args);
+            return Process::start_guarded(program, args, memory_limit);
         }
         let mut command = std::process::Command::new(program);
         command.args(args);
         #[cfg(target_os = "linux")]
         die_with_parent(&mut command);
-        Process::spawn(command)
+        Process::spawn(command, memory_limit)
     }
 
     /// Start the guard that starts `program`; it says over its lifeline the solver's
     /// process id, or why it could not start it.
     #[cfg(target_os = "linux")]
-    fn start_guarded(program: &str, args: &[String]) -> io::Result<Process> {
+    fn start_guarded(
+        program: &str,
+        args: &[String],
+        memory_limit: Option<u64>,
+    ) -> io::Result<Process> {
         let (mut ours, theirs) = UnixStream::pair()?;
         let mut command = std::process::Command::new(role::program()?);
         command
@@ -100,7 +109,11 @@ impl Process {
             .arg(program)
             .args(args);
         guard::pass_lifeline(&mut command, theirs.as_raw_fd());
-        let spawned = Process::spawn(command);
+        // The guard bounds the solver it starts, not itself.
+        if let Some(bytes) = memory_limit {
+            command.env(guard::MEMORY_LIMIT_VAR, bytes.to_string());
+        }
+        let spawned = Process::spawn(command, None);
         // Only the guard may hold its end: its report must end when the guard does.
         drop(theirs);
         let mut process = spawned?;
@@ -117,7 +130,10 @@ impl Process {
         }
     }
 
-    fn spawn(mut command: std::process::Command) -> io::Result<Process> {
+    fn spawn(mut command: std::process::Command, memory_limit: Option<u64>) -> io::Result<Process> {
+        if let Some(bytes) = memory_limit {
+            limit_memory(&mut command, bytes);
+        }
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

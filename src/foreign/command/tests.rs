@@ -11,6 +11,7 @@ fn sh(script: &str) -> CommandLine {
         command: format!("sh -c {script:?}"),
         program: "sh".into(),
         args: vec!["-c".into(), format!("while read -r p l; do {script}; done")],
+        memory_limit: None,
     }
 }
 
@@ -119,6 +120,7 @@ fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
         command: format!("sh -c {slow:?}"),
         program: "sh".into(),
         args: vec!["-c".into(), slow.into()],
+        memory_limit: None,
     };
     let timeout = Some(Duration::from_millis(100));
     spec.probe(timeout).unwrap();
@@ -266,6 +268,7 @@ fn with_ids(answer: &str) -> CommandLine {
             "-c".into(),
             format!(r#"read -r p l; echo "1 $p 0 id"; while read -r p l i; do {answer}; done"#),
         ],
+        memory_limit: None,
     }
 }
 
@@ -417,6 +420,7 @@ fn dropping_the_strategy_kills_the_whole_process_group() {
                 pidfile.display()
             ),
         ],
+        memory_limit: None,
     };
     let s = solver(spec, Some(Duration::from_secs(10)));
     let child = pid(&s);
