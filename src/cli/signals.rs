@@ -31,7 +31,29 @@ pub fn install() -> anyhow::Result<Stop> {
             .and_then(|_| flag::register_usize(signal, stop.cell(), signal as usize))
             .with_context(|| format!("cannot handle signal {}", name(signal as usize)))?;
     }
+    say_when_stopping(stop.clone());
     Ok(stop)
+}
+
+/// Say, once, that the first signal was heard: the work in flight is finished first
+/// (with a solver from outside, up to --timeout), and a user who sees nothing would send
+/// the second, which loses it. A thread that looks every tenth of a second: the handler
+/// itself may only store a flag.
+fn say_when_stopping(stop: Stop) {
+    let watch = move || {
+        while !stop.requested() {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let signal = stop.cause().map_or_else(|| "a signal".to_string(), name);
+        eprintln!(
+            "\n{signal}: stopping once the puzzles being solved are done (a solver from \
+             outside may take up to --timeout); send it again to exit at once, losing them"
+        );
+    };
+    // Without the thread only the message is missing.
+    let _ = std::thread::Builder::new()
+        .name("signal-watch".into())
+        .spawn(watch);
 }
 
 /// A signal's name, for messages.

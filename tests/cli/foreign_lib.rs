@@ -699,3 +699,30 @@ fn no_worker_outlives_sudoku_bench_killed_while_one_hangs() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+#[test]
+fn the_first_signal_is_acknowledged_while_a_library_hangs_and_the_run_stops_at_its_timeout() {
+    let Some((_, _, hostile)) = libraries() else {
+        return;
+    };
+    let spec = solver("h", hostile, Some("hostile_spin"));
+    let run = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", &fixture("mixed.txt"), "-s", "fast", "-j", "1"])
+        .args(["--solver", &spec, "--timeout", "3s", "--quiet", "--out", "/dev/null"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Line 3 spins in the warm-up, at the start: the signal comes while it does.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    // SAFETY: kill(2) with plain integers.
+    unsafe { libc::kill(run.id() as libc::pid_t, libc::SIGINT) };
+    let out = run.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("SIGINT: stopping once the puzzles being solved are done"),
+        "{stderr}"
+    );
+}
