@@ -119,7 +119,12 @@ impl Engine {
             solver.solve_batch(puzzles, &self.limits, &clock, &mut out)
         });
         out.into_iter()
-            .map(|o| o.map_or(Outcome::EMPTY, |(outcome, _)| outcome))
+            .map(|o| {
+                o.map_or_else(
+                    || Outcome::failed("the solver gave no outcome for it".into()),
+                    |(outcome, _)| outcome,
+                )
+            })
             .collect()
     }
 

@@ -102,10 +102,16 @@ fn solve_task_in(
             outcome.first = outcome.first.map(|s| t.unapply(&s));
         }
     }
-    let mut timed = best.iter().flatten();
+    // Slot by slot: a slot `solve_batch` left empty is that puzzle's failure, and never
+    // shifts the outcomes after it onto other puzzles.
+    let missing = Outcome::failed("the solver gave no outcome for it".into());
+    let mut timed = best.iter();
     for (result, record) in results.iter_mut().zip(records) {
         let searched = match record.kind {
-            Kind::Puzzle { .. } => timed.next().map(|(outcome, ns)| (outcome, *ns)),
+            Kind::Puzzle { .. } => Some(match timed.next() {
+                Some(Some((outcome, ns))) => (outcome, *ns),
+                _ => (&missing, 0),
+            }),
             _ => None,
         };
         *result = result_of(record, searched, limits, info);
@@ -149,6 +155,37 @@ mod tests {
     use crate::runner::{Runner, Settings};
     use crate::strategy::by_name;
     use crate::summary::Summary;
+
+    /// Leaves the first slot of every batch empty, as a faulty `solve_batch` might.
+    struct Gappy(Box<dyn Strategy>);
+
+    impl Strategy for Gappy {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.0.solve(puzzle, limits)
+        }
+        fn solve_batch(
+            &mut self,
+            puzzles: &[Grid],
+            limits: &Limits,
+            clock: &dyn Clock,
+            out: &mut [Option<(Outcome, u64)>],
+        ) {
+            self.0.solve_batch(puzzles, limits, clock, out);
+            out[0] = None;
+        }
+    }
+
+    #[test]
+    fn an_empty_slot_fails_its_puzzle_and_shifts_no_outcome() {
+        let s = Settings {
+            strategies: vec![wrapped("gappy", |f| Box::new(Gappy(f)))],
+            warmup: false,
+            ..settings(&[], 8, 1)
+        };
+        let (rows, _) = run(&format!("{EASY}\n{TWO}\n"), s, 1, &MockClock::new(1, 0, 1));
+        let statuses: Vec<_> = rows.iter().map(|r| (r.0, r.2)).collect();
+        assert_eq!(statuses, [(1, Status::Aborted), (2, Status::Multiple)]);
+    }
 
     #[test]
     fn mock_clock_makes_times_deterministic() {

@@ -70,4 +70,12 @@ impl Outcome {
         guesses: 0,
         aborted: None,
     };
+
+    /// A failed search: nothing found, for the reason `why`.
+    pub fn failed(why: String) -> Outcome {
+        Outcome {
+            aborted: Some(Abort::Failed(why)),
+            ..Outcome::EMPTY
+        }
+    }
 }

@@ -581,7 +581,7 @@ fn a_library_that_writes_past_its_solution_fails_that_puzzle() {
         hostile(
             "hostile_overrun",
             Some(bytes),
-            "wrote past the end of its solution buffer (82 bytes; a write at byte 82)",
+            "wrote (or read) past the end of its solution buffer (82 bytes; at byte 82)",
             "failed",
         );
     }
@@ -623,7 +623,7 @@ fn a_memory_limit_fails_the_puzzle_that_needs_more_and_peak_memory_is_reported()
         if *line == 3 {
             assert_eq!(row["status"], "aborted");
             assert!(
-                row["error"].contains("its memory is limited to 134217728 bytes"),
+                row["error"].contains("its address space is limited to 134217728 bytes"),
                 "{}",
                 row["error"]
             );
@@ -709,7 +709,15 @@ fn the_first_signal_is_acknowledged_while_a_library_hangs_and_the_run_stops_at_i
     let run = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["run", &fixture("mixed.txt"), "-s", "fast", "-j", "1"])
-        .args(["--solver", &spec, "--timeout", "3s", "--quiet", "--out", "/dev/null"])
+        .args([
+            "--solver",
+            &spec,
+            "--timeout",
+            "3s",
+            "--quiet",
+            "--out",
+            "/dev/null",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()

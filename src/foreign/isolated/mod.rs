@@ -38,6 +38,9 @@ const REQUESTS_FD: RawFd = 3;
 const RESPONSES_FD: RawFd = 4;
 const SHARED_FD: RawFd = 5;
 
+/// The guard page's size at least: a fault this far past the solution buffer is one of it.
+const GUARD_BYTES: u64 = 4096;
+
 /// How long a worker may take to load its library and say it is ready.
 const START_UP: Duration = Duration::from_secs(10);
 
@@ -281,9 +284,9 @@ impl Worker {
             None => {
                 let _ = worker.end();
                 Err(format!(
-                    "{} did not start within {}: a program other than sudoku-bench must call \
-                     sudoku_bench::foreign::child::serve_if_asked() first in main",
-                    spec.program.display(),
+                    "its worker did not load {} within {}: does the library's initialisation \
+                     hang?",
+                    spec.library.display(),
                     humantime::format_duration(START_UP)
                 ))
             }
@@ -319,8 +322,10 @@ impl Worker {
             if !wait_readable(&self.replies, left) {
                 continue;
             }
+            // A reply the worker did not owe (the library wrote to its descriptor) is not
+            // believed: its answers may not be there.
             return match Reply::read(&mut self.replies) {
-                Some(Reply::Done) => Waited::Done,
+                Some(Reply::Done) if header.done.load(Ordering::Acquire) == end => Waited::Done,
                 _ => Waited::Ended,
             };
         }
@@ -330,7 +335,11 @@ impl Worker {
     fn end(&mut self) -> (Result<i32, String>, Usage) {
         // SAFETY: plain integers; until reaped below, the pid (and so the group's id) is
         // still this worker's.
-        unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+        // The pid too: a library that left the group (setsid) is still the worker.
+        unsafe {
+            libc::kill(-self.pid, libc::SIGKILL);
+            libc::kill(self.pid, libc::SIGKILL);
+        }
         let mut status = 0;
         // SAFETY: wait4 fills the zeroed rusage and the status.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -468,15 +477,18 @@ impl IsolatedSolver {
     /// Why the puzzle being solved failed when its worker ended so.
     fn failure(&self, how: &Result<i32, String>, fault: u64, guard: u64) -> String {
         let mut why = format!("the solver's process {} while solving it", ended(how));
-        if fault != 0 && guard != 0 && fault >= guard && fault - guard < 1 << 20 {
+        if fault != 0 && guard != 0 && fault >= guard && fault - guard < GUARD_BYTES {
             why.push_str(&format!(
-                ": it wrote past the end of its solution buffer (82 bytes; a write at byte {})",
+                ": it wrote (or read) past the end of its solution buffer (82 bytes; at byte {})",
                 82 + (fault - guard)
             ));
         }
-        if let (Some(limit), Ok(status)) = (self.spec.memory_limit, how) {
+        let overran = why.contains("solution buffer");
+        if let (Some(limit), Ok(status), false) = (self.spec.memory_limit, how, overran) {
             if libc::WIFSIGNALED(*status) || libc::WEXITSTATUS(*status) != 0 {
-                why.push_str(&format!(" (its memory is limited to {limit} bytes)"));
+                why.push_str(&format!(
+                    " (its address space is limited to {limit} bytes, which may be why)"
+                ));
             }
         }
         why
@@ -553,7 +565,7 @@ impl IsolatedSolver {
                         self.spec.library.display()
                     );
                     for slot in &mut out[next as usize..] {
-                        *slot = Some((failed(why.clone()), 0));
+                        *slot = Some((Outcome::failed(why.clone()), 0));
                     }
                     return;
                 }
@@ -569,28 +581,27 @@ impl IsolatedSolver {
             }
             let waited = worker.solve(next, n, limit, limits.timeout);
             if let Waited::Done = waited {
-                read_answers(&worker.shared, next..n, limit, out);
+                read_answers(&worker.shared, next..n, limits, out);
                 next = n;
                 continue;
             }
+            // The crashed puzzle's time ends here, before the kill and the reap.
+            let noticed = monotonic_ns();
             let Some((how, shared)) = self.end_worker() else {
                 return;
             };
             let header = shared.header();
             let done = header.done.load(Ordering::Acquire).min(n);
-            read_answers(&shared, next..done, limit, out);
+            read_answers(&shared, next..done, limits, out);
             next = match waited {
                 Waited::TimedOut(at) if done == at => {
                     let t = limits.timeout.unwrap_or_default();
                     let ns = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
-                    let timed_out = Outcome {
-                        aborted: Some(Abort::Timeout),
-                        ..Outcome::EMPTY
-                    };
-                    out[at as usize] = Some((timed_out, ns));
+                    out[at as usize] = Some((timed_out(), ns));
                     at + 1
                 }
-                // It finished that puzzle just as it was killed: solved again, not charged.
+                // It moved on just as it was killed: the puzzle it was on when killed had
+                // not run past the limit, so it is solved again in a new worker, uncharged.
                 Waited::TimedOut(_) => done,
                 _ => {
                     if done < n {
@@ -600,8 +611,8 @@ impl IsolatedSolver {
                             header.guard_addr.load(Ordering::Acquire),
                         );
                         let started = header.started_ns.load(Ordering::Acquire);
-                        let ns = monotonic_ns().saturating_sub(started);
-                        out[done as usize] = Some((failed(why), ns));
+                        let ns = noticed.saturating_sub(started);
+                        out[done as usize] = Some((Outcome::failed(why), ns));
                     }
                     done + 1
                 }
@@ -612,21 +623,30 @@ impl IsolatedSolver {
 }
 
 /// The answers in slots `range`, read, into `out`.
+/// A solve that took longer than `timeout` (finished before this process saw the deadline
+/// pass) is a timeout all the same, charged the limit, as a killed one is.
 fn read_answers(
     shared: &Shared,
     range: std::ops::Range<u32>,
-    limit: u32,
+    limits: &Limits,
     out: &mut [Option<(Outcome, u64)>],
 ) {
+    let limit = limits.max_solutions.max(1);
+    let timeout = limits
+        .timeout
+        .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX));
     for i in range {
         let slot = shared.read(i as usize);
-        out[i as usize] = Some((read_answer(&slot.answer, limit), slot.ns));
+        out[i as usize] = Some(match timeout {
+            Some(t) if slot.ns > t => (timed_out(), t),
+            _ => (read_answer(&slot.answer, limit), slot.ns),
+        });
     }
 }
 
-fn failed(why: String) -> Outcome {
+fn timed_out() -> Outcome {
     Outcome {
-        aborted: Some(Abort::Failed(why)),
+        aborted: Some(Abort::Timeout),
         ..Outcome::EMPTY
     }
 }

@@ -54,8 +54,9 @@ pub(super) struct Shared {
     fd: OwnedFd,
 }
 
-// SAFETY: the mapping is owned by this value; its header is atomics and its slots are
-// reached only through `&self` methods that copy whole slots with volatile accesses.
+// SAFETY: the mapping is owned by this value; its header is atomics, and its slots are
+// reached only through `&self` methods that copy them, never while the other side may
+// write them (see the comment above `read`).
 unsafe impl Send for Shared {}
 
 impl Shared {

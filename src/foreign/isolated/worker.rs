@@ -32,6 +32,19 @@ pub(crate) fn serve(args: &[OsString]) -> i32 {
             Shared::open(SHARED_FD),
         )
     };
+    // What the library starts (system, popen) must not hold them: a crash would not close
+    // the replies pipe while such a child lives.
+    for fd in [REQUESTS_FD, RESPONSES_FD, SHARED_FD] {
+        // SAFETY: fcntl on descriptors this process owns, with integer arguments.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    // A crashing library is a failed puzzle, not a core file per crash.
+    let no_core = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: setrlimit with a valid struct.
+    unsafe { libc::setrlimit(libc::RLIMIT_CORE, &no_core) };
     let shared = match shared {
         Ok(shared) => shared,
         Err(e) => return refuse(&mut replies, &format!("cannot map the shared memory: {e}")),
@@ -99,7 +112,7 @@ fn solve_range(shared: &Shared, caller: &mut Caller, request: &Request) {
     let header = shared.header();
     let mut last = monotonic_ns();
     for i in request.start as usize..request.end as usize {
-        header.started_ns.store(last, Ordering::Relaxed);
+        header.started_ns.store(last, Ordering::Release);
         let (count, guesses) = caller.call(&shared.puzzle(i), request.limit);
         let answer = RawAnswer {
             count,
@@ -201,11 +214,17 @@ fn catch_faults() -> std::io::Result<()> {
     Ok(())
 }
 
-extern "C" fn on_fault(_signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     let note = FAULT_NOTE.load(Ordering::Acquire);
-    if !note.is_null() && !info.is_null() {
-        // SAFETY: the kernel's siginfo for a fault carries its address; the note points
-        // into the shared header, mapped for the process's life.
-        unsafe { (*note).store((*info).si_addr() as u64, Ordering::Relaxed) };
+    // SAFETY: the kernel's siginfo; only a fault the kernel raised (si_code > 0) carries an
+    // address. The note points into the shared header, mapped for the process's life.
+    unsafe {
+        if !note.is_null() && !info.is_null() && (*info).si_code > 0 {
+            (*note).store((*info).si_addr() as u64, Ordering::Relaxed);
+        }
+        // Pending until the handler returns (the signal is blocked in it), then fatal with
+        // the default action: a signal sent with kill(2), which nothing would raise
+        // again, ends the worker too.
+        libc::raise(signal);
     }
 }
