@@ -161,8 +161,26 @@ fn comparison(args: &Args, options: &CompareOptions) -> anyhow::Result<compare::
             ),
         }
     };
+    warn_same_files(baseline, current);
     let cmp = compare::compare(&load_all(baseline)?, &load_all(current)?, options);
     cmp.with_context(|| format!("cannot compare {} with {}", shown(baseline), shown(current)))
+}
+
+/// A run on both sides compares with itself: every time ratio is 1, which says nothing.
+fn warn_same_files(baseline: &[PathBuf], current: &[PathBuf]) {
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &PathBuf| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    for c in current {
+        let Some(c_id) = id(c) else { continue };
+        if let Some(b) = baseline.iter().find(|b| id(b) == Some(c_id)) {
+            super::warnings::warn(&format!(
+                "{} is the baseline and {} the current run, and they are one file: it can \
+                 only be compared with itself (was another run meant?)",
+                b.display(),
+                c.display()
+            ));
+        }
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {

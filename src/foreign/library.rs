@@ -8,7 +8,8 @@
 //!              uint32_t configuration, /* the solver's own setting; 0 unless set */
 //!              char *solution,         /* 81 chars out (room for a NUL after them);
 //!                                         may be left untouched */
-//!              size_t *guesses);       /* out: guesses made; 0 unless written */
+//!              size_t *guesses);       /* out: guesses made; never NULL, 0 unless
+//!                                         written */
 //! /* returns the number of solutions found, at most limit */
 //! ```
 //!

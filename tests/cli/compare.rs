@@ -892,3 +892,16 @@ fn out_writes_the_comparison_to_a_file_but_never_over_an_input() {
         .stderr(predicate::str::contains("refusing to overwrite an input"));
     assert_eq!(std::fs::read(&b).unwrap(), before);
 }
+
+#[test]
+fn the_same_file_on_both_sides_is_said() {
+    let dir = TempDir::new().unwrap();
+    let b = write_csv(dir.path(), "base.csv", &baseline());
+    let c = write_csv(dir.path(), "cur.csv", &baseline());
+    // The same file twice, once through another path: said.
+    let again = dir.path().join(".").join("base.csv");
+    compare(&[b.as_os_str(), again.as_os_str()])
+        .stderr(predicate::str::contains("they are one file"));
+    // Two files with the same rows: not the same file, nothing said.
+    compare(&[b.as_os_str(), c.as_os_str()]).stderr(predicate::str::contains("one file").not());
+}
