@@ -78,6 +78,25 @@ pub enum ResumeError {
         /// This run's part.
         now: Option<Shard>,
     },
+    /// A kept row's count is one the run's `--max-solutions` cannot give: the earlier run
+    /// counted to another limit.
+    #[error(
+        "{csv}:{line}: --resume: this row is {status} with {solutions} solutions, which a run \
+         counting to {now} (--max-solutions) cannot give: the earlier run counted to another \
+         limit; resume with its --max-solutions"
+    )]
+    OtherMaxSolutions {
+        /// The CSV.
+        csv: PathBuf,
+        /// The row's line in it.
+        line: u64,
+        /// The row's status.
+        status: String,
+        /// Its count (`-` when it has none).
+        solutions: String,
+        /// This run's `--max-solutions`.
+        now: u32,
+    },
     /// The earlier run had another limit.
     #[error(
         "--resume: the earlier run (summary {summary}) had {flag} {then}, this one {now}: its \

@@ -119,7 +119,15 @@ impl Resuming<'_> {
             earlier::check(report, self.csv, summary_path, self.settings, self.shard)?;
         }
         let file = File::open(self.csv).map_err(|source| self.unreadable(source))?;
-        let scan = scan::scan(self.csv, &file, self.corpora, self.strategies, summary)?;
+        let max_solutions = self.settings.limits.max_solutions;
+        let scan = scan::scan(
+            self.csv,
+            &file,
+            self.corpora,
+            self.strategies,
+            max_solutions,
+            summary,
+        )?;
         if self.finished(&scan, earlier.report.as_ref(), summary) {
             return Ok(Prepared::Finished(Resume {
                 kept_rows: scan.rows,

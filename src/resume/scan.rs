@@ -12,7 +12,7 @@ use super::error::ResumeError;
 use super::lines::Source;
 use super::prefix::{KeptRow, Reread, Tally};
 use crate::results::csv::{ends_in_line_break, CsvError, CsvRow, RowReader, COLUMNS};
-use crate::results::PuzzleResult;
+use crate::results::{PuzzleResult, Status};
 use crate::summary::Summary;
 
 /// What reading the CSV found.
@@ -42,6 +42,7 @@ pub(crate) fn scan(
     file: &File,
     corpora: &[Source],
     strategies: &[&str],
+    max_solutions: u32,
     summary: &mut Summary,
 ) -> Result<Scan, ResumeError> {
     let unreadable = |source| ResumeError::Read {
@@ -54,6 +55,7 @@ pub(crate) fn scan(
         csv,
         corpora,
         strategies,
+        max_solutions,
         summary,
         scan: Scan {
             len,
@@ -157,6 +159,8 @@ struct Scanner<'a, 'c> {
     csv: &'a Path,
     corpora: &'a [Source<'c>],
     strategies: &'a [&'a str],
+    /// The run's `--max-solutions`, which every kept count must fit.
+    max_solutions: u32,
     summary: &'a mut Summary,
     scan: Scan,
     pending: Option<Pending>,
@@ -184,10 +188,12 @@ impl Scanner<'_, '_> {
                 strategies: self.strategies.join(","),
             });
         }
-        p.results.push(
-            row.result()
-                .expect("resume reads CSVs with a status column"),
-        );
+        let result = row
+            .result()
+            .expect("resume reads CSVs with a status column");
+        self.check_count(row, &result)?;
+        let p = self.pending.as_mut().expect("start_line made one");
+        p.results.push(result);
         p.rows.push(KeptRow {
             csv_line: row.csv_line,
             puzzle: row.puzzle_grid(),
@@ -200,6 +206,31 @@ impl Scanner<'_, '_> {
     }
 
     /// The index of the corpus `row` is for: this run's, at or after the one being read.
+    /// Refuse a row whose status and count the run's `--max-solutions` cannot give: rows
+    /// of a run that counted to another limit (`solved` is counting to 1, `multiple` at
+    /// most to the limit).
+    fn check_count(&self, row: &CsvRow, result: &PuzzleResult) -> Result<(), ResumeError> {
+        let max = self.max_solutions;
+        let fits = match result.status {
+            Status::Solved => max == 1,
+            Status::Unique => max >= 2,
+            Status::Multiple => result.solutions.is_some_and(|n| n >= 2 && n <= max),
+            _ => result.solutions.is_none_or(|n| n <= max),
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(ResumeError::OtherMaxSolutions {
+            csv: self.csv.to_path_buf(),
+            line: row.csv_line,
+            status: result.status.to_string(),
+            solutions: result
+                .solutions
+                .map_or_else(|| "-".to_string(), |n| n.to_string()),
+            now: max,
+        })
+    }
+
     fn corpus_of(&self, row: &CsvRow) -> Result<usize, ResumeError> {
         let from = self
             .pending

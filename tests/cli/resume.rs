@@ -651,3 +651,44 @@ fn only_an_interrupted_earlier_runs_wall_time_is_added() {
         }
     }
 }
+
+/// Without a summary to say the earlier limit, the kept rows do: a row that the run's
+/// `--max-solutions` cannot give (`multiple` with another count, `solved` when counting
+/// past 1, `unique` when stopping at 1) is refused, naming its line, the CSV untouched.
+#[test]
+fn a_resume_with_another_max_solutions_is_refused_from_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    // A unique puzzle, one with many solutions, and the unique one again.
+    let unique =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let many = format!("123456789{}", ".".repeat(72));
+    let mixed = path(dir.path(), "corpus.txt");
+    std::fs::write(&mixed, format!("{unique}\n{many}\n{unique}\n")).unwrap();
+    for (then, now, row) in [
+        ("3", "2", "multiple with 3"),
+        ("1", "2", "solved with 1"),
+        ("2", "1", "unique with 1"),
+    ] {
+        let csv = path(dir.path(), &format!("run-{then}-{now}.csv"));
+        ok(&[&mixed, "-s", "fast", "-o", &csv, "--max-solutions", then]);
+        // Cut mid-row, so that a resume would change it.
+        let bytes = std::fs::read(&csv).unwrap();
+        std::fs::write(&csv, &bytes[..bytes.len() - 10]).unwrap();
+        refused(
+            Some(&csv),
+            &[&mixed, "-s", "fast", "-o", &csv, "--max-solutions", now],
+            &format!("this row is {row} solutions, which a run counting to {now}"),
+        );
+        // With the earlier limit it goes on.
+        ok(&[
+            &mixed,
+            "-s",
+            "fast",
+            "-o",
+            &csv,
+            "--max-solutions",
+            then,
+            "--resume",
+        ]);
+    }
+}
