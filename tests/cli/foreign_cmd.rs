@@ -657,3 +657,26 @@ fn a_memory_limit_bounds_the_solver_and_its_usage_is_in_the_summary() {
     assert!(used["max_rss_kib"].as_u64().unwrap() > 1024, "{used}");
     assert!(used["cpu_ns"].as_u64().unwrap() > 0, "{used}");
 }
+
+#[test]
+fn an_unquoted_interpreter_spec_is_refused_at_once_saying_why() {
+    // What the shell makes of `--solver py=cmd:python3 mine.py`: the script is a corpus.
+    // Refused before python3 is started (it would never answer: refused after the start-up
+    // allowance, blaming flushing).
+    let out = bench()
+        .args([
+            "run",
+            "--solver",
+            "py=cmd:python3",
+            "examples/solvers/backtrack.py",
+        ])
+        .args(["-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unquoted, the script becomes a corpus"),
+        "{stderr}"
+    );
+}

@@ -71,12 +71,54 @@ fn start_up(timeout: Option<Duration>) -> Option<Duration> {
     timeout.map(|t| t.max(START_UP))
 }
 
+/// Whether `program` is an interpreter that, given no arguments, reads its program from
+/// stdin (where the protocol's lines go).
+fn is_interpreter(program: &str) -> bool {
+    let name = std::path::Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    matches!(
+        base,
+        "python"
+            | "pypy"
+            | "node"
+            | "ruby"
+            | "perl"
+            | "php"
+            | "lua"
+            | "julia"
+            | "Rscript"
+            | "sh"
+            | "bash"
+            | "dash"
+            | "zsh"
+            | "ksh"
+            | "guile"
+            | "racket"
+            | "ocaml"
+            | "ghci"
+    )
+}
+
 /// Why a command cannot be used as a solver.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
     /// Nothing after `cmd:`.
     #[error("no command after `cmd:`")]
     Empty,
+    /// An interpreter with no program to run: it would read one from the protocol's lines
+    /// and never answer. The usual cause is a spec the shell split.
+    #[error(
+        "`{program}` alone reads its program from stdin and never answers: give the script \
+         after it, quoting the whole spec so the shell keeps it in one argument (--solver \
+         'NAME=cmd:{program} SCRIPT'); unquoted, the script becomes a corpus"
+    )]
+    NoScript {
+        /// The interpreter, as given.
+        program: String,
+    },
     /// The command line cannot be split into words like a shell would.
     #[error("cannot split {0:?} into words: a quote is not closed, or it ends in a backslash")]
     Split(String),
@@ -129,10 +171,14 @@ impl CommandLine {
         let words = shlex::split(command).ok_or_else(|| CommandError::Split(command.into()))?;
         let mut words = words.into_iter();
         let program = words.next().ok_or(CommandError::Empty)?;
+        let args: Vec<String> = words.collect();
+        if args.is_empty() && is_interpreter(&program) {
+            return Err(CommandError::NoScript { program });
+        }
         Ok(CommandLine {
             command: command.trim().to_string(),
             program,
-            args: words.collect(),
+            args,
             memory_limit: None,
         })
     }

@@ -453,3 +453,14 @@ fn info_makes_one_copy_per_value() {
         assert_eq!(s.solve(&grid(testkit::EASY), &limits(2)).solutions, 1);
     }
 }
+
+#[test]
+fn an_interpreter_without_a_script_is_refused_at_once_naming_the_quotes() {
+    for command in ["python3", "/usr/bin/python3.11", "node", "sh"] {
+        let err = CommandLine::parse(command).unwrap_err().to_string();
+        assert!(err.contains("quoting the whole spec"), "{command}: {err}");
+    }
+    for command in ["python3 mine.py", "sh -c 'cat'", "./mysolver", "pythonic"] {
+        assert!(CommandLine::parse(command).is_ok(), "{command}");
+    }
+}
