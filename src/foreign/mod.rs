@@ -26,7 +26,9 @@ pub mod child;
 pub mod command;
 mod isolated;
 pub mod library;
+mod os;
 pub mod role;
+mod usage;
 
 /// Why a foreign solver cannot be used. Found before any puzzle is solved.
 #[derive(Debug, Error)]

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 #[cfg(target_os = "linux")]
 use crate::interrupt::Running;
-use crate::{bench, rows, say_skipped, Row};
+use crate::{bench, processes_naming, rows, say_skipped, Row};
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -117,7 +117,7 @@ impl Setup {
                 .ok()
                 .map(|json| serde_json::from_slice(&json).unwrap()),
         };
-        let left = leftovers(self.dir.path());
+        let left = processes_naming(self.dir.path());
         assert!(
             left.is_empty(),
             "solvers left running: {left:?}\n{}",
@@ -167,20 +167,6 @@ fn rows_by_line(csv_text: &[u8]) -> BTreeMap<(u64, String), Row> {
     rows(csv_text)
         .into_iter()
         .map(|row| ((row["line"].parse().unwrap(), row["strategy"].clone()), row))
-        .collect()
-}
-
-/// Processes (not zombies) with `dir` on their command line.
-fn leftovers(dir: &Path) -> Vec<String> {
-    let dir = dir.display().to_string();
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    procs
-        .flatten()
-        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&dir))
         .collect()
 }
 
@@ -461,7 +447,7 @@ fn hanging_with(s: &Setup, solver: &str, timeout: &str) -> Running {
 fn assert_none_left_within(s: &Setup, limit: Duration) {
     let start = Instant::now();
     loop {
-        let left = leftovers(s.dir.path());
+        let left = processes_naming(s.dir.path());
         if left.is_empty() {
             return;
         }
@@ -600,7 +586,7 @@ fn no_process_of_a_solver_outlives_a_run_that_fails() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("/dev/full"), "{stderr}");
-    let left = leftovers(s.dir.path());
+    let left = processes_naming(s.dir.path());
     assert!(left.is_empty(), "solvers left running: {left:?}");
 }
 

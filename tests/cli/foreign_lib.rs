@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::{bench, fixture, of, rows, say_skipped, Row};
+use crate::{bench, fixture, of, processes_naming, rows, say_skipped, Row};
 
 /// The built libraries `(backtrack, wrong, hostile)`, or `None` (and a visible skip)
 /// without a C compiler.
@@ -631,20 +631,6 @@ fn a_memory_limit_fails_the_puzzle_that_needs_more_and_peak_memory_is_reported()
             assert_eq!(row["status"], fast[line]["status"], "line {line}");
         }
     }
-}
-
-/// Processes (not zombies) with `dir` on their command line.
-fn processes_naming(dir: &Path) -> Vec<String> {
-    let dir = dir.display().to_string();
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    procs
-        .flatten()
-        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&dir))
-        .collect()
 }
 
 #[test]

@@ -39,6 +39,20 @@ pub fn say_skipped(why: &str) {
 }
 
 /// The binary, run from the crate's root so that relative paths in its output are stable.
+/// Processes (not zombies) with `dir` on their command line: what a test's solvers left.
+pub fn processes_naming(dir: &std::path::Path) -> Vec<String> {
+    let dir = dir.display().to_string();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&dir))
+        .collect()
+}
+
 pub fn bench() -> Command {
     let mut cmd = Command::cargo_bin("sudoku-bench").unwrap();
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));

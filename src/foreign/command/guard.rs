@@ -24,8 +24,8 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::sync::Arc;
 
-use super::os::{die_with_parent, limit_memory, set_nonblocking};
-use super::usage;
+use crate::foreign::os::{die_with_parent, limit_memory, set_nonblocking};
+use crate::foreign::usage;
 use crate::strategy::Usage;
 
 /// The variable that gives the guard the bound on the solver's address space, in bytes.

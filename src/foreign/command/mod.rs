@@ -39,9 +39,7 @@
 
 mod answer;
 pub(crate) mod guard;
-mod os;
 mod process;
-mod usage;
 
 use std::io::{self, Write};
 use std::sync::Arc;

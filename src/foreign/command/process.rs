@@ -23,11 +23,11 @@ use std::time::{Duration, Instant};
 
 use super::answer::quote;
 use super::guard;
-use super::os::set_nonblocking;
+use crate::foreign::os::set_nonblocking;
 #[cfg(target_os = "linux")]
-use super::os::{die_with_parent, limit_memory};
-use super::usage;
+use crate::foreign::os::{die_with_parent, limit_memory};
 use crate::foreign::role;
+use crate::foreign::usage;
 use crate::strategy::Usage;
 
 /// The longest answer line read: past it the solver is writing something else.

@@ -27,6 +27,8 @@ use std::time::Duration;
 use shared::{monotonic_ns, Shared, Slot, SLOTS};
 
 use super::library::{read_answer, split_target, RawAnswer};
+use super::os::die_with_parent;
+use super::usage::of_rusage;
 use super::ForeignError;
 use crate::clock::Clock;
 use crate::grid::Grid;
@@ -185,12 +187,6 @@ impl Reply {
     }
 }
 
-/// CPU time, user and system, of a `rusage`.
-fn cpu_ns(usage: &libc::rusage) -> u64 {
-    let ns = |t: libc::timeval| (t.tv_sec as u64) * 1_000_000_000 + (t.tv_usec as u64) * 1_000;
-    ns(usage.ru_utime).saturating_add(ns(usage.ru_stime))
-}
-
 /// A running worker.
 struct Worker {
     pid: libc::pid_t,
@@ -240,16 +236,10 @@ impl Worker {
             .stderr(Stdio::inherit())
             // Ctrl-C at the terminal is for the tool, which stops between tasks.
             .process_group(0);
-        let parent = std::process::id();
+        die_with_parent(&mut command);
         // SAFETY: between fork and exec only async-signal-safe calls, no allocation.
         unsafe {
             command.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                if u32::try_from(libc::getppid()).ok() != Some(parent) {
-                    return Err(io::Error::from_raw_os_error(libc::ESRCH));
-                }
                 for (k, &fd) in raw.iter().enumerate() {
                     if libc::dup2(fd, REQUESTS_FD + k as RawFd) < 0 {
                         return Err(io::Error::last_os_error());
@@ -354,12 +344,7 @@ impl Worker {
         } else {
             Ok(status)
         };
-        let used = Usage {
-            max_rss_kib: usage.ru_maxrss.max(0) as u64,
-            cpu_ns: cpu_ns(&usage),
-            processes: 0,
-        };
-        (how, used)
+        (how, of_rusage(&usage))
     }
 }
 

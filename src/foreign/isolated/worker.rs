@@ -133,13 +133,12 @@ fn report_usage(shared: &Shared) {
         libc::getrusage(libc::RUSAGE_SELF, &mut usage);
         usage
     };
+    let used = crate::foreign::usage::of_rusage(&usage);
     let header = shared.header();
     header
         .max_rss_kib
-        .store(usage.ru_maxrss.max(0) as u64, Ordering::Relaxed);
-    header
-        .cpu_ns
-        .store(super::cpu_ns(&usage), Ordering::Relaxed);
+        .store(used.max_rss_kib, Ordering::Relaxed);
+    header.cpu_ns.store(used.cpu_ns, Ordering::Relaxed);
 }
 
 /// Say why the worker cannot serve, and exit so.

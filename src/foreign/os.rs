@@ -1,5 +1,6 @@
-//! System calls both ends of a copy make: the solver's link to its parent, and pipes that
-//! never block.
+//! System calls around the processes that hold foreign solvers (`cmd:` copies, their
+//! guards, isolated `lib:` workers): their link to their parent, their memory bound, and
+//! pipes that never block.
 
 use std::io;
 use std::os::fd::RawFd;

@@ -1,4 +1,4 @@
-//! What a copy of a solver used, as the kernel counts it: from `wait4` for a process we
+//! What a solver's process used, as the kernel counts it: from `wait4` for a process we
 //! reap, from `/proc` for one that runs (or that someone else will reap).
 
 use crate::strategy::Usage;
