@@ -7,7 +7,7 @@
 //! `sudoku-bench run`, every answer checked (see `examples/custom_strategy.rs`).
 //!
 //! The modules form layers; each uses only its own layer and those below
-//! (`tests/layers.rs` keeps it so):
+//! (`tests/cli/layers.rs` keeps it so):
 //!
 //! | layer | modules |
 //! |---|---|

@@ -341,7 +341,9 @@ impl Tally {
     }
 }
 
-#[cfg(any(test, feature = "testkit"))]
+// Always built, not behind a feature: the tests of this crate and of its example use it, and a
+// feature only they enable would make `cargo test` rebuild the whole crate (and relink the
+// binary) that `cargo build` had just built without it.
 pub mod testkit;
 
 #[cfg(test)]

@@ -1,15 +1,8 @@
 //! A conformance battery every strategy's unit tests run: known counts, the first
 //! solution, budgets, and reuse of one strategy value across puzzles.
 //!
-//! Library users get it with the cargo feature `testkit`, to check their own strategy the
-//! way the built-in ones are checked:
-//!
-//! ```toml
-//! [dev-dependencies]
-//! sudoku-bench = { version = "0.1", features = ["testkit"] }
-//! ```
-//!
-//! and in a test, `sudoku_bench::strategy::testkit::conformance(|| Box::new(Mine::new()), false)`.
+//! Library users call it to check their own strategy the way the built-in ones are checked:
+//! in a test, `sudoku_bench::strategy::testkit::conformance(|| Box::new(Mine::new()), false)`.
 //! The battery expects what the [`Strategy`] contract asks: `nodes` counted and a node
 //! budget honoured ([`super::Budget`] does both), and the first solution returned.
 //!

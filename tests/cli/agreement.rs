@@ -14,7 +14,7 @@
 //!
 //! Each check runs twice: on a fixed sample of its corpus by default, so that `cargo test`
 //! stays quick, and on the whole corpus as an ignored test that CI runs (`.ci/run`:
-//! `cargo test --release --test agreement -- --ignored`).
+//! `cargo test --release --test cli agreement:: -- --ignored`).
 
 use std::path::{Path, PathBuf};
 

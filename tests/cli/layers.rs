@@ -53,7 +53,7 @@ fn library_modules_are_layered_without_cycles() {
     assert!(
         problems.is_empty(),
         "a library module may only use modules of its own layer or below (LAYERS, at the top \
-         of tests/layers.rs), and no library files may import each other in a cycle; {} \
+         of tests/cli/layers.rs), and no library files may import each other in a cycle; {} \
          problem(s):\n{}",
         problems.len(),
         problems.join("\n")
