@@ -110,7 +110,8 @@ pub(super) fn method(cmp: &Comparison) -> String {
     let level = cmp.confidence * 100.0;
     let rule = format!(
         "Slower: the whole interval is above +{t:.1}%; faster: the whole interval is below \
-         1/(1+{t:.1}%)."
+         1/(1+{t:.1}%); not past threshold: the whole interval is on that side of 1 but not \
+         beyond the threshold (no failure); no change: the interval holds 1."
     );
     let runs = format!(
         "{} baseline run(s), {} current run(s)",
