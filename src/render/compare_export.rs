@@ -58,10 +58,12 @@ pub(super) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
         Some((lo, hi)) if !r.reference => format!("{lo:.3} .. {hi:.3}"),
         _ => "-".to_string(),
     };
-    let changed = if r.search_changed > 0 && cmp.mode != Mode::Summary {
-        thousands(r.search_changed)
-    } else {
-        String::new()
+    // Said either way: a blank cell would not tell "nothing changed" from "not checked".
+    // Summary JSONs hold totals, not puzzles: they tell whether, not on how many.
+    let changed = match (r.search_changed, cmp.mode) {
+        (0, _) => "none".to_string(),
+        (_, Mode::Summary) => "yes".to_string(),
+        (n, _) => thousands(n),
     };
     let strategy = match &r.baseline_strategy {
         Some(old) => format!("{old} -> {}", r.strategy),

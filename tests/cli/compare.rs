@@ -972,3 +972,36 @@ fn a_change_short_of_the_threshold_is_named_not_called_no_change() {
         "{table}"
     );
 }
+
+/// The "search changed" column says when nothing changed, in every format that has it,
+/// rather than a blank that reads like "not checked".
+#[test]
+fn the_search_changed_column_says_none_when_nothing_changed() {
+    // The table's first row's cell under "search changed" (right-aligned under it).
+    fn cell(table: &str) -> String {
+        let (head, row) = (table.lines().next().unwrap(), table.lines().nth(1).unwrap());
+        let end = head.find("search changed").unwrap() + "search changed".len();
+        let cell = row[..end].trim_end().rsplit("  ").next().unwrap();
+        cell.trim().to_string()
+    }
+    let dir = TempDir::new().unwrap();
+    let run = in_run(&dir, 1.0, None);
+    let out = |format: &str| -> String {
+        stdout(&between(&run, &["--between", "old,new", "--format", format]).code(0))
+    };
+    assert_eq!(cell(&out("table")), "none", "{}", out("table"));
+    assert!(
+        out("markdown").contains(" | none | "),
+        "{}",
+        out("markdown")
+    );
+    assert!(out("html").contains(">none</td>"), "{}", out("html"));
+    // A changed search still gives its count.
+    let changed = in_run(&dir, 1.0, Some(17));
+    let table = stdout(&between(&changed, &["--between", "old,new"]).code(1));
+    assert_eq!(cell(&table), "1", "{table}");
+    // Summary JSONs say it too: they hold totals, so no count.
+    let json = bitmask_summary(&dir);
+    let table = stdout(&compare(&[json.as_os_str(), json.as_os_str()]).code(0));
+    assert_eq!(cell(&table), "none", "{table}");
+}
