@@ -157,3 +157,43 @@ fn help_shows_the_agreed_names() {
         "its output's format: {generate}"
     );
 }
+
+/// Markdown has one name in both commands that write it, `markdown`, which the help shows;
+/// `md` (the file extension) is its short form in both.
+#[test]
+fn markdown_is_spelt_alike_in_run_and_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("run.csv");
+    for word in ["markdown", "md"] {
+        let out = bench()
+            .args(["run", &fixture("mixed.txt"), "-s", "fast", "-q", "-o"])
+            .arg(&csv)
+            .args(["--summary", "-", "--summary-format", word])
+            .assert()
+            .success();
+        let md = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(md.contains("\n| corpus | strategy |"), "{word}: {md}");
+        let out = bench()
+            .arg("compare")
+            .args([&csv, &csv])
+            .args(["--format", word])
+            .assert()
+            .success();
+        let md = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(md.starts_with("### sudoku-bench compare"), "{word}: {md}");
+    }
+    let help = |command: &str| {
+        let out = bench().args([command, "--help"]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let run = help("run");
+    assert!(
+        run.contains("[possible values: json, markdown, csv]"),
+        "{run}"
+    );
+    let compare = help("compare");
+    assert!(
+        compare.contains("- markdown\n") && !compare.contains("- md"),
+        "{compare}"
+    );
+}
