@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
+use crate::render::markdown;
 use crate::render::table::thousands;
 
 /// Turns a comparison into one output format.
@@ -106,8 +107,9 @@ pub(crate) const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower bu
      (`scripts/ab.sh`) and compare `--baseline B1 B2 .. --current C1 C2 ..`, or compare \
      times relative to a strategy of the same run with `--relative-to STRATEGY`.";
 
-/// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none.
-pub(super) fn method(cmp: &Comparison) -> String {
+/// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none;
+/// `name` shows the `--relative-to` strategy's name as the format needs it.
+pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String {
     let t = cmp.threshold * 100.0;
     let level = cmp.confidence * 100.0;
     let rule = format!(
@@ -143,9 +145,10 @@ pub(super) fn method(cmp: &Comparison) -> String {
         ),
     };
     if let (Some(s), Mode::PerPuzzle) = (&cmp.relative_to, cmp.mode) {
+        let s = name(s);
         text.push_str(&format!(
-            " Times are relative to `{s}` on the same puzzle in the same run, so machine \
-             speed cancels; `{s}`'s own time is not judged."
+            " Times are relative to {s} on the same puzzle in the same run, so machine \
+             speed cancels; {s}'s own time is not judged."
         ));
     }
     if !cmp.conclusive() {
@@ -226,7 +229,7 @@ impl CompareExporter for CompareTableExporter {
         for u in &cmp.unpaired {
             let _ = writeln!(out, "unpaired: {}", unpaired_line(u));
         }
-        let _ = writeln!(out, "{}", method(cmp));
+        let _ = writeln!(out, "{}", method(cmp, |s| format!("`{s}`")));
         out
     }
 }
@@ -262,7 +265,8 @@ impl CompareExporter for CompareMarkdownExporter {
             .collect();
         let _ = writeln!(out, "|{}|", align.join("|"));
         for r in &cmp.rows {
-            let mut c = cells(cmp, r);
+            // Corpus and strategy names are the user's: any of them may hold `|` or HTML.
+            let mut c: Vec<String> = cells(cmp, r).iter().map(|v| markdown::escape(v)).collect();
             let last = c.len() - 1;
             if matches!(
                 r.verdict,
@@ -270,16 +274,15 @@ impl CompareExporter for CompareMarkdownExporter {
             ) {
                 c[last] = format!("**{}**", c[last]);
             }
-            let escaped: Vec<String> = c.iter().map(|v| v.replace('|', "\\|")).collect();
-            let _ = writeln!(out, "| {} |", escaped.join(" | "));
+            let _ = writeln!(out, "| {} |", c.join(" | "));
         }
         if !cmp.unpaired.is_empty() {
             out.push_str("\nUnpaired:\n\n");
             for u in &cmp.unpaired {
-                let _ = writeln!(out, "- {}", unpaired_line(u).replace('|', "\\|"));
+                let _ = writeln!(out, "- {}", markdown::escape(&unpaired_line(u)));
             }
         }
-        let _ = writeln!(out, "\n<sub>{}</sub>", method(cmp));
+        let _ = writeln!(out, "\n<sub>{}</sub>", method(cmp, markdown::escape));
         out
     }
 }

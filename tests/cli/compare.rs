@@ -1005,3 +1005,52 @@ fn the_search_changed_column_says_none_when_nothing_changed() {
     let table = stdout(&compare(&[json.as_os_str(), json.as_os_str()]).code(0));
     assert_eq!(cell(&table), "none", "{table}");
 }
+
+/// Corpus and strategy names are the user's: in Markdown, none may split a cell or become
+/// HTML, in the table, the unpaired list or the note naming --relative-to.
+#[test]
+fn markdown_escapes_names_everywhere() {
+    let dir = TempDir::new().unwrap();
+    let weird = "x|<i>&`y`";
+    let rows: Vec<Row> = baseline()
+        .into_iter()
+        .map(|(l, s, n, t)| (l, if s == "beta" { weird } else { s }, n, t))
+        .collect();
+    let corpus = "a|<b>&`c`.txt";
+    let b = write_corpus_csv(dir.path(), "base.csv", corpus, 0, &rows);
+    let fewer: Vec<Row> = rows.iter().copied().filter(|r| r.0 != 5).collect();
+    let c = write_corpus_csv(dir.path(), "cur.csv", corpus, 0, &fewer);
+    let os = std::ffi::OsStr::new;
+    let a = compare(&[
+        b.as_os_str(),
+        c.as_os_str(),
+        os("--format=markdown"),
+        os("--relative-to"),
+        os(weird),
+        os("--min-paired=0"),
+    ])
+    .code(0);
+    let md = stdout(&a);
+    let (corpus, weird) = ("a\\|&lt;b&gt;&amp;\\`c\\`.txt", "x\\|&lt;i&gt;&amp;\\`y\\`");
+    assert!(
+        md.contains(&format!("\n| {corpus} | alpha | 199 |")),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("\n| {corpus} | {weird} | 199 |")),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            "- {corpus} / {weird}: 1 puzzles only in the baseline run"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("Times are relative to {weird} on")),
+        "{md}"
+    );
+    for raw in ["<b>", "<i>", "`c`", "`y`", "b>&"] {
+        assert!(!md.contains(raw), "{raw} in {md}");
+    }
+}
