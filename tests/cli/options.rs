@@ -17,7 +17,7 @@ fn one_strategy_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
             "-o".into(),
             out.clone(),
         ],
-        vec!["check".into(), mixed, "-q".into(), "--solutions".into()],
+        vec!["check".into(), mixed, "-q".into(), "--solve".into()],
         vec![
             "generate".into(),
             "-n".into(),
@@ -196,4 +196,33 @@ fn markdown_is_spelt_alike_in_run_and_compare() {
         compare.contains("- markdown\n") && !compare.contains("- md"),
         "{compare}"
     );
+}
+
+/// `--solutions` means one thing: how many solutions `generate` gives its puzzles. `check`
+/// solves its puzzles with `--solve`, and its old `--solutions` is refused with the new name.
+#[test]
+fn solutions_is_generates_class_and_check_solves_with_solve() {
+    let kaggle = fixture("kaggle.csv");
+    bench()
+        .args(["check", &kaggle, "--solve", "-q"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("solutions checked with"));
+    bench()
+        .args(["check", &kaggle, "--solutions", "-q"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "check's --solutions is now --solve",
+        ));
+    let help = bench().args(["check", "--help"]).assert().success();
+    let help = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(
+        help.contains("--solve") && !help.contains("--solutions"),
+        "{help}"
+    );
+    bench()
+        .args(["generate", "-n", "2", "-q", "--solutions", "many"])
+        .assert()
+        .success();
 }
