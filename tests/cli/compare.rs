@@ -1054,3 +1054,38 @@ fn markdown_escapes_names_everywhere() {
         assert!(!md.contains(raw), "{raw} in {md}");
     }
 }
+
+/// Without top1465, the perf gate times `datasets/minimal.txt` (1,000 puzzles), not
+/// classic.txt's 14, whose verdicts swung by 15% on an unchanged tree.
+#[test]
+fn the_perf_gate_falls_back_to_the_minimal_corpus() {
+    let corpora = |top1465: &Path| -> String {
+        let a = Command::new("bash")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["scripts/perf-gate.sh", "--corpora"])
+            .env("PERF_GATE_TOP1465", top1465)
+            .assert()
+            .code(0);
+        stdout(&a)
+    };
+    let dir = TempDir::new().unwrap();
+    let missing = dir.path().join("missing");
+    let out = corpora(&missing);
+    assert!(
+        out.starts_with(&format!(
+            "time: datasets/minimal.txt ({} not found)\n",
+            missing.display()
+        )),
+        "{out}"
+    );
+    let there = dir.path().join("top1465");
+    std::fs::write(&there, "").unwrap();
+    let out = corpora(&there);
+    assert!(
+        out.starts_with(&format!(
+            "time: the first 300 puzzles of {}\n",
+            there.display()
+        )),
+        "{out}"
+    );
+}
