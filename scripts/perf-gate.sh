@@ -3,6 +3,8 @@
 #
 #   scripts/perf-gate.sh                 run the gate (exit 0 pass, 1 regression, 2 error)
 #   scripts/perf-gate.sh --set-base REV  record REV in results/perf-gate-base (then commit it)
+#   scripts/perf-gate.sh --corpora       say which corpora the gate would time and count
+#                                        nodes on, and exit (nothing is built)
 #
 #   PERF_GATE_BASE=REV          gate against REV instead of the recorded commit (CI passes
 #                               a pull request's base)
@@ -11,6 +13,10 @@
 #   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated (each must be one of
 #                               `sudoku-bench strategies`; one the base lacks is skipped)
 #   PERF_GATE_ATTEMPTS=2        timed runs a slowdown must show in, one after the other
+#   PERF_GATE_TOP1465=PATH      magictour top1465, whose first 300 puzzles are timed
+#                               (default ../shared/datasets/puzzles3_magictour_top1465;
+#                               relative to the repository; without it, datasets/minimal.txt
+#                               is)
 #
 # Both the base commit (checked out from git history into a temporary worktree under
 # target/) and the current tree are built: the CLI and libsudoku_bench_ffi.so, which exports
@@ -42,19 +48,30 @@ GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
 REPEAT=5
 # Records per chunk of the timed run. The phases alternate chunk by chunk, so small chunks
 # alternate often and a burst of a neighbour's load falls on both builds; with the default
-# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build. 32 is for
-# the 300 puzzles of top1465 (about 10 chunks); the fallback corpus sets its own below.
+# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build. 32 makes
+# about 10 chunks of top1465's 300 puzzles, and 32 chunks of minimal.txt's 1,000.
 CHUNK=32
 # A slowdown must show in this many runs in a row: a real one shows in every run, a burst of
 # noise that got through one run's interval rarely strikes twice. Nodes need no second look.
 ATTEMPTS=${PERF_GATE_ATTEMPTS:-2}
 # The node gate's budget: the slow strategies stop there, still deterministically.
 MAX_NODES=20000
-TOP1465=../shared/datasets/puzzles3_magictour_top1465
+TOP1465=${PERF_GATE_TOP1465:-../shared/datasets/puzzles3_magictour_top1465}
 LIB=libsudoku_bench_ffi.so
 
+# Time is judged on one corpus: hard puzzles, each a search long enough to time well, and
+# enough of them for a tight interval. The first 300 of top1465 when it is there; else the
+# 1,000 generated puzzles of minimal.txt, easier but many (classic.txt's 14 swung by up to
+# 15% in one run with no code change: one noisy puzzle moves a small corpus's mean). Nodes
+# are counted on classic.txt and the timed corpus.
+if [ -f "$TOP1465" ]; then
+    time_corpus="the first 300 puzzles of $TOP1465"
+else
+    time_corpus=datasets/minimal.txt
+fi
+
 usage() {
-    echo "usage: $0 [--set-base REV]" >&2
+    echo "usage: $0 [--set-base REV | --corpora]" >&2
     exit 2
 }
 
@@ -74,6 +91,16 @@ commit_with_ffi() {
 }
 
 case "${1:-}" in
+    --corpora)
+        [ $# -eq 1 ] || usage
+        if [ "$time_corpus" = datasets/minimal.txt ]; then
+            echo "time: datasets/minimal.txt ($TOP1465 not found)"
+        else
+            echo "time: $time_corpus"
+        fi
+        echo "nodes: datasets/classic.txt and the timed corpus"
+        exit 0
+        ;;
     --set-base)
         [ $# -eq 2 ] || usage
         commit=$(commit_with_ffi "$2") || exit 2
@@ -152,28 +179,18 @@ else
 fi
 timed "build head" env CARGO_TARGET_DIR="$target" cargo build --release --locked --quiet
 
-# Nodes are checked on both corpora. Time is judged on the slice of top1465 alone: hard
-# puzzles, each a search long enough to time well, and enough of them for a tight interval.
-# classic.txt's 14 puzzles swing by up to 15% in one run with no code change: they are the
-# time corpus only when ../shared/ is absent, and then the verdict is weaker.
-corpora=(datasets/classic.txt)
-timed_corpora=(datasets/classic.txt)
-if [ -f "$TOP1465" ]; then
+if [ "$time_corpus" = datasets/minimal.txt ]; then
+    echo "perf-gate: $TOP1465 not found: time is judged on datasets/minimal.txt" >&2
+    timed=datasets/minimal.txt
+else
     # The first 300 puzzles, cut to a fixed path so that the corpus column is the same in
     # every run. target/ is ignored by git.
     slice=$work/top1465-head300.txt
     awk '!/^#/ { print; if (++n == 300) exit }' "$TOP1465" >"$slice"
-    corpora+=("${slice#"$PWD"/}")
-    timed_corpora=("${slice#"$PWD"/}")
-else
-    echo "perf-gate: $TOP1465 not found: time is judged on classic.txt's 14 puzzles, a" \
-        "noisy verdict" >&2
-    # With 32 records a chunk, these 14 puzzles are one chunk: the phase order never
-    # alternates, base always runs before head, and A/A runs (the same library on both
-    # sides) gave intervals that excluded 1.0 in 7 of 12. Chunks of 2 make 7 chunks whose
-    # order alternates (ABBA), so neither side always runs first.
-    CHUNK=2
+    timed=${slice#"$PWD"/}
 fi
+timed_corpora=("$timed")
+corpora=(datasets/classic.txt "$timed")
 
 strategies() { "$1" strategies | awk '/^[^ ]/ {print $1}' | sort; }
 base_strategies=$(strategies "$base_out/sudoku-bench")

@@ -1,8 +1,8 @@
 //! `sudoku-bench check`: a corpus lint for CI. Reports every malformed or invalid line as
-//! `file:line:col: reason` on stdout, and with `--solutions` every puzzle whose solution
+//! `file:line:col: reason` on stdout, and with `--solve` every puzzle whose solution
 //! column is not its one solution; exits 1 when anything was found.
 //!
-//! `--solutions --solver` checks the columns with that solver, and every count of it
+//! `--solve --solver` checks the columns with that solver, and every count of it
 //! against the built-in reference: a line whose count the two disagree on is said on
 //! stderr (the solver's fault, not the corpus's), its column not judged, and the exit is 1.
 //!
@@ -37,10 +37,15 @@ pub struct Args {
     /// Also solve every puzzle that has a solution column: the puzzle must have exactly one
     /// solution, and it must be the column's.
     #[arg(long)]
-    solutions: bool,
+    solve: bool,
 
-    /// Built-in strategy used by `--solutions`; default: the fastest registered. Not with
-    /// --solver, which `--solutions` then uses instead.
+    /// `--solve`'s old name, refused with the new one: `--solutions` names how many
+    /// solutions `generate` gives its puzzles.
+    #[arg(long = "solutions", hide = true)]
+    old_solutions: bool,
+
+    /// Built-in strategy used by `--solve`; default: the fastest registered. Not with
+    /// --solver, which `--solve` then uses instead.
     #[arg(long = "strategies", short = 's', value_name = "NAME", value_parser = parse_one_strategy)]
     strategy: Option<String>,
 
@@ -53,7 +58,7 @@ pub struct Args {
     #[command(flatten)]
     shard: super::shard::ShardArg,
 
-    /// Worker threads for `--solutions` (0: one per core; at most 16 per core).
+    /// Worker threads for `--solve` (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
@@ -65,15 +70,15 @@ pub struct Args {
 const CHUNK: usize = 4096;
 
 /// `check`'s arguments, checked once: the corpora and how to read them, and the strategy
-/// that searches the solution columns when `--solutions` asks.
+/// that searches the solution columns when `--solve` asks.
 struct Plan {
     corpora: Vec<PathBuf>,
     format: Option<Format>,
     shard: Option<Shard>,
     /// The solver named (`-s` or `--solver`), or the fastest: also named in the last line
-    /// without `--solutions`.
+    /// without `--solve`.
     solver: OneSolver,
-    solutions: bool,
+    solve: bool,
     threads: usize,
     quiet: bool,
 }
@@ -81,10 +86,16 @@ struct Plan {
 impl Plan {
     /// Check `args`: the strategy, the corpora (none named twice) and the part.
     fn new(args: Args) -> anyhow::Result<Plan> {
-        if !args.solutions && !args.solvers.is_empty() {
+        if args.old_solutions {
             bail!(
-                "check solves only with --solutions: without it a --solver would not be \
-                 used (add --solutions, or drop --solver)"
+                "check's --solutions is now --solve (--solutions names how many solutions \
+                 generate gives its puzzles)"
+            );
+        }
+        if !args.solve && !args.solvers.is_empty() {
+            bail!(
+                "check solves only with --solve: without it a --solver would not be \
+                 used (add --solve, or drop --solver)"
             );
         }
         let solver = args.solvers.one(args.strategy.as_deref(), "check")?;
@@ -95,7 +106,7 @@ impl Plan {
             corpora: args.corpora,
             format,
             solver,
-            solutions: args.solutions,
+            solve: args.solve,
             threads: args.threads,
             quiet: args.quiet,
         })
@@ -103,7 +114,7 @@ impl Plan {
 
     /// The last line's note on how solutions were checked.
     fn what(&self) -> String {
-        if self.solutions {
+        if self.solve {
             format!("solutions checked with {}", self.solver.described())
         } else {
             "solutions not searched".to_string()
@@ -137,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     Ok(check.tally.ending(&plan, interrupted))
 }
 
-/// The check at work: the classifier (with `--solutions`), the batch being checked, and
+/// The check at work: the classifier (with `--solve`), the batch being checked, and
 /// where its faults are said.
 struct Check {
     classifier: Option<Classifier>,
@@ -155,7 +166,7 @@ impl Check {
     /// The classifier `plan` asks for, and a progress bar over `total_bytes`.
     fn new(plan: &Plan, total_bytes: Option<u64>) -> anyhow::Result<Check> {
         let classifier = plan
-            .solutions
+            .solve
             .then(|| {
                 Classifier::checked(
                     &plan.solver.info,

@@ -20,9 +20,11 @@ use super::args::parse_pair;
 use super::exit::Exit;
 use super::outputs::{self, Output};
 
+/// `--format`: `markdown` (or `md`) as `run --summary-format` takes it.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum OutputFormat {
     Table,
+    #[value(alias = "md")]
     Markdown,
     Json,
     /// One self-contained page with the verdicts and, per compared pair, plots of the

@@ -47,7 +47,7 @@ enum Command {
     /// Keep the lines of corpora with the wanted status (default: uniquely solvable puzzles).
     #[command(mut_arg("solvers", |a| a.help(solvers::solver_help("filter"))))]
     Filter(filter::Args),
-    /// Report every malformed or invalid line (and with --solutions, wrong solution columns).
+    /// Report every malformed or invalid line (and with --solve, wrong solution columns).
     #[command(mut_arg("solvers", |a| a.help(solvers::solver_help("check"))))]
     Check(check::Args),
     /// Generate a reproducible corpus of random uniquely-solvable (minimal) puzzles.

@@ -85,7 +85,7 @@ const SOLVER_HELP: [(&str, &str); 4] = [
     ),
     (
         "check",
-        "With --solutions: check the solution columns with a solver from outside, named \
+        "With --solve: check the solution columns with a solver from outside, named \
          NAME, instead of a built-in strategy (one --solver, without -s). A count fast \
          disagrees with is said on stderr and makes the exit 1.",
     ),

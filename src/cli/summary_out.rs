@@ -45,11 +45,12 @@ impl SummaryArgs {
     }
 }
 
-/// `--summary-format`.
+/// `--summary-format`: the words `compare --format` takes for the same formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum SummaryFormat {
     Json,
-    Md,
+    #[value(alias = "md")]
+    Markdown,
     Csv,
 }
 
@@ -58,7 +59,7 @@ impl SummaryFormat {
     fn of(flag: Option<SummaryFormat>, path: &Path) -> SummaryFormat {
         let by_extension = || match path.extension()?.to_str()? {
             "json" => Some(SummaryFormat::Json),
-            "md" => Some(SummaryFormat::Md),
+            "md" => Some(SummaryFormat::Markdown),
             "csv" => Some(SummaryFormat::Csv),
             _ => None,
         };
@@ -68,7 +69,7 @@ impl SummaryFormat {
     fn exporter(self) -> &'static dyn Exporter {
         match self {
             SummaryFormat::Json => &JsonExporter,
-            SummaryFormat::Md => &MarkdownExporter,
+            SummaryFormat::Markdown => &MarkdownExporter,
             SummaryFormat::Csv => &CsvExporter,
         }
     }

@@ -117,7 +117,13 @@ pub enum Verdict {
     Faster,
     /// The whole interval is above `1 + threshold`, whatever the search did: a regression.
     Slower,
-    /// Neither faster nor slower beyond the threshold, and the same search.
+    /// The whole interval is below 1 but not below `1 / (1 + threshold)`: a speed-up was
+    /// measured, too small (or too uncertain) to count. The same search.
+    FasterNotPastThreshold,
+    /// The whole interval is above 1 but not above `1 + threshold`: a slowdown was
+    /// measured, too small (or too uncertain) to fail. The same search.
+    SlowerNotPastThreshold,
+    /// The interval holds 1: no change measured, and the same search.
     NoChange,
     /// The search changed (see [`ComparisonRow::search_changed`]), and the time is not slower.
     SearchChanged,
@@ -132,6 +138,8 @@ impl Verdict {
         match self {
             Verdict::Faster => "faster",
             Verdict::Slower => "slower",
+            Verdict::FasterNotPastThreshold => "faster, not past threshold",
+            Verdict::SlowerNotPastThreshold => "slower, not past threshold",
             Verdict::NoChange => "no change",
             Verdict::SearchChanged => "search changed",
             Verdict::Inconclusive => "inconclusive",
@@ -173,7 +181,8 @@ pub struct ComparisonRow {
     /// Whether either side counted nodes: a solver from outside (`--solver`) counts none,
     /// and its node totals are then not shown as zeros.
     pub nodes_counted: bool,
-    /// Paired puzzles whose node count or status differs.
+    /// Paired puzzles whose node count or status differs; in summary mode, which has no
+    /// puzzles, 1 when a run's node total or searched count differs, else 0.
     pub search_changed: u64,
     /// Current / baseline time: geometric mean of per-puzzle ratios over all runs, or
     /// (summary mode) the geometric mean of the runs' medians, current over baseline.
@@ -440,8 +449,10 @@ fn per_puzzle(side: &[Run]) -> Option<Vec<&load::Samples>> {
 
 /// The verdict of one row. Time first: a slowdown is a regression whatever the search did
 /// (`--allow-search-changes` must not hide one). Then a changed search; then, when a time
-/// verdict can be given, the interval against the threshold. A row with nothing timed (no
-/// reference time in its corpus, say) has no time verdict.
+/// verdict can be given, the interval against the threshold, and, when it is not past it,
+/// against 1: an interval wholly on one side of 1 measured a change, which "no change"
+/// would deny. A row with nothing timed (no reference time in its corpus, say) has no time
+/// verdict.
 fn verdict(
     threshold: f64,
     search_changed: bool,
@@ -453,6 +464,8 @@ fn verdict(
         _ if ratio.is_none() || !conclusive => Verdict::Inconclusive,
         Some((lo, _)) if lo > 1.0 + threshold => Verdict::Slower,
         Some((_, hi)) if hi < 1.0 / (1.0 + threshold) => Verdict::Faster,
+        Some((lo, _)) if lo > 1.0 => Verdict::SlowerNotPastThreshold,
+        Some((_, hi)) if hi < 1.0 => Verdict::FasterNotPastThreshold,
         _ => Verdict::NoChange,
     };
     if search_changed && time != Verdict::Slower {
@@ -538,10 +551,11 @@ mod tests {
     fn faster_is_symmetric_to_slower_in_log_space() {
         // 1/1.1 = 0.909...: an interval ending at 0.92 is not faster, one ending at 0.90 is.
         let v = |changed, lo, hi| verdict(0.1, changed, true, Some(1.0), Some((lo, hi)));
-        assert_eq!(v(false, 0.85, 0.92), Verdict::NoChange);
+        assert_eq!(v(false, 0.85, 0.92), Verdict::FasterNotPastThreshold);
         assert_eq!(v(false, 0.85, 0.90), Verdict::Faster);
         assert_eq!(v(false, 1.11, 1.3), Verdict::Slower);
-        assert_eq!(v(false, 1.09, 1.3), Verdict::NoChange);
+        assert_eq!(v(false, 1.09, 1.3), Verdict::SlowerNotPastThreshold);
+        assert_eq!(v(false, 0.95, 1.05), Verdict::NoChange);
         assert_eq!(v(true, 0.5, 0.6), Verdict::SearchChanged);
         // No evidence about the machine: whatever the ratio, no time verdict.
         assert_eq!(
@@ -556,6 +570,28 @@ mod tests {
         // --allow-search-changes cannot hide it; nothing timed is no time verdict.
         assert_eq!(v(true, 1.2, 1.3), Verdict::Slower);
         assert_eq!(verdict(0.1, false, true, None, None), Verdict::Inconclusive);
+    }
+
+    /// The case: +4.6% measured (interval 1.044-1.048) under a 5% threshold is a
+    /// slowdown too small to fail, not "no change"; the same the other way round.
+    #[test]
+    fn a_change_measured_but_not_past_the_threshold_is_said() {
+        let v = |lo, hi| verdict(0.05, false, true, Some(1.0), Some((lo, hi)));
+        assert_eq!(v(1.044, 1.048), Verdict::SlowerNotPastThreshold);
+        assert_eq!(v(1.0 / 1.048, 1.0 / 1.044), Verdict::FasterNotPastThreshold);
+        assert_eq!(v(0.999, 1.048), Verdict::NoChange);
+        assert_eq!(v(1.0, 1.0), Verdict::NoChange);
+        assert_eq!(
+            Verdict::SlowerNotPastThreshold.as_str(),
+            "slower, not past threshold"
+        );
+        let json = serde_json::to_string(&Verdict::FasterNotPastThreshold).unwrap();
+        assert_eq!(json, "\"faster_not_past_threshold\"");
+        // Neither fails a gate; a changed search still shows over either.
+        assert_eq!(
+            verdict(0.05, true, true, Some(1.0), Some((1.044, 1.048))),
+            Verdict::SearchChanged
+        );
     }
 
     #[test]

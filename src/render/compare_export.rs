@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
+use crate::render::markdown;
 use crate::render::table::thousands;
 
 /// Turns a comparison into one output format.
@@ -58,10 +59,12 @@ pub(super) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
         Some((lo, hi)) if !r.reference => format!("{lo:.3} .. {hi:.3}"),
         _ => "-".to_string(),
     };
-    let changed = if r.search_changed > 0 && cmp.mode != Mode::Summary {
-        thousands(r.search_changed)
-    } else {
-        String::new()
+    // Said either way: a blank cell would not tell "nothing changed" from "not checked".
+    // Summary JSONs hold totals, not puzzles: they tell whether, not on how many.
+    let changed = match (r.search_changed, cmp.mode) {
+        (0, _) => "none".to_string(),
+        (_, Mode::Summary) => "yes".to_string(),
+        (n, _) => thousands(n),
     };
     let strategy = match &r.baseline_strategy {
         Some(old) => format!("{old} -> {}", r.strategy),
@@ -104,13 +107,15 @@ pub(crate) const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower bu
      (`scripts/ab.sh`) and compare `--baseline B1 B2 .. --current C1 C2 ..`, or compare \
      times relative to a strategy of the same run with `--relative-to STRATEGY`.";
 
-/// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none.
-pub(super) fn method(cmp: &Comparison) -> String {
+/// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none;
+/// `name` shows the `--relative-to` strategy's name as the format needs it.
+pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String {
     let t = cmp.threshold * 100.0;
     let level = cmp.confidence * 100.0;
     let rule = format!(
         "Slower: the whole interval is above +{t:.1}%; faster: the whole interval is below \
-         1/(1+{t:.1}%)."
+         1/(1+{t:.1}%); not past threshold: the whole interval is on that side of 1 but not \
+         beyond the threshold (no failure); no change: the interval holds 1."
     );
     let runs = format!(
         "{} baseline run(s), {} current run(s)",
@@ -140,9 +145,10 @@ pub(super) fn method(cmp: &Comparison) -> String {
         ),
     };
     if let (Some(s), Mode::PerPuzzle) = (&cmp.relative_to, cmp.mode) {
+        let s = name(s);
         text.push_str(&format!(
-            " Times are relative to `{s}` on the same puzzle in the same run, so machine \
-             speed cancels; `{s}`'s own time is not judged."
+            " Times are relative to {s} on the same puzzle in the same run, so machine \
+             speed cancels; {s}'s own time is not judged."
         ));
     }
     if !cmp.conclusive() {
@@ -223,7 +229,7 @@ impl CompareExporter for CompareTableExporter {
         for u in &cmp.unpaired {
             let _ = writeln!(out, "unpaired: {}", unpaired_line(u));
         }
-        let _ = writeln!(out, "{}", method(cmp));
+        let _ = writeln!(out, "{}", method(cmp, |s| format!("`{s}`")));
         out
     }
 }
@@ -259,7 +265,8 @@ impl CompareExporter for CompareMarkdownExporter {
             .collect();
         let _ = writeln!(out, "|{}|", align.join("|"));
         for r in &cmp.rows {
-            let mut c = cells(cmp, r);
+            // Corpus and strategy names are the user's: any of them may hold `|` or HTML.
+            let mut c: Vec<String> = cells(cmp, r).iter().map(|v| markdown::escape(v)).collect();
             let last = c.len() - 1;
             if matches!(
                 r.verdict,
@@ -267,16 +274,15 @@ impl CompareExporter for CompareMarkdownExporter {
             ) {
                 c[last] = format!("**{}**", c[last]);
             }
-            let escaped: Vec<String> = c.iter().map(|v| v.replace('|', "\\|")).collect();
-            let _ = writeln!(out, "| {} |", escaped.join(" | "));
+            let _ = writeln!(out, "| {} |", c.join(" | "));
         }
         if !cmp.unpaired.is_empty() {
             out.push_str("\nUnpaired:\n\n");
             for u in &cmp.unpaired {
-                let _ = writeln!(out, "- {}", unpaired_line(u).replace('|', "\\|"));
+                let _ = writeln!(out, "- {}", markdown::escape(&unpaired_line(u)));
             }
         }
-        let _ = writeln!(out, "\n<sub>{}</sub>", method(cmp));
+        let _ = writeln!(out, "\n<sub>{}</sub>", method(cmp, markdown::escape));
         out
     }
 }

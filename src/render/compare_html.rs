@@ -63,7 +63,7 @@ impl CompareExporter for CompareHtmlExporter {
                 page.paragraph(&export::unpaired_line(u));
             }
         }
-        page.paragraph(&export::method(cmp));
+        page.paragraph(&export::method(cmp, |s| format!("`{s}`")));
         page.heading(2, "Per-puzzle time ratios");
         if cmp.mode == Mode::Summary {
             page.paragraph(

@@ -8,6 +8,7 @@
 
 use std::fmt::Write;
 
+use crate::render::markdown::escape;
 use crate::results::Status;
 use crate::summary::{SummaryReport, SummaryRow};
 
@@ -431,8 +432,30 @@ impl Exporter for TableExporter {
 /// machine and settings it was measured with.
 pub struct MarkdownExporter;
 
+/// `report` with every name in it that the user chose or the machine reported (corpus
+/// paths, strategies, CPU models) escaped for Markdown, so that the table and the notes that
+/// quote them show them as they are.
+fn markdown_names(report: &SummaryReport) -> SummaryReport {
+    let mut report = report.clone();
+    for row in &mut report.rows {
+        row.corpus = escape(&row.corpus);
+        row.strategy = escape(&row.strategy);
+    }
+    for pipe in &mut report.pipes {
+        pipe.strategy = escape(&pipe.strategy);
+    }
+    for solver in &mut report.resources {
+        solver.strategy = escape(&solver.strategy);
+    }
+    for machine in std::iter::once(&mut report.machine).chain(&mut report.machines) {
+        machine.cpu = escape(&machine.cpu);
+    }
+    report
+}
+
 impl Exporter for MarkdownExporter {
     fn export(&self, report: &SummaryReport) -> String {
+        let report = &markdown_names(report);
         let (headings, cells) = grid(report);
         let mut out = String::new();
         let _ = writeln!(
@@ -802,6 +825,36 @@ mod tests {
         assert!(!JsonExporter
             .export(&report(false, Some(0)))
             .contains("pipes"));
+    }
+
+    /// Names are the user's (a corpus path, a strategy from the library, a CPU model): in
+    /// Markdown none may split a cell or become HTML, in the table or in a note quoting it.
+    #[test]
+    fn markdown_escapes_the_names_in_its_cells_and_notes() {
+        use crate::summary::PipeCost;
+        let name = "x|<i>&`y`";
+        let mut report = report(vec![row("a|<b>.txt", name, [3, 0, 0, 0, 0, 0, 0])]);
+        report.pipes.push(PipeCost {
+            strategy: name.into(),
+            round_trip_ns: 1_000,
+        });
+        report.machine.cpu = "cpu <fast> | 2".into();
+        let md = MarkdownExporter.export(&report);
+        let shown = "x\\|&lt;i&gt;&amp;\\`y\\`";
+        assert!(
+            md.contains(&format!("\n| a\\|&lt;b&gt;.txt | {shown} | 3 |")),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!("cmd solver {shown}: a round trip")),
+            "{md}"
+        );
+        assert!(md.contains("on cpu &lt;fast&gt; \\| 2 ("), "{md}");
+        assert!(!md.contains('<'), "{md}");
+        assert_eq!(md.matches('`').count(), md.matches("\\`").count(), "{md}");
+        // The text table shows the names as they are.
+        let text = WideTableExporter.export(&report);
+        assert!(text.contains(name) && text.contains("a|<b>.txt"), "{text}");
     }
 
     #[test]

@@ -298,7 +298,7 @@ fn check_reports_every_fault_with_line_and_column_and_fails() {
 #[test]
 fn check_passes_clean_corpora() {
     bench()
-        .args(["check", "-q", "--solutions"])
+        .args(["check", "-q", "--solve"])
         .arg(fixture("kaggle.csv"))
         .arg(fixture("kaggle_id.csv"))
         .assert()
@@ -329,13 +329,13 @@ fn check_solutions_finds_a_solution_column_of_a_non_unique_puzzle() {
     )
     .unwrap();
     let name = csv.display().to_string();
-    // Without --solutions the multiple puzzle passes: its column does fit it.
+    // Without --solve the multiple puzzle passes: its column does fit it.
     let plain = bench().args(["check", "-q", &name]).assert().code(1);
     let plain = String::from_utf8(plain.get_output().stdout.clone()).unwrap();
     assert!(plain.starts_with(&format!("{name}:4:")), "{plain}");
     assert_eq!(plain.lines().count(), 1, "{plain}");
     bench()
-        .args(["check", "-q", "--solutions", &name])
+        .args(["check", "-q", "--solve", &name])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(format!(
@@ -400,7 +400,7 @@ fn generated_csv_feeds_run_and_check() {
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("quizzes,solutions\n"));
     bench()
-        .args(["check", "-q", "--solutions"])
+        .args(["check", "-q", "--solve"])
         .arg(&csv)
         .assert()
         .success();

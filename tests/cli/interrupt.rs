@@ -460,7 +460,7 @@ fn sigint_stops_check_with_the_faults_found_so_far() {
     std::fs::write(dir.path().join("c.csv"), corpus).unwrap();
     let entries = 5 + 4091 + puzzles.lines().count();
     let faults = std::fs::File::create(dir.path().join("faults.txt")).unwrap();
-    let args = ["check", "c.csv", "--solutions", "-s", "naive", "-q"];
+    let args = ["check", "c.csv", "--solve", "-s", "naive", "-q"];
     let mut child = Running::start_to(&args, dir.path(), faults.into());
     wait_for_output(&mut child, &dir.path().join("faults.txt"), 1);
     std::thread::sleep(INTO_SLOW);

@@ -138,7 +138,7 @@ fn a_byte_order_mark_is_skipped() {
     bench()
         .arg("check")
         .arg(&csv)
-        .args(["--solutions", "-q"])
+        .args(["--solve", "-q"])
         .assert()
         .success();
     let text = dir.path().join("bom.txt");

@@ -17,7 +17,7 @@ fn one_strategy_commands(dir: &std::path::Path) -> Vec<Vec<String>> {
             "-o".into(),
             out.clone(),
         ],
-        vec!["check".into(), mixed, "-q".into(), "--solutions".into()],
+        vec!["check".into(), mixed, "-q".into(), "--solve".into()],
         vec![
             "generate".into(),
             "-n".into(),
@@ -156,4 +156,73 @@ fn help_shows_the_agreed_names() {
         generate.contains("--format <FORMAT>"),
         "its output's format: {generate}"
     );
+}
+
+/// Markdown has one name in both commands that write it, `markdown`, which the help shows;
+/// `md` (the file extension) is its short form in both.
+#[test]
+fn markdown_is_spelt_alike_in_run_and_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("run.csv");
+    for word in ["markdown", "md"] {
+        let out = bench()
+            .args(["run", &fixture("mixed.txt"), "-s", "fast", "-q", "-o"])
+            .arg(&csv)
+            .args(["--summary", "-", "--summary-format", word])
+            .assert()
+            .success();
+        let md = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(md.contains("\n| corpus | strategy |"), "{word}: {md}");
+        let out = bench()
+            .arg("compare")
+            .args([&csv, &csv])
+            .args(["--format", word])
+            .assert()
+            .success();
+        let md = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(md.starts_with("### sudoku-bench compare"), "{word}: {md}");
+    }
+    let help = |command: &str| {
+        let out = bench().args([command, "--help"]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let run = help("run");
+    assert!(
+        run.contains("[possible values: json, markdown, csv]"),
+        "{run}"
+    );
+    let compare = help("compare");
+    assert!(
+        compare.contains("- markdown\n") && !compare.contains("- md"),
+        "{compare}"
+    );
+}
+
+/// `--solutions` means one thing: how many solutions `generate` gives its puzzles. `check`
+/// solves its puzzles with `--solve`, and its old `--solutions` is refused with the new name.
+#[test]
+fn solutions_is_generates_class_and_check_solves_with_solve() {
+    let kaggle = fixture("kaggle.csv");
+    bench()
+        .args(["check", &kaggle, "--solve", "-q"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("solutions checked with"));
+    bench()
+        .args(["check", &kaggle, "--solutions", "-q"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "check's --solutions is now --solve",
+        ));
+    let help = bench().args(["check", "--help"]).assert().success();
+    let help = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(
+        help.contains("--solve") && !help.contains("--solutions"),
+        "{help}"
+    );
+    bench()
+        .args(["generate", "-n", "2", "-q", "--solutions", "many"])
+        .assert()
+        .success();
 }

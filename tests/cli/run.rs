@@ -865,6 +865,27 @@ fn summary_dash_writes_to_stdout_as_json_unless_told() {
     assert!(!std::path::Path::new("-").exists(), "no file named -");
 }
 
+/// A corpus whose name holds `|`, HTML and backticks: the Markdown summary shows it as it
+/// is, one cell, no tag.
+#[test]
+fn the_markdown_summary_escapes_a_corpus_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "a|<b>&`c`.txt";
+    std::fs::copy(fixture("mixed.txt"), dir.path().join(name)).unwrap();
+    let out = bench()
+        .current_dir(dir.path())
+        .args(["run", name, "-s", "fast", "-q", "-o", "/dev/null"])
+        .args(["--summary", "-", "--summary-format", "markdown"])
+        .assert()
+        .success();
+    let md = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        md.contains("\n| a\\|&lt;b&gt;&amp;\\`c\\`.txt | fast | "),
+        "{md}"
+    );
+    assert!(!md.contains("<b>") && !md.contains("`c`"), "{md}");
+}
+
 #[test]
 fn the_summary_format_comes_from_the_flag_then_the_extension_then_json() {
     let dir = tempfile::tempdir().unwrap();

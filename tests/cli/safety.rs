@@ -347,7 +347,7 @@ fn too_many_threads_are_refused_by_every_command() {
     let commands: [&[&str]; 4] = [
         &["run", "c.txt", "-o", "r.csv"],
         &["filter", "c.txt", "--out", "k.txt"],
-        &["check", "c.txt", "--solutions"],
+        &["check", "c.txt", "--solve"],
         &["generate", "-n", "5", "-o", "g.txt"],
     ];
     for args in commands {
@@ -360,7 +360,7 @@ fn too_many_threads_are_refused_by_every_command() {
     assert!(!d.join("r.csv").exists() && !d.join("k.txt").exists() && !d.join("g.txt").exists());
     // The bound leaves room: twice the cores is fine.
     bench(d)
-        .args(["check", "c.txt", "--solutions", "-q", "-j"])
+        .args(["check", "c.txt", "--solve", "-q", "-j"])
         .arg((2 * std::thread::available_parallelism().unwrap().get()).to_string())
         .assert()
         .code(1);

@@ -1,4 +1,4 @@
-//! `--solver` beyond `run`: `filter` counts with it, `check --solutions` checks with it,
+//! `--solver` beyond `run`: `filter` counts with it, `check --solve` checks with it,
 //! `generate` makes its uniqueness checks with it, and `run -s none` times it alone; in
 //! each, every count it gives is checked against `fast`'s. The solvers are tests/solvers/
 //! built as shared libraries (see `foreign_lib`) and, where python3 is found, the Python
@@ -170,10 +170,10 @@ fn filter_with_a_wrong_solver_keeps_no_line_it_miscounts_and_exits_1() {
     );
 }
 
-/// `check --solutions` over `corpus` with `extra`: the output.
+/// `check --solve` over `corpus` with `extra`: the output.
 fn check(corpus: &Path, extra: &[&str]) -> Output {
     bench()
-        .args(["check", "--solutions", "-q"])
+        .args(["check", "--solve", "-q"])
         .arg(corpus)
         .args(extra)
         .output()
@@ -387,18 +387,10 @@ fn contradictory_or_useless_solver_options_are_refused_before_any_output() {
         ),
         (
             vec!["check", &mixed, "--solver", &mine],
-            "error: check solves only with --solutions".into(),
+            "error: check solves only with --solve".into(),
         ),
         (
-            vec![
-                "check",
-                &mixed,
-                "--solutions",
-                "-s",
-                "dlx",
-                "--solver",
-                &mine,
-            ],
+            vec!["check", &mixed, "--solve", "-s", "dlx", "--solver", &mine],
             "error: check solves with one solver, and -s dlx and --solver".into(),
         ),
         (
