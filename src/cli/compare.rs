@@ -195,7 +195,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .flatten()
         .cloned()
         .collect();
-    let out = outputs::check_reading_twice(&inputs, vec![Output::named("--out", &args.out)])?;
+    let out =
+        outputs::check_reading_twice("compare", &inputs, vec![Output::named("--out", &args.out)])?;
     let cmp = comparison(&args, &options)?;
     // Created once the runs are read, not before: a run that cannot be compared then
     // leaves no empty page behind, and reading is all the work there is to save.

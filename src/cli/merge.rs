@@ -142,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         wanted.push(Output::named("--summary", s));
     }
     // Only the clash checks: the outputs are created under temporary names below.
-    outputs::check_reading_twice(&inputs, wanted)?;
+    outputs::check_reading_twice("merge", &inputs, wanted)?;
     let parts = merge::load(&args.parts)?;
     let report = merge::merged_report(&parts)?;
     let corpora = merge::corpora(&parts);

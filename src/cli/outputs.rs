@@ -147,9 +147,47 @@ impl Write for CorpusWriter {
     }
 }
 
+/// What a command reads, so that a refusal says what the clashing input is to it.
+#[derive(Debug, Clone, Copy)]
+enum Reads {
+    /// Corpora of puzzles: `run`, `filter`, `check`, `generate`.
+    Corpora,
+    /// Runs' per-puzzle CSVs and summary JSONs, read by the command named.
+    Runs(&'static str),
+}
+
+impl Reads {
+    /// One input, before its path: "corpus c.txt", "input run.csv".
+    fn one(self) -> &'static str {
+        match self {
+            Reads::Corpora => "corpus",
+            Reads::Runs(_) => "input",
+        }
+    }
+
+    /// What an output that is an input is both of.
+    fn both(self) -> String {
+        match self {
+            Reads::Corpora => "a corpus and an output".to_string(),
+            Reads::Runs(command) => {
+                format!("{command}'s input (a run's per-puzzle CSV or summary JSON) and its output")
+            }
+        }
+    }
+
+    /// Why an input may not be named twice.
+    fn once(self) -> &'static str {
+        match self {
+            Reads::Corpora => "each corpus is read once",
+            Reads::Runs(_) => "each run is read once",
+        }
+    }
+}
+
 /// Inputs and outputs found distinct; `create` makes the outputs.
 #[derive(Debug)]
 pub struct Checked {
+    reads: Reads,
     outputs: Vec<Output>,
     /// The inputs that are files, for the check made again on the opened outputs.
     inputs: Vec<(PathBuf, Identity)>,
@@ -266,9 +304,23 @@ fn resolve_within(path: &Path, links: u32) -> PathBuf {
     }
 }
 
-/// Refuse, before any work, an input named twice, an output that is an input, and two
+/// Refuse, before any work, a corpus named twice, an output that is a corpus, and two
 /// outputs in one file or both on stdout (two formats in one stream).
-pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+pub fn check(corpora: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+    check_as(Reads::Corpora, corpora, outputs)
+}
+
+/// `check` for `command`, which reads runs (their per-puzzle CSVs and summary JSONs), not
+/// corpora: its refusals say so.
+pub fn check_runs(
+    command: &'static str,
+    runs: &[PathBuf],
+    outputs: Vec<Output>,
+) -> anyhow::Result<Checked> {
+    check_as(Reads::Runs(command), runs, outputs)
+}
+
+fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
     let input_ids: Vec<(&PathBuf, Option<Identity>)> =
         inputs.iter().map(|p| (p, Identity::input(p))).collect();
     for (i, (path, id)) in input_ids.iter().enumerate() {
@@ -278,10 +330,12 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
             .find(|(_, other)| other.as_ref() == Some(id))
         {
             bail!(
-                "corpus {}{} is named twice (also as {}): each corpus is read once",
+                "{} {}{} is named twice (also as {}): {}",
+                reads.one(),
                 path.display(),
                 id.describe(),
-                first.display()
+                first.display(),
+                reads.once()
             );
         }
     }
@@ -299,10 +353,12 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
                 .is_some_and(|other| id.clashes_with(other))
             {
                 bail!(
-                    "{} {} is both a corpus and an output: it is the same file as corpus {}; \
-                     refusing to overwrite an input",
+                    "{} {} is both {}: it is the same file as {} {}; refusing to overwrite \
+                     an input",
                     output.flag,
                     output.path.display(),
+                    reads.both(),
+                    reads.one(),
                     input.display()
                 );
             }
@@ -326,14 +382,23 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
         .into_iter()
         .filter_map(|(path, id)| id.map(|id| (path.clone(), id)))
         .collect();
-    Ok(Checked { outputs, inputs })
+    Ok(Checked {
+        reads,
+        outputs,
+        inputs,
+    })
 }
 
-/// `check` for a command that may read one input twice (`compare run.csv run.csv` compares
-/// a run with itself): the inputs are taken once each, and only the outputs are checked.
-pub fn check_reading_twice(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+/// `check_runs` for a command that may read one run twice (`compare run.csv run.csv`
+/// compares a run with itself): the runs are taken once each, and only the outputs are
+/// checked.
+pub fn check_reading_twice(
+    command: &'static str,
+    runs: &[PathBuf],
+    outputs: Vec<Output>,
+) -> anyhow::Result<Checked> {
     let mut seen = Vec::new();
-    let once: Vec<PathBuf> = inputs
+    let once: Vec<PathBuf> = runs
         .iter()
         .filter(|p| match Identity::input(p) {
             Some(id) if seen.contains(&id) => false,
@@ -345,7 +410,7 @@ pub fn check_reading_twice(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::
         })
         .cloned()
         .collect();
-    check(&once, outputs)
+    check_runs(command, &once, outputs)
 }
 
 impl Checked {
@@ -401,9 +466,10 @@ impl Checked {
         for (i, (out, id)) in files.iter().enumerate() {
             if let Some((input, _)) = self.inputs.iter().find(|(_, other)| id.clashes_with(other)) {
                 bail!(
-                    "{} {} is the same file as corpus {}; refusing to overwrite an input",
+                    "{} {} is the same file as {} {}; refusing to overwrite an input",
                     out.flag,
                     out.path.display(),
+                    self.reads.one(),
                     input.display()
                 );
             }

@@ -39,7 +39,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let files = outputs::check(&args.inputs, vec![Output::named("--out", &args.out)])?;
+    let files = outputs::check_runs(
+        "report",
+        &args.inputs,
+        vec![Output::named("--out", &args.out)],
+    )?;
     let inputs = Inputs::read(&args.inputs)?;
     let options = ReportOptions {
         scatter: distinct_pairs(args.scatter),

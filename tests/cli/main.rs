@@ -22,6 +22,7 @@ mod interrupt;
 mod loader;
 mod merge;
 mod options;
+mod outputs;
 mod report;
 mod resume;
 mod run;
