@@ -15,13 +15,16 @@ use crate::report::read::{CompactRow, Group, Inputs};
 use crate::report::stats::{self, par2, KnownLimits, Stats};
 use crate::report::{by_column, ReportError};
 use crate::results::Status;
+use crate::strategy;
 use crate::summary::SummaryReport;
 
 /// What the user asks of a report beyond its inputs.
 #[derive(Debug, Clone, Default)]
 pub struct ReportOptions {
     /// Pairs of strategies (labels as the report shows them) to draw against each other;
-    /// none: the two fastest of each corpus by summed time.
+    /// none: per corpus, the user's best solver against the best built-in strategy, or
+    /// their two best against each other, else the two best built-ins (best: fewest
+    /// aborted searches, then least summed time).
     pub scatter: Vec<(String, String)>,
     /// A column of the CSV corpora to break the times down by.
     pub by: Option<String>,
@@ -541,8 +544,15 @@ fn scatter_pairs<'a>(
         .map(|(i, s)| (s.counts[Status::Aborted as usize], s.total_ns, i))
         .collect();
     ranked.sort_unstable();
-    match ranked.as_slice() {
-        [(_, _, a), (_, _, b), ..] => vec![(groups[*a], groups[*b])],
+    let ranked: Vec<&Group> = ranked.into_iter().map(|(_, _, i)| groups[i]).collect();
+    // The user's solvers are what the run was made to see: the best of them against the
+    // best built-in strategy (on the x axis), or two of theirs against each other.
+    let (theirs, built_in): (Vec<&Group>, Vec<&Group>) = ranked
+        .iter()
+        .copied()
+        .partition(|g| strategy::by_name(&g.strategy).is_none());
+    match (theirs.as_slice(), built_in.as_slice(), ranked.as_slice()) {
+        ([a, b, ..], _, _) | ([b], [a, ..], _) | (_, _, [a, b, ..]) => vec![(*a, *b)],
         _ => Vec::new(),
     }
 }

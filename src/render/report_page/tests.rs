@@ -348,6 +348,38 @@ fn summary_of_strategies(
     s
 }
 
+#[test]
+fn the_default_scatter_draws_the_users_solver_against_the_best_built_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |strategies: &[(&str, u64, Option<u64>)]| {
+        let inputs = Inputs::read(&[timed_csv(dir.path(), strategies)]).unwrap();
+        render(&inputs, &ReportOptions::default()).unwrap()
+    };
+    // The two built-ins are faster, but the user ran `mine` to see it against them.
+    let html = page(&[
+        ("fast", 1000, Some(5)),
+        ("dlx", 2000, Some(9)),
+        ("mine", 5000, None),
+    ]);
+    assert!(html.contains("mine against fast"), "{html}");
+    assert!(!html.contains("dlx against fast"), "{html}");
+    // Two of the user's solvers: against each other, the faster on the x axis.
+    let html = page(&[
+        ("fast", 1000, Some(5)),
+        ("mine", 3000, None),
+        ("yours", 5000, None),
+    ]);
+    assert!(html.contains("yours against mine"), "{html}");
+    assert!(!html.contains("against fast"), "{html}");
+    // Built-ins only: the two fastest, as before.
+    let html = page(&[
+        ("naive", 9000, Some(99)),
+        ("fast", 1000, Some(5)),
+        ("dlx", 2000, Some(9)),
+    ]);
+    assert!(html.contains("dlx against fast"), "{html}");
+}
+
 /// The PAR-2 section of `html`, up to the next heading.
 fn par2_section(html: &str) -> &str {
     let at = html.find("<h3>PAR-2</h3>").expect("a PAR-2 section");
