@@ -100,3 +100,39 @@ fn an_output_that_is_an_input_is_named_as_what_the_command_reads() {
         "{err}"
     );
 }
+
+#[test]
+fn html_pages_show_code_where_their_text_has_backticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = run_into(dir.path(), "run");
+    let json = csv.with_extension("json");
+    // Summaries only: the page says to compare the CSVs, naming `run --out`.
+    let out = bench()
+        .arg("compare")
+        .arg(&json)
+        .arg(&json)
+        .args(["--format", "html"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let page = String::from_utf8(out).unwrap();
+    assert!(page.contains("<code>run --out</code>"), "{page}");
+    assert!(!page.contains('`'), "{page}");
+    // A report without the summary JSON says how to give it.
+    let html = dir.path().join("r.html");
+    bench()
+        .arg("report")
+        .arg(&csv)
+        .arg("-o")
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<code>sudoku-bench report run.csv run.json -o report.html</code>"),
+        "{page}"
+    );
+    assert!(!page.contains('`'), "{page}");
+}

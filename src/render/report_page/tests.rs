@@ -433,3 +433,15 @@ fn par2_shows_only_the_budgets_that_apply() {
         "{par2}"
     );
 }
+
+#[test]
+fn the_page_shows_code_where_its_text_has_backticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = Inputs::read(&[sample_csv(dir.path())]).unwrap();
+    let html = render(&inputs, &ReportOptions::default()).unwrap();
+    assert!(
+        html.contains("<code>sudoku-bench run --summary run.json -o run.csv</code>"),
+        "{html}"
+    );
+    assert!(!html.contains('`'), "{html}");
+}
