@@ -1,7 +1,10 @@
 //! The one place that decides whether a command may open its files: every command names its
 //! inputs and outputs here before doing any work, so no output can replace an input, two
 //! outputs cannot share a file, an input cannot be read twice, a default name never replaces
-//! an existing file, and an output that cannot be created fails the command before it starts.
+//! an existing file, a named output's directory must exist (only a default name's is made),
+//! and an output that cannot be created fails the command before it starts. Outputs made in
+//! one go (`report`, `compare`, `merge`) are staged: written beside the file and renamed
+//! over it once whole.
 //!
 //! Files are told apart by identity, not by spelling: an existing file by its device and
 //! inode (so `./x`, a symlink or a hard link to `x` are `x`), a file still to be created by
@@ -12,6 +15,7 @@ use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
@@ -42,6 +46,8 @@ pub struct Output {
     /// Chosen by the command, not the user: created exclusively, with `-2`, `-3`, ... added
     /// to the name when it exists, so that it never replaces a file.
     pub default: bool,
+    /// Written whole or not at all: see [`Output::staged`].
+    staged: bool,
 }
 
 impl Output {
@@ -51,6 +57,7 @@ impl Output {
             flag,
             path: path.to_path_buf(),
             default: false,
+            staged: false,
         }
     }
 
@@ -60,7 +67,19 @@ impl Output {
             flag,
             path,
             default: true,
+            staged: false,
         }
+    }
+
+    /// Written under a temporary name beside the file (`.NAME.sudoku-bench-PID.tmp`) and
+    /// renamed over it by [`Opened::finish`], so that a command that fails part of the way
+    /// (a full disk, an input it cannot read) leaves the file that was there as it was.
+    /// For outputs made in one go at the end (`report`, `compare`, `merge`); not for a
+    /// corpus, which is streamed and kept in part when a signal stops the command. A FIFO
+    /// or a device is written directly: renaming over it would replace it.
+    pub fn staged(mut self) -> Output {
+        self.staged = true;
+        self
     }
 }
 
@@ -70,13 +89,35 @@ pub struct Opened {
     pub path: PathBuf,
     /// Unbuffered: callers that write small pieces wrap it in a `BufWriter`.
     pub writer: Box<dyn Write + Send>,
+    /// The temporary file of a staged output; dropped unfinished, it is removed.
+    staged: Option<Staged>,
 }
 
 impl Opened {
+    /// Flush what was written and, for a staged output, make it durable; the error names
+    /// the output.
+    pub fn sync(&mut self) -> anyhow::Result<()> {
+        let synced = self.writer.flush().and_then(|()| match &self.staged {
+            Some(staged) => staged.file.sync_all(),
+            None => Ok(()),
+        });
+        synced.with_context(|| format!("cannot write {}", shown(&self.path)))
+    }
+
+    /// `sync`, then put a staged output in place of the file it replaces.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.sync()?;
+        match self.staged.take() {
+            Some(staged) => staged.finish(),
+            None => Ok(()),
+        }
+    }
+
     /// The output as a corpus written the way its name says: compressed when it ends in
     /// `.gz`, `.zst`, `.xz` or `.bz2`, as is otherwise (stdout included); buffered.
     pub fn corpus(self) -> anyhow::Result<CorpusWriter> {
         const BUFFER: usize = 1 << 16;
+        debug_assert!(self.staged.is_none(), "a corpus is not staged");
         let sink = match Codec::from_extension(&self.path) {
             Some(codec) => {
                 let encoder = codec
@@ -378,6 +419,10 @@ fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::R
             );
         }
     }
+    // After the clashes: two spellings of one file are that, whether or not it can be made.
+    for output in outputs.iter().filter(|o| !o.default) {
+        place(output)?;
+    }
     let inputs = input_ids
         .into_iter()
         .filter_map(|(path, id)| id.map(|id| (path.clone(), id)))
@@ -387,6 +432,60 @@ fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::R
         outputs,
         inputs,
     })
+}
+
+/// Refuse a named output that cannot become a file where it says: a directory (or a name
+/// ending in `/`), or a file in a directory that is not there. The directory is not made:
+/// a mistyped path would become a tree of directories holding a file nobody looks for.
+/// (A default output's directory, `results/`, is the tool's to make: see `open`.)
+fn place(output: &Output) -> anyhow::Result<()> {
+    let path = &output.path;
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "{} {} is a directory: name a file (in it, or elsewhere)",
+            output.flag,
+            path.display()
+        );
+    }
+    if path.as_os_str().as_bytes().ends_with(b"/") {
+        bail!(
+            "{} {} names a directory (it ends in /): name a file",
+            output.flag,
+            path.display()
+        );
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => return Ok(()),
+    };
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => bail!(
+            "{} {}: {} is not a directory",
+            output.flag,
+            path.display(),
+            dir.display()
+        ),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => bail!(
+            "{} {}: directory {} does not exist (outputs are written in existing directories: \
+             make it first, e.g. mkdir -p {})",
+            output.flag,
+            path.display(),
+            dir.display(),
+            dir.display()
+        ),
+        Err(e) => Err(e).with_context(|| {
+            format!(
+                "{} {}: cannot look at directory {}",
+                output.flag,
+                path.display(),
+                dir.display()
+            )
+        }),
+    }
 }
 
 /// `check_runs` for a command that may read one run twice (`compare run.csv run.csv`
@@ -497,15 +596,24 @@ struct Open {
     /// The file this command made, by its real path (through a dangling symlink, its
     /// target, not the link): removed again if another output fails.
     made: Option<PathBuf>,
+    /// A staged output's temporary file (which `file` writes), removed when dropped.
+    staged: Option<Staged>,
 }
 
 impl Open {
-    /// Empty an existing regular file the user named, now that it is to be written.
+    /// Empty an existing regular file the user named, now that it is to be written (a
+    /// staged output is a new file, and replaces the old one only when finished).
     fn empty(&self) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) if self.made.is_none() && file.metadata().is_ok_and(|m| m.is_file()) => file
-                .set_len(0)
-                .with_context(|| format!("cannot write {} ({})", self.path.display(), self.flag)),
+            Some(file)
+                if self.made.is_none()
+                    && self.staged.is_none()
+                    && file.metadata().is_ok_and(|m| m.is_file()) =>
+            {
+                file.set_len(0).with_context(|| {
+                    format!("cannot write {} ({})", self.path.display(), self.flag)
+                })
+            }
             _ => Ok(()),
         }
     }
@@ -517,7 +625,86 @@ impl Open {
                 Some(file) => Box::new(file),
                 None => Box::new(io::stdout()),
             },
+            staged: self.staged,
         }
+    }
+}
+
+/// A staged output's temporary file beside the file it is to replace; removed unless
+/// `finish` renames it into place.
+struct Staged {
+    temp: PathBuf,
+    /// The file replaced: the real path, so that a symlink to it is kept and still
+    /// leads to it.
+    target: PathBuf,
+    /// For `sync_all`: the writer is a clone of it.
+    file: File,
+    done: bool,
+}
+
+impl Staged {
+    /// A new temporary file for `output`, which is `target` by its real path; with the
+    /// permissions of the file there, if there is one.
+    fn create(output: &Output, target: PathBuf) -> anyhow::Result<Staged> {
+        let name = target.file_name().with_context(|| {
+            format!("{} {}: not a file name", output.flag, output.path.display())
+        })?;
+        let mut temp_name = OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".sudoku-bench-{}.tmp", std::process::id()));
+        let temp = target.with_file_name(temp_name);
+        let cannot = format!(
+            "cannot create {} (for {} {})",
+            temp.display(),
+            output.flag,
+            output.path.display()
+        );
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .context(cannot.clone())?;
+        let staged = Staged {
+            temp,
+            target,
+            file,
+            done: false,
+        };
+        if let Ok(meta) = fs::metadata(&staged.target) {
+            // A report kept private stays so.
+            fs::set_permissions(&staged.temp, meta.permissions()).context(cannot)?;
+        }
+        Ok(staged)
+    }
+
+    fn finish(mut self) -> anyhow::Result<()> {
+        fs::rename(&self.temp, &self.target).with_context(|| {
+            format!(
+                "cannot move {} to {}",
+                self.temp.display(),
+                self.target.display()
+            )
+        })?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.done {
+            // Best effort: the error that ended the command is the one to report.
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// An output as messages name it: `-` is stdout.
+pub fn shown(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdout".to_string()
+    } else {
+        path.display().to_string()
     }
 }
 
@@ -532,24 +719,38 @@ fn open(output: &Output) -> anyhow::Result<Open> {
         made: new.then(|| fs::canonicalize(&path).unwrap_or_else(|_| path.clone())),
         path,
         file,
+        staged: None,
     };
     if path.as_os_str() == "-" {
         return Ok(made(path.clone(), None, false));
     }
     let cannot = |p: &Path| format!("cannot create {} ({})", p.display(), output.flag);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| cannot(path))?;
+    // `metadata`, not `symlink_metadata`: a dangling link is not a file that existed.
+    let existing = fs::metadata(path).ok();
+    if output.staged && existing.as_ref().is_none_or(|m| m.is_file()) {
+        let target = match existing {
+            Some(_) => fs::canonicalize(path).with_context(|| cannot(path))?,
+            None => resolve(path),
+        };
+        let staged = Staged::create(output, target)?;
+        let file = staged.file.try_clone().with_context(|| cannot(path))?;
+        return Ok(Open {
+            staged: Some(staged),
+            ..made(path.clone(), Some(file), false)
+        });
     }
     if !output.default {
-        // `metadata`, not `symlink_metadata`: a dangling link is not a file that existed.
-        let existed = fs::metadata(path).is_ok();
         let file = OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(false)
             .open(path)
             .with_context(|| cannot(path))?;
-        return Ok(made(path.clone(), Some(file), !existed));
+        return Ok(made(path.clone(), Some(file), existing.is_none()));
+    }
+    // Only a default name's directory is made (a named one must exist: see `place`).
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| cannot(path))?;
     }
     for n in 1..=MAX_SUFFIX {
         let candidate = with_suffix(path, n);

@@ -101,6 +101,188 @@ fn an_output_that_is_an_input_is_named_as_what_the_command_reads() {
     );
 }
 
+/// `datasets/classic.txt` by its absolute path, for commands run in another directory.
+fn classic() -> String {
+    format!("{}/datasets/classic.txt", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn a_named_output_in_a_missing_directory_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let csv = run_into(d, "run");
+    let csv = csv.to_str().unwrap();
+    let classic = classic();
+    for args in [
+        vec!["run", &classic, "-s", "fast", "-q", "-o", "no/such/x.csv"],
+        vec![
+            "run",
+            &classic,
+            "-s",
+            "fast",
+            "-q",
+            "-o",
+            "/dev/null",
+            "--summary",
+            "no/such/s.json",
+        ],
+        vec!["report", csv, "-o", "no/such/r.html"],
+        vec!["compare", csv, csv, "-o", "no/such/c.txt"],
+        vec!["merge", csv, "-o", "no/such/all.csv"],
+    ] {
+        let out = bench()
+            .current_dir(d)
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("directory no/such does not exist"),
+            "{args:?}: {err}"
+        );
+        assert!(!d.join("no").exists(), "{args:?} made the directory");
+    }
+    // The default CSV's directory is the tool's to make: results/ appears.
+    bench()
+        .current_dir(d)
+        .args(["run", &classic, "-s", "fast", "-q"])
+        .assert()
+        .success();
+    assert!(d.join("results").is_dir());
+}
+
+#[test]
+fn an_output_that_is_a_directory_is_refused_before_anything_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let csv = run_into(d, "run");
+    // A part without its summary: merge would refuse it, once it read it.
+    let lone = d.join("lone.csv");
+    std::fs::copy(&csv, &lone).unwrap();
+    let (csv, lone) = (csv.to_str().unwrap(), lone.to_str().unwrap());
+    std::fs::create_dir(d.join("sub")).unwrap();
+    for (args, named) in [
+        (vec!["merge", lone, "-o", "sub"], "-o sub is a directory"),
+        (
+            vec!["merge", lone, "-o", "new/"],
+            "-o new/ names a directory",
+        ),
+        (
+            vec!["merge", csv, "-o", "all.csv", "--summary", "sub"],
+            "--summary sub is a directory",
+        ),
+        (vec!["report", csv, "-o", "sub"], "--out sub is a directory"),
+        (
+            vec!["compare", csv, csv, "-o", "sub/"],
+            "--out sub/ is a directory",
+        ),
+    ] {
+        let out = bench()
+            .current_dir(d)
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named), "{args:?}: {err}");
+        assert!(
+            !err.contains("lone.json"),
+            "{args:?} read its input first: {err}"
+        );
+    }
+    assert!(!d.join("new").exists() && !d.join("all.csv").exists());
+}
+
+/// The binary with `args` in `dir`, unable to write more than `bytes` bytes into any file
+/// (RLIMIT_FSIZE: a write past it fails, as on a full disk): its output.
+#[cfg(unix)]
+fn with_file_size_limit(dir: &Path, args: &[&std::ffi::OsStr], bytes: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"));
+    cmd.current_dir(dir).args(args);
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: between fork and exec only async-signal-safe calls, on values owned here.
+    unsafe {
+        cmd.pre_exec(move || {
+            // The write then fails with EFBIG instead of the signal killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_page_that_cannot_be_written_whole_leaves_the_file_that_was_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let csv = run_into(d, "run");
+    let old = d.join("old.html");
+    let files = |d: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    for args in [
+        vec![os("report"), csv.as_os_str(), os("-o"), old.as_os_str()],
+        vec![
+            os("compare"),
+            csv.as_os_str(),
+            csv.as_os_str(),
+            os("--format"),
+            os("html"),
+            os("-o"),
+            old.as_os_str(),
+        ],
+    ] {
+        std::fs::write(&old, "last week's page").unwrap();
+        // Far less than any page: the write fails part of the way.
+        let out = with_file_size_limit(d, &args, 1024);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("old.html"), "{args:?}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&old).unwrap(),
+            "last week's page",
+            "{args:?}"
+        );
+        assert_eq!(
+            files(d),
+            ["old.html", "run.csv", "run.json"],
+            "{args:?} left a file"
+        );
+    }
+    // With room, the page replaces the old one.
+    let out = with_file_size_limit(
+        d,
+        &[os("report"), csv.as_os_str(), os("-o"), old.as_os_str()],
+        1 << 30,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&old)
+        .unwrap()
+        .starts_with("<!DOCTYPE html>"));
+    assert_eq!(files(d), ["old.html", "run.csv", "run.json"]);
+}
+
 #[test]
 fn html_pages_show_code_where_their_text_has_backticks() {
     let dir = tempfile::tempdir().unwrap();
