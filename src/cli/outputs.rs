@@ -4,7 +4,8 @@
 //! an existing file, a named output's directory must exist (only a default name's is made),
 //! and an output that cannot be created fails the command before it starts. Outputs made in
 //! one go (`report`, `compare`, `merge`) are staged: written beside the file and renamed
-//! over it once whole.
+//! over it once whole. Opening an output FIFO waits for a reader without ever blocking, so
+//! that the first SIGINT or SIGTERM still ends the command.
 //!
 //! Files are told apart by identity, not by spelling: an existing file by its device and
 //! inode (so `./x`, a symlink or a hard link to `x` are `x`), a file still to be created by
@@ -14,13 +15,17 @@
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sudoku_bench::compress::{Codec, Encoder};
+
+use super::exit::Interrupted;
+use super::signals;
 
 /// Refuse a per-puzzle CSV named as compressed (`run.csv.gz`): it is written plain, and
 /// `run --resume`, `merge`, `compare` and `report` read it back plain.
@@ -740,12 +745,7 @@ fn open(output: &Output) -> anyhow::Result<Open> {
         });
     }
     if !output.default {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .with_context(|| cannot(path))?;
+        let file = open_named(output).with_context(|| cannot(path))?;
         return Ok(made(path.clone(), Some(file), existing.is_none()));
     }
     // Only a default name's directory is made (a named one must exist: see `place`).
@@ -769,6 +769,64 @@ fn open(output: &Output) -> anyhow::Result<Open> {
         path.display(),
         output.flag
     )
+}
+
+/// How often a FIFO with no reader yet is tried again.
+const FIFO_RETRY: Duration = Duration::from_millis(20);
+
+/// Open a named output for writing, without emptying it. Never blocks in open(2): a FIFO
+/// no process reads yet is opened with O_NONBLOCK, which fails at once, and tried again
+/// until a reader comes, or a signal asks the command to stop (then an [`Interrupted`]
+/// error). A blocking open would keep the first SIGINT or SIGTERM from ending the command:
+/// signal-hook's handlers only set a flag, and the kernel then restarts the open.
+fn open_named(output: &Output) -> anyhow::Result<File> {
+    let mut options = OpenOptions::new();
+    options
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NONBLOCK);
+    loop {
+        match options.open(&output.path) {
+            Ok(file) => {
+                blocking(&file)?;
+                return Ok(file);
+            }
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENXIO)
+                    && fs::metadata(&output.path).is_ok_and(|m| m.file_type().is_fifo()) =>
+            {
+                if let Some(signal) = signals::stopped() {
+                    return Err(Interrupted {
+                        signal,
+                        message: format!(
+                            "interrupted by {} while {} {} (a FIFO) waited for a process to \
+                             read it: nothing was done",
+                            signals::name(signal),
+                            output.flag,
+                            output.path.display()
+                        ),
+                    }
+                    .into());
+                }
+                std::thread::sleep(FIFO_RETRY);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Writes to `file` wait for room again, as writes to an output should (it was opened
+/// with O_NONBLOCK only so that the open would not wait).
+fn blocking(file: &File) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor `file` owns and keeps open; no memory is passed.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// `dir/name.ext` for `n` = 1, `dir/name-n.ext` after.

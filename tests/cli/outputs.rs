@@ -318,3 +318,78 @@ fn html_pages_show_code_where_their_text_has_backticks() {
     );
     assert!(!page.contains('`'), "{page}");
 }
+
+/// A child process, killed if the test ends before it exits.
+#[cfg(target_os = "linux")]
+struct Child(std::process::Child);
+
+#[cfg(target_os = "linux")]
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_first_signal_ends_a_wait_for_a_reader_of_an_output_fifo() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    // Longest wait for anything: the machine may be busy with other builds.
+    const PATIENCE: Duration = Duration::from_secs(120);
+    // A stop that is heard takes a fraction of a second; a deaf one never comes.
+    const STOP_WITHIN: Duration = Duration::from_secs(20);
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("f");
+    let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
+    let corpus = std::fs::canonicalize(classic()).unwrap();
+    for (signal, name, code) in [
+        (libc::SIGINT, "SIGINT", 130),
+        (libc::SIGTERM, "SIGTERM", 143),
+    ] {
+        let mut child = Child(
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+                .arg("run")
+                .arg(&corpus)
+                .args(["-s", "fast", "-q", "-o", "f"])
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+        let pid = child.0.id();
+        // Its corpus is opened after the signal handlers are installed and before the
+        // outputs: once it is open, the signal finds the handlers.
+        let fds = format!("/proc/{pid}/fd");
+        let start = Instant::now();
+        while !std::fs::read_dir(&fds).is_ok_and(|fds| {
+            fds.flatten()
+                .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|p| p == corpus))
+        }) {
+            assert!(start.elapsed() < PATIENCE, "the corpus was never opened");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // SAFETY: kill has no memory effects; the pid is our child's, not reaped yet.
+        assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.0.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                start.elapsed() < STOP_WITHIN,
+                "{name} did not end the wait for a reader"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(child.0.stderr.as_mut().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(code), "{name}: {err}");
+        assert!(err.contains(name) && err.contains("--out f"), "{err}");
+    }
+}
