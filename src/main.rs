@@ -13,9 +13,16 @@ fn main() -> ExitCode {
         Ok(exit) => exit.into(),
         // The reader went away (`| head`): nothing more is wanted, that is success.
         Err(err) if cli::is_broken_pipe(&err) => Exit::Success.into(),
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            Exit::Error.into()
-        }
+        Err(err) => match cli::Interrupted::of(&err) {
+            // Asked for: said as it is, not as an error.
+            Some(stopped) => {
+                eprintln!("{stopped}");
+                Exit::Stopped(stopped.signal).into()
+            }
+            None => {
+                eprintln!("error: {err:#}");
+                Exit::Error.into()
+            }
+        },
     }
 }

@@ -5,7 +5,7 @@
 //! not be written).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -197,11 +197,14 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .flatten()
         .cloned()
         .collect();
-    let out = outputs::check_reading_twice(&inputs, vec![Output::named("--out", &args.out)])?;
+    let output = Output::named("--out", &args.out).staged();
+    // Staged: a run that cannot be compared, or a disk that fills, leaves the file that
+    // was there as it was, and no empty or partial page.
+    let mut out = outputs::check_reading_twice("compare", &inputs, vec![output])?
+        .create()?
+        .pop()
+        .context("no output was opened")?;
     let cmp = comparison(&args, &options)?;
-    // Created once the runs are read, not before: a run that cannot be compared then
-    // leaves no empty page behind, and reading is all the work there is to save.
-    let mut out = out.create()?.pop().context("no output was opened")?;
     let text = match args.format {
         OutputFormat::Table => CompareTableExporter.export(&cmp),
         OutputFormat::Markdown => CompareMarkdownExporter.export(&cmp),
@@ -213,10 +216,13 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     };
     // Not `print!`, which panics on a write error: a full disk is an error like any other
     // (exit 2), and a closed pipe is for `main` to call success.
-    out.writer
-        .write_all(text.as_bytes())
-        .and_then(|()| out.writer.flush())
-        .with_context(|| format!("cannot write the comparison to {}", shown_out(&out.path)))?;
+    out.writer.write_all(text.as_bytes()).with_context(|| {
+        format!(
+            "cannot write the comparison to {}",
+            outputs::shown(&out.path)
+        )
+    })?;
+    out.finish()?;
     match cmp.outcome(args.min_paired) {
         GateOutcome::TooFewPaired => {
             let cov = cmp.coverage;
@@ -245,14 +251,5 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
         GateOutcome::Regressed => Ok(Exit::Failure),
         GateOutcome::Pass => Ok(Exit::Success),
-    }
-}
-
-/// The output as messages name it.
-fn shown_out(path: &Path) -> String {
-    if path.as_os_str() == "-" {
-        "stdout".to_string()
-    } else {
-        path.display().to_string()
     }
 }

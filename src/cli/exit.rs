@@ -40,6 +40,26 @@ impl Exit {
     }
 }
 
+/// An error that ends a command as a signal would: `main` says `message` (no "error:",
+/// the user asked for it) and exits with [`Exit::Stopped`]. For a signal heard where the
+/// command cannot stop its own way, before its work began (waiting to open an output).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Interrupted {
+    /// The signal's number.
+    pub signal: usize,
+    /// What was interrupted, and what was left.
+    pub message: String,
+}
+
+impl Interrupted {
+    /// The `Interrupted` in `err`'s chain, if there is one.
+    pub fn of(err: &anyhow::Error) -> Option<&Interrupted> {
+        err.chain()
+            .find_map(|cause| cause.downcast_ref::<Interrupted>())
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> ExitCode {
         ExitCode::from(exit.code())

@@ -24,7 +24,7 @@ use std::io::Write;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-pub use self::exit::Exit;
+pub use self::exit::{Exit, Interrupted};
 
 /// Benchmark Sudoku solver strategies over large puzzle corpora.
 #[derive(Debug, Parser)]

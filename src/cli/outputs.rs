@@ -1,7 +1,11 @@
 //! The one place that decides whether a command may open its files: every command names its
 //! inputs and outputs here before doing any work, so no output can replace an input, two
 //! outputs cannot share a file, an input cannot be read twice, a default name never replaces
-//! an existing file, and an output that cannot be created fails the command before it starts.
+//! an existing file, a named output's directory must exist (only a default name's is made),
+//! and an output that cannot be created fails the command before it starts. Outputs made in
+//! one go (`report`, `compare`, `merge`) are staged: written beside the file and renamed
+//! over it once whole. Opening an output FIFO waits for a reader without ever blocking, so
+//! that the first SIGINT or SIGTERM still ends the command.
 //!
 //! Files are told apart by identity, not by spelling: an existing file by its device and
 //! inode (so `./x`, a symlink or a hard link to `x` are `x`), a file still to be created by
@@ -11,12 +15,17 @@
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::fd::{AsFd, BorrowedFd};
-use std::os::unix::fs::MetadataExt;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sudoku_bench::compress::{Codec, Encoder};
+
+use super::exit::Interrupted;
+use super::signals;
 
 /// Refuse a per-puzzle CSV named as compressed (`run.csv.gz`): it is written plain, and
 /// `run --resume`, `merge`, `compare` and `report` read it back plain.
@@ -42,6 +51,8 @@ pub struct Output {
     /// Chosen by the command, not the user: created exclusively, with `-2`, `-3`, ... added
     /// to the name when it exists, so that it never replaces a file.
     pub default: bool,
+    /// Written whole or not at all: see [`Output::staged`].
+    staged: bool,
 }
 
 impl Output {
@@ -51,6 +62,7 @@ impl Output {
             flag,
             path: path.to_path_buf(),
             default: false,
+            staged: false,
         }
     }
 
@@ -60,7 +72,19 @@ impl Output {
             flag,
             path,
             default: true,
+            staged: false,
         }
+    }
+
+    /// Written under a temporary name beside the file (`.NAME.sudoku-bench-PID.tmp`) and
+    /// renamed over it by [`Opened::finish`], so that a command that fails part of the way
+    /// (a full disk, an input it cannot read) leaves the file that was there as it was.
+    /// For outputs made in one go at the end (`report`, `compare`, `merge`); not for a
+    /// corpus, which is streamed and kept in part when a signal stops the command. A FIFO
+    /// or a device is written directly: renaming over it would replace it.
+    pub fn staged(mut self) -> Output {
+        self.staged = true;
+        self
     }
 }
 
@@ -70,13 +94,35 @@ pub struct Opened {
     pub path: PathBuf,
     /// Unbuffered: callers that write small pieces wrap it in a `BufWriter`.
     pub writer: Box<dyn Write + Send>,
+    /// The temporary file of a staged output; dropped unfinished, it is removed.
+    staged: Option<Staged>,
 }
 
 impl Opened {
+    /// Flush what was written and, for a staged output, make it durable; the error names
+    /// the output.
+    pub fn sync(&mut self) -> anyhow::Result<()> {
+        let synced = self.writer.flush().and_then(|()| match &self.staged {
+            Some(staged) => staged.file.sync_all(),
+            None => Ok(()),
+        });
+        synced.with_context(|| format!("cannot write {}", shown(&self.path)))
+    }
+
+    /// `sync`, then put a staged output in place of the file it replaces.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.sync()?;
+        match self.staged.take() {
+            Some(staged) => staged.finish(),
+            None => Ok(()),
+        }
+    }
+
     /// The output as a corpus written the way its name says: compressed when it ends in
     /// `.gz`, `.zst`, `.xz` or `.bz2`, as is otherwise (stdout included); buffered.
     pub fn corpus(self) -> anyhow::Result<CorpusWriter> {
         const BUFFER: usize = 1 << 16;
+        debug_assert!(self.staged.is_none(), "a corpus is not staged");
         let sink = match Codec::from_extension(&self.path) {
             Some(codec) => {
                 let encoder = codec
@@ -147,9 +193,47 @@ impl Write for CorpusWriter {
     }
 }
 
+/// What a command reads, so that a refusal says what the clashing input is to it.
+#[derive(Debug, Clone, Copy)]
+enum Reads {
+    /// Corpora of puzzles: `run`, `filter`, `check`, `generate`.
+    Corpora,
+    /// Runs' per-puzzle CSVs and summary JSONs, read by the command named.
+    Runs(&'static str),
+}
+
+impl Reads {
+    /// One input, before its path: "corpus c.txt", "input run.csv".
+    fn one(self) -> &'static str {
+        match self {
+            Reads::Corpora => "corpus",
+            Reads::Runs(_) => "input",
+        }
+    }
+
+    /// What an output that is an input is both of.
+    fn both(self) -> String {
+        match self {
+            Reads::Corpora => "a corpus and an output".to_string(),
+            Reads::Runs(command) => {
+                format!("{command}'s input (a run's per-puzzle CSV or summary JSON) and its output")
+            }
+        }
+    }
+
+    /// Why an input may not be named twice.
+    fn once(self) -> &'static str {
+        match self {
+            Reads::Corpora => "each corpus is read once",
+            Reads::Runs(_) => "each run is read once",
+        }
+    }
+}
+
 /// Inputs and outputs found distinct; `create` makes the outputs.
 #[derive(Debug)]
 pub struct Checked {
+    reads: Reads,
     outputs: Vec<Output>,
     /// The inputs that are files, for the check made again on the opened outputs.
     inputs: Vec<(PathBuf, Identity)>,
@@ -266,9 +350,23 @@ fn resolve_within(path: &Path, links: u32) -> PathBuf {
     }
 }
 
-/// Refuse, before any work, an input named twice, an output that is an input, and two
+/// Refuse, before any work, a corpus named twice, an output that is a corpus, and two
 /// outputs in one file or both on stdout (two formats in one stream).
-pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+pub fn check(corpora: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+    check_as(Reads::Corpora, corpora, outputs)
+}
+
+/// `check` for `command`, which reads runs (their per-puzzle CSVs and summary JSONs), not
+/// corpora: its refusals say so.
+pub fn check_runs(
+    command: &'static str,
+    runs: &[PathBuf],
+    outputs: Vec<Output>,
+) -> anyhow::Result<Checked> {
+    check_as(Reads::Runs(command), runs, outputs)
+}
+
+fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
     let input_ids: Vec<(&PathBuf, Option<Identity>)> =
         inputs.iter().map(|p| (p, Identity::input(p))).collect();
     for (i, (path, id)) in input_ids.iter().enumerate() {
@@ -278,10 +376,12 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
             .find(|(_, other)| other.as_ref() == Some(id))
         {
             bail!(
-                "corpus {}{} is named twice (also as {}): each corpus is read once",
+                "{} {}{} is named twice (also as {}): {}",
+                reads.one(),
                 path.display(),
                 id.describe(),
-                first.display()
+                first.display(),
+                reads.once()
             );
         }
     }
@@ -299,10 +399,12 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
                 .is_some_and(|other| id.clashes_with(other))
             {
                 bail!(
-                    "{} {} is both a corpus and an output: it is the same file as corpus {}; \
-                     refusing to overwrite an input",
+                    "{} {} is both {}: it is the same file as {} {}; refusing to overwrite \
+                     an input",
                     output.flag,
                     output.path.display(),
+                    reads.both(),
+                    reads.one(),
                     input.display()
                 );
             }
@@ -322,18 +424,85 @@ pub fn check(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked
             );
         }
     }
+    // After the clashes: two spellings of one file are that, whether or not it can be made.
+    for output in outputs.iter().filter(|o| !o.default) {
+        place(output)?;
+    }
     let inputs = input_ids
         .into_iter()
         .filter_map(|(path, id)| id.map(|id| (path.clone(), id)))
         .collect();
-    Ok(Checked { outputs, inputs })
+    Ok(Checked {
+        reads,
+        outputs,
+        inputs,
+    })
 }
 
-/// `check` for a command that may read one input twice (`compare run.csv run.csv` compares
-/// a run with itself): the inputs are taken once each, and only the outputs are checked.
-pub fn check_reading_twice(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+/// Refuse a named output that cannot become a file where it says: a directory (or a name
+/// ending in `/`), or a file in a directory that is not there. The directory is not made:
+/// a mistyped path would become a tree of directories holding a file nobody looks for.
+/// (A default output's directory, `results/`, is the tool's to make: see `open`.)
+fn place(output: &Output) -> anyhow::Result<()> {
+    let path = &output.path;
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "{} {} is a directory: name a file (in it, or elsewhere)",
+            output.flag,
+            path.display()
+        );
+    }
+    if path.as_os_str().as_bytes().ends_with(b"/") {
+        bail!(
+            "{} {} names a directory (it ends in /): name a file",
+            output.flag,
+            path.display()
+        );
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => return Ok(()),
+    };
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => bail!(
+            "{} {}: {} is not a directory",
+            output.flag,
+            path.display(),
+            dir.display()
+        ),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => bail!(
+            "{} {}: directory {} does not exist (outputs are written in existing directories: \
+             make it first, e.g. mkdir -p {})",
+            output.flag,
+            path.display(),
+            dir.display(),
+            dir.display()
+        ),
+        Err(e) => Err(e).with_context(|| {
+            format!(
+                "{} {}: cannot look at directory {}",
+                output.flag,
+                path.display(),
+                dir.display()
+            )
+        }),
+    }
+}
+
+/// `check_runs` for a command that may read one run twice (`compare run.csv run.csv`
+/// compares a run with itself): the runs are taken once each, and only the outputs are
+/// checked.
+pub fn check_reading_twice(
+    command: &'static str,
+    runs: &[PathBuf],
+    outputs: Vec<Output>,
+) -> anyhow::Result<Checked> {
     let mut seen = Vec::new();
-    let once: Vec<PathBuf> = inputs
+    let once: Vec<PathBuf> = runs
         .iter()
         .filter(|p| match Identity::input(p) {
             Some(id) if seen.contains(&id) => false,
@@ -345,7 +514,7 @@ pub fn check_reading_twice(inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::
         })
         .cloned()
         .collect();
-    check(&once, outputs)
+    check_runs(command, &once, outputs)
 }
 
 impl Checked {
@@ -401,9 +570,10 @@ impl Checked {
         for (i, (out, id)) in files.iter().enumerate() {
             if let Some((input, _)) = self.inputs.iter().find(|(_, other)| id.clashes_with(other)) {
                 bail!(
-                    "{} {} is the same file as corpus {}; refusing to overwrite an input",
+                    "{} {} is the same file as {} {}; refusing to overwrite an input",
                     out.flag,
                     out.path.display(),
+                    self.reads.one(),
                     input.display()
                 );
             }
@@ -431,15 +601,24 @@ struct Open {
     /// The file this command made, by its real path (through a dangling symlink, its
     /// target, not the link): removed again if another output fails.
     made: Option<PathBuf>,
+    /// A staged output's temporary file (which `file` writes), removed when dropped.
+    staged: Option<Staged>,
 }
 
 impl Open {
-    /// Empty an existing regular file the user named, now that it is to be written.
+    /// Empty an existing regular file the user named, now that it is to be written (a
+    /// staged output is a new file, and replaces the old one only when finished).
     fn empty(&self) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) if self.made.is_none() && file.metadata().is_ok_and(|m| m.is_file()) => file
-                .set_len(0)
-                .with_context(|| format!("cannot write {} ({})", self.path.display(), self.flag)),
+            Some(file)
+                if self.made.is_none()
+                    && self.staged.is_none()
+                    && file.metadata().is_ok_and(|m| m.is_file()) =>
+            {
+                file.set_len(0).with_context(|| {
+                    format!("cannot write {} ({})", self.path.display(), self.flag)
+                })
+            }
             _ => Ok(()),
         }
     }
@@ -451,7 +630,86 @@ impl Open {
                 Some(file) => Box::new(file),
                 None => Box::new(io::stdout()),
             },
+            staged: self.staged,
         }
+    }
+}
+
+/// A staged output's temporary file beside the file it is to replace; removed unless
+/// `finish` renames it into place.
+struct Staged {
+    temp: PathBuf,
+    /// The file replaced: the real path, so that a symlink to it is kept and still
+    /// leads to it.
+    target: PathBuf,
+    /// For `sync_all`: the writer is a clone of it.
+    file: File,
+    done: bool,
+}
+
+impl Staged {
+    /// A new temporary file for `output`, which is `target` by its real path; with the
+    /// permissions of the file there, if there is one.
+    fn create(output: &Output, target: PathBuf) -> anyhow::Result<Staged> {
+        let name = target.file_name().with_context(|| {
+            format!("{} {}: not a file name", output.flag, output.path.display())
+        })?;
+        let mut temp_name = OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".sudoku-bench-{}.tmp", std::process::id()));
+        let temp = target.with_file_name(temp_name);
+        let cannot = format!(
+            "cannot create {} (for {} {})",
+            temp.display(),
+            output.flag,
+            output.path.display()
+        );
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .context(cannot.clone())?;
+        let staged = Staged {
+            temp,
+            target,
+            file,
+            done: false,
+        };
+        if let Ok(meta) = fs::metadata(&staged.target) {
+            // A report kept private stays so.
+            fs::set_permissions(&staged.temp, meta.permissions()).context(cannot)?;
+        }
+        Ok(staged)
+    }
+
+    fn finish(mut self) -> anyhow::Result<()> {
+        fs::rename(&self.temp, &self.target).with_context(|| {
+            format!(
+                "cannot move {} to {}",
+                self.temp.display(),
+                self.target.display()
+            )
+        })?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.done {
+            // Best effort: the error that ended the command is the one to report.
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// An output as messages name it: `-` is stdout.
+pub fn shown(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdout".to_string()
+    } else {
+        path.display().to_string()
     }
 }
 
@@ -466,24 +724,33 @@ fn open(output: &Output) -> anyhow::Result<Open> {
         made: new.then(|| fs::canonicalize(&path).unwrap_or_else(|_| path.clone())),
         path,
         file,
+        staged: None,
     };
     if path.as_os_str() == "-" {
         return Ok(made(path.clone(), None, false));
     }
     let cannot = |p: &Path| format!("cannot create {} ({})", p.display(), output.flag);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).with_context(|| cannot(path))?;
+    // `metadata`, not `symlink_metadata`: a dangling link is not a file that existed.
+    let existing = fs::metadata(path).ok();
+    if output.staged && existing.as_ref().is_none_or(|m| m.is_file()) {
+        let target = match existing {
+            Some(_) => fs::canonicalize(path).with_context(|| cannot(path))?,
+            None => resolve(path),
+        };
+        let staged = Staged::create(output, target)?;
+        let file = staged.file.try_clone().with_context(|| cannot(path))?;
+        return Ok(Open {
+            staged: Some(staged),
+            ..made(path.clone(), Some(file), false)
+        });
     }
     if !output.default {
-        // `metadata`, not `symlink_metadata`: a dangling link is not a file that existed.
-        let existed = fs::metadata(path).is_ok();
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .with_context(|| cannot(path))?;
-        return Ok(made(path.clone(), Some(file), !existed));
+        let file = open_named(output).with_context(|| cannot(path))?;
+        return Ok(made(path.clone(), Some(file), existing.is_none()));
+    }
+    // Only a default name's directory is made (a named one must exist: see `place`).
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| cannot(path))?;
     }
     for n in 1..=MAX_SUFFIX {
         let candidate = with_suffix(path, n);
@@ -502,6 +769,64 @@ fn open(output: &Output) -> anyhow::Result<Open> {
         path.display(),
         output.flag
     )
+}
+
+/// How often a FIFO with no reader yet is tried again.
+const FIFO_RETRY: Duration = Duration::from_millis(20);
+
+/// Open a named output for writing, without emptying it. Never blocks in open(2): a FIFO
+/// no process reads yet is opened with O_NONBLOCK, which fails at once, and tried again
+/// until a reader comes, or a signal asks the command to stop (then an [`Interrupted`]
+/// error). A blocking open would keep the first SIGINT or SIGTERM from ending the command:
+/// signal-hook's handlers only set a flag, and the kernel then restarts the open.
+fn open_named(output: &Output) -> anyhow::Result<File> {
+    let mut options = OpenOptions::new();
+    options
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NONBLOCK);
+    loop {
+        match options.open(&output.path) {
+            Ok(file) => {
+                blocking(&file)?;
+                return Ok(file);
+            }
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENXIO)
+                    && fs::metadata(&output.path).is_ok_and(|m| m.file_type().is_fifo()) =>
+            {
+                if let Some(signal) = signals::stopped() {
+                    return Err(Interrupted {
+                        signal,
+                        message: format!(
+                            "interrupted by {} while {} {} (a FIFO) waited for a process to \
+                             read it: nothing was done",
+                            signals::name(signal),
+                            output.flag,
+                            output.path.display()
+                        ),
+                    }
+                    .into());
+                }
+                std::thread::sleep(FIFO_RETRY);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Writes to `file` wait for room again, as writes to an output should (it was opened
+/// with O_NONBLOCK only so that the open would not wait).
+fn blocking(file: &File) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor `file` owns and keeps open; no memory is passed.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// `dir/name.ext` for `n` = 1, `dir/name-n.ext` after.

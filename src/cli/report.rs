@@ -39,24 +39,23 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let files = outputs::check(&args.inputs, vec![Output::named("--out", &args.out)])?;
+    let output = Output::named("--out", &args.out).staged();
+    // Staged: an input that cannot be read, or a disk that fills, leaves the file that was
+    // there (say, last week's report) as it was.
+    let mut out = outputs::check_runs("report", &args.inputs, vec![output])?
+        .create()?
+        .pop()
+        .context("no output was opened")?;
     let inputs = Inputs::read(&args.inputs)?;
     let options = ReportOptions {
         scatter: distinct_pairs(args.scatter),
         by: args.by,
     };
     let html = render(&inputs, &options)?;
-    // Created once the page is rendered, not before: an input that cannot be read then
-    // leaves the file that was there (say, last week's report) as it was.
-    let mut out = files
-        .create()?
-        .into_iter()
-        .next()
-        .context("no output was opened")?;
     out.writer
         .write_all(html.as_bytes())
-        .and_then(|()| out.writer.flush())
-        .with_context(|| format!("cannot write {}", out.path.display()))?;
+        .with_context(|| format!("cannot write {}", outputs::shown(&out.path)))?;
+    out.finish()?;
     Ok(Exit::Success)
 }
 

@@ -8,7 +8,7 @@
 //! written by hand that needs `unsafe` code that is easy to get subtly wrong.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::Context;
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -17,9 +17,12 @@ use sudoku_bench::interrupt::Stop;
 
 use super::exit::Exit;
 
+/// The flag `install` made: the handlers are the process's, and so is what they set.
+static INSTALLED: OnceLock<Stop> = OnceLock::new();
+
 /// Install the handlers; the returned flag is set by the first signal, to its number.
 pub fn install() -> anyhow::Result<Stop> {
-    let stop = Stop::default();
+    let stop = INSTALLED.get_or_init(Stop::default).clone();
     // Set by the first signal: arms the exit on the next one.
     let armed = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
@@ -33,6 +36,13 @@ pub fn install() -> anyhow::Result<Stop> {
     }
     say_when_stopping(stop.clone());
     Ok(stop)
+}
+
+/// The signal that asked the command to stop, once the handlers are installed and one
+/// came: for code that waits where the command's own stop cannot reach it (opening an
+/// output FIFO no process reads yet).
+pub fn stopped() -> Option<usize> {
+    INSTALLED.get().and_then(Stop::cause)
 }
 
 /// Say, once, that the first signal was heard: the work in flight is finished first

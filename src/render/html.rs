@@ -20,6 +20,29 @@ pub(crate) fn escape(text: &str) -> String {
     out
 }
 
+/// Prose made safe for HTML, with what it quotes between backticks (a command, an option:
+/// the same text a terminal shows) set as `<code>`; a backtick with no partner on its line
+/// stays as it is.
+pub(crate) fn prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`').filter(|&c| !after[..c].contains('\n')) else {
+            out.push_str(&escape(&rest[..open + 1]));
+            rest = after;
+            continue;
+        };
+        out.push_str(&escape(&rest[..open]));
+        out.push_str("<code>");
+        out.push_str(&escape(&after[..close]));
+        out.push_str("</code>");
+        rest = &after[close + 1..];
+    }
+    out.push_str(&escape(rest));
+    out
+}
+
 /// How a table column's cells line up: names left, numbers right.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
@@ -67,7 +90,7 @@ impl Page {
 
     /// A line of small grey text under the title: the machine, the settings.
     pub fn meta(&mut self, text: &str) {
-        let _ = writeln!(self.body, "<p class=\"meta\">{}</p>", escape(text));
+        let _ = writeln!(self.body, "<p class=\"meta\">{}</p>", prose(text));
     }
 
     /// A section heading (`level` 2 or 3).
@@ -76,14 +99,14 @@ impl Page {
         let _ = writeln!(self.body, "<h{level}>{}</h{level}>", escape(text));
     }
 
-    /// A paragraph of plain text.
+    /// A paragraph of text, with `code` between backticks.
     pub fn paragraph(&mut self, text: &str) {
-        let _ = writeln!(self.body, "<p>{}</p>", escape(text));
+        let _ = writeln!(self.body, "<p>{}</p>", prose(text));
     }
 
     /// A paragraph styled as a warning.
     pub fn warning(&mut self, text: &str) {
-        let _ = writeln!(self.body, "<p class=\"warn\">{}</p>", escape(text));
+        let _ = writeln!(self.body, "<p class=\"warn\">{}</p>", prose(text));
     }
 
     /// Warnings folded under one line that says how many there are; the reader opens it.
@@ -91,10 +114,10 @@ impl Page {
         let _ = writeln!(
             self.body,
             "<details class=\"warn\"><summary>{}</summary>",
-            escape(summary)
+            prose(summary)
         );
         for line in lines {
-            let _ = writeln!(self.body, "<p>{}</p>", escape(line));
+            let _ = writeln!(self.body, "<p>{}</p>", prose(line));
         }
         self.body.push_str("</details>\n");
     }
@@ -155,6 +178,26 @@ mod tests {
             escape("<a href=\"x\">&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
         );
+    }
+
+    #[test]
+    fn backticks_in_text_become_code_escaped_and_a_lone_one_stays() {
+        let mut page = Page::new("t");
+        page.paragraph("run `report a.csv -o <r>.html` & `x`");
+        page.meta("`--max-nodes`");
+        page.warning("a`b");
+        page.warnings("`1` warning", &["see `--repeat 3`".into()]);
+        let html = page.finish();
+        for part in [
+            "<p>run <code>report a.csv -o &lt;r&gt;.html</code> &amp; <code>x</code></p>",
+            "<p class=\"meta\"><code>--max-nodes</code></p>",
+            "<p class=\"warn\">a`b</p>",
+            "<summary><code>1</code> warning</summary>",
+            "<p>see <code>--repeat 3</code></p>",
+        ] {
+            assert!(html.contains(part), "{part} not in\n{html}");
+        }
+        assert_eq!(html.matches('`').count(), 1, "{html}");
     }
 
     #[test]

@@ -122,6 +122,9 @@ pub struct Par2 {
     pub aborted: u64,
     /// Searches scored.
     pub searched: u64,
+    /// The limits that applied: the run's, but no node budget for a strategy that counts
+    /// no nodes (a solver from outside, which no node budget bounds).
+    pub limits: KnownLimits,
 }
 
 /// PAR-2 of `rows` under `limits`. Unsearched rows (malformed, invalid) are not scored:
@@ -143,16 +146,20 @@ pub fn par2(rows: &[CompactRow], limits: KnownLimits) -> Par2 {
             .sum()
     };
     let counts_nodes = searched.iter().all(|r| r.nodes().is_some()) && !searched.is_empty();
+    let limits = KnownLimits {
+        max_nodes: limits.max_nodes.filter(|_| counts_nodes),
+        ..limits
+    };
     Par2 {
         time_ns: limits
             .timeout_ns
             .and_then(|limit| score(limit, &|r: &CompactRow| r.time_ns())),
         nodes: limits
             .max_nodes
-            .filter(|_| counts_nodes)
             .and_then(|limit| score(limit, &|r: &CompactRow| r.nodes())),
         aborted,
         searched: searched.len() as u64,
+        limits,
     }
 }
 
@@ -223,6 +230,7 @@ mod tests {
             },
         );
         assert_eq!(p.nodes, None);
+        assert_eq!(p.limits.max_nodes, None);
     }
 
     #[test]

@@ -30,6 +30,7 @@ mod layers;
 mod loader;
 mod merge;
 mod options;
+mod outputs;
 #[cfg(unix)]
 mod readme;
 mod report;

@@ -15,13 +15,16 @@ use crate::report::read::{CompactRow, Group, Inputs};
 use crate::report::stats::{self, par2, KnownLimits, Stats};
 use crate::report::{by_column, ReportError};
 use crate::results::Status;
+use crate::strategy;
 use crate::summary::SummaryReport;
 
 /// What the user asks of a report beyond its inputs.
 #[derive(Debug, Clone, Default)]
 pub struct ReportOptions {
     /// Pairs of strategies (labels as the report shows them) to draw against each other;
-    /// none: the two fastest of each corpus by summed time.
+    /// none: per corpus, the user's best solver against the best built-in strategy, or
+    /// their two best against each other, else the two best built-ins (best: fewest
+    /// aborted searches, then least summed time).
     pub scatter: Vec<(String, String)>,
     /// A column of the CSV corpora to break the times down by.
     pub by: Option<String>,
@@ -437,50 +440,71 @@ fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
          whatever stopped it: with both limits set, a search the node budget stopped counts \
          twice the timeout in the time score. Lower is better.",
     );
-    let mut rows = Vec::new();
+    // (label, the run's limits, the score with the limits that applied).
+    let mut scored = Vec::new();
     let mut unknown = Vec::new();
     for g in groups {
-        let Some(summary) = summary_of(inputs, g) else {
-            unknown.push(g.label.as_str());
-            continue;
-        };
-        let limits = limits_of(summary);
-        let p = par2(&g.rows, limits);
-        rows.push(vec![
-            g.label.clone(),
-            limits
-                .timeout_ns
-                .map_or("none".into(), |t| duration(t as f64)),
-            limits.max_nodes.map_or("none".into(), thousands),
-            thousands(p.searched),
-            thousands(p.aborted),
-            p.time_ns.map_or("-".into(), |t| duration(t as f64)),
-            p.nodes
-                .map_or("-".into(), |n| thousands(n.min(u64::MAX as u128) as u64)),
-        ]);
+        match summary_of(inputs, g) {
+            Some(summary) => {
+                let limits = limits_of(summary);
+                scored.push((g.label.as_str(), limits, par2(&g.rows, limits)));
+            }
+            None => unknown.push(g.label.as_str()),
+        }
     }
+    // Only the limits that applied to some strategy have a column.
+    let timed = scored.iter().any(|(_, _, p)| p.limits.timeout_ns.is_some());
+    let budgeted = scored.iter().any(|(_, _, p)| p.limits.max_nodes.is_some());
+    let mut uncounted = false;
+    let rows: Vec<Vec<String>> = scored
+        .iter()
+        .map(|(label, run, p)| {
+            let mut row = vec![label.to_string()];
+            if timed {
+                row.push(run.timeout_ns.map_or("none".into(), |t| duration(t as f64)));
+            }
+            if budgeted {
+                row.push(match (run.max_nodes, p.limits.max_nodes) {
+                    (_, Some(n)) => thousands(n),
+                    (Some(_), None) => {
+                        uncounted = true;
+                        "-".into()
+                    }
+                    (None, None) => "none".into(),
+                });
+            }
+            row.extend([thousands(p.searched), thousands(p.aborted)]);
+            if timed {
+                row.push(p.time_ns.map_or("-".into(), |t| duration(t as f64)));
+            }
+            if budgeted {
+                row.push(
+                    p.nodes
+                        .map_or("-".into(), |n| thousands(n.min(u64::MAX as u128) as u64)),
+                );
+            }
+            row
+        })
+        .collect();
     if !rows.is_empty() {
-        page.table(
-            &[
-                "strategy",
-                "timeout",
-                "node budget",
-                "searched",
-                "aborted",
-                "PAR-2 time",
-                "PAR-2 nodes",
-            ],
-            &[
-                Align::Left,
-                Align::Right,
-                Align::Right,
-                Align::Right,
-                Align::Right,
-                Align::Right,
-                Align::Right,
-            ],
-            &rows,
-        );
+        let mut headings = vec!["strategy"];
+        headings.extend(timed.then_some("timeout"));
+        headings.extend(budgeted.then_some("node budget"));
+        headings.extend(["searched", "aborted"]);
+        headings.extend(timed.then_some("PAR-2 time"));
+        headings.extend(budgeted.then_some("PAR-2 nodes"));
+        let mut align = vec![Align::Left];
+        align.resize(headings.len(), Align::Right);
+        page.table(&headings, &align, &rows);
+        if uncounted {
+            page.meta(
+                "node budget -: the strategy counts no nodes (a solver from outside), so no \
+                 node budget bounds it",
+            );
+        }
+        if !timed && !budgeted {
+            page.meta("No limit applied (no timeout, no node budget): no score.");
+        }
     }
     if !unknown.is_empty() {
         let why = if inputs.summaries.is_empty() {
@@ -520,8 +544,15 @@ fn scatter_pairs<'a>(
         .map(|(i, s)| (s.counts[Status::Aborted as usize], s.total_ns, i))
         .collect();
     ranked.sort_unstable();
-    match ranked.as_slice() {
-        [(_, _, a), (_, _, b), ..] => vec![(groups[*a], groups[*b])],
+    let ranked: Vec<&Group> = ranked.into_iter().map(|(_, _, i)| groups[i]).collect();
+    // The user's solvers are what the run was made to see: the best of them against the
+    // best built-in strategy (on the x axis), or two of theirs against each other.
+    let (theirs, built_in): (Vec<&Group>, Vec<&Group>) = ranked
+        .iter()
+        .copied()
+        .partition(|g| strategy::by_name(&g.strategy).is_none());
+    match (theirs.as_slice(), built_in.as_slice(), ranked.as_slice()) {
+        ([a, b, ..], _, _) | ([b], [a, ..], _) | (_, _, [a, b, ..]) => vec![(*a, *b)],
         _ => Vec::new(),
     }
 }

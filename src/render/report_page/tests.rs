@@ -313,3 +313,135 @@ fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
     assert_eq!(p.differ, [(20, 21)]);
     assert_eq!(p.aborted, [(30, 31)]);
 }
+
+/// Lines 1-3 of each (strategy, time per line in ns, nodes) on corpus c.txt, all unique.
+fn timed_csv(dir: &Path, strategies: &[(&str, u64, Option<u64>)]) -> PathBuf {
+    let mut text = HEADER.to_string();
+    for (strategy, time, nodes) in strategies {
+        for line in 1..=3u64 {
+            let nodes = nodes.map_or(String::new(), |n| n.to_string());
+            text.push_str(&format!(
+                "c.txt,{line},{strategy},unique,1,{nodes},,{time},25,{},,\n",
+                grid(line)
+            ));
+        }
+    }
+    write(dir, "run.csv", &text)
+}
+
+/// The summary of `timed_csv`'s run of `strategies`, with these limits.
+fn summary_of_strategies(
+    strategies: &[&str],
+    timeout_ns: Option<u64>,
+    max_nodes: Option<u64>,
+) -> SummaryReport {
+    let mut s = summary(timeout_ns, max_nodes);
+    let template = s.rows[0].clone();
+    s.rows = strategies
+        .iter()
+        .map(|name| crate::summary::SummaryRow {
+            strategy: name.to_string(),
+            puzzles: 3,
+            ..template.clone()
+        })
+        .collect();
+    s
+}
+
+#[test]
+fn the_default_scatter_draws_the_users_solver_against_the_best_built_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |strategies: &[(&str, u64, Option<u64>)]| {
+        let inputs = Inputs::read(&[timed_csv(dir.path(), strategies)]).unwrap();
+        render(&inputs, &ReportOptions::default()).unwrap()
+    };
+    // The two built-ins are faster, but the user ran `mine` to see it against them.
+    let html = page(&[
+        ("fast", 1000, Some(5)),
+        ("dlx", 2000, Some(9)),
+        ("mine", 5000, None),
+    ]);
+    assert!(html.contains("mine against fast"), "{html}");
+    assert!(!html.contains("dlx against fast"), "{html}");
+    // Two of the user's solvers: against each other, the faster on the x axis.
+    let html = page(&[
+        ("fast", 1000, Some(5)),
+        ("mine", 3000, None),
+        ("yours", 5000, None),
+    ]);
+    assert!(html.contains("yours against mine"), "{html}");
+    assert!(!html.contains("against fast"), "{html}");
+    // Built-ins only: the two fastest, as before.
+    let html = page(&[
+        ("naive", 9000, Some(99)),
+        ("fast", 1000, Some(5)),
+        ("dlx", 2000, Some(9)),
+    ]);
+    assert!(html.contains("dlx against fast"), "{html}");
+}
+
+/// The PAR-2 section of `html`, up to the next heading.
+fn par2_section(html: &str) -> &str {
+    let at = html.find("<h3>PAR-2</h3>").expect("a PAR-2 section");
+    let end = html[at + 1..].find("<h3>").expect("a heading after it");
+    &html[at..at + 1 + end]
+}
+
+#[test]
+fn par2_shows_only_the_budgets_that_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = timed_csv(dir.path(), &[("fast", 1000, Some(5)), ("mine", 5000, None)]);
+    let page = |timeout, max_nodes| {
+        let inputs = Inputs::read(std::slice::from_ref(&csv))
+            .unwrap()
+            .with_summary(
+                "run.json",
+                summary_of_strategies(&["fast", "mine"], timeout, max_nodes),
+            );
+        render(&inputs, &ReportOptions::default()).unwrap()
+    };
+    // A node budget, but `mine` counts no nodes: none applies to it.
+    let html = page(Some(10_000), Some(1000));
+    let par2 = par2_section(&html);
+    assert!(
+        par2.contains("<td>fast</td><td class=\"r\">10.000 µs</td><td class=\"r\">1,000</td>"),
+        "{par2}"
+    );
+    assert!(
+        par2.contains("<td>mine</td><td class=\"r\">10.000 µs</td><td class=\"r\">-</td>"),
+        "{par2}"
+    );
+    // No node budget at all: no column for one, nor for a score in nodes.
+    let html = page(Some(10_000), None);
+    let par2 = par2_section(&html);
+    assert!(
+        !par2.contains("<th class=\"r\">node budget</th>")
+            && !par2.contains("<th class=\"r\">PAR-2 nodes</th>"),
+        "{par2}"
+    );
+    assert!(par2.contains("<th class=\"r\">timeout</th>"), "{par2}");
+    // Only the user's solver, with a node budget set: it applies to nothing.
+    let only = timed_csv(dir.path(), &[("mine", 5000, None)]);
+    let inputs = Inputs::read(&[only]).unwrap().with_summary(
+        "run.json",
+        summary_of_strategies(&["mine"], Some(10_000), Some(1000)),
+    );
+    let html = render(&inputs, &ReportOptions::default()).unwrap();
+    let par2 = par2_section(&html);
+    assert!(
+        !par2.contains("<th class=\"r\">node budget</th>") && !par2.contains("1,000"),
+        "{par2}"
+    );
+}
+
+#[test]
+fn the_page_shows_code_where_its_text_has_backticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = Inputs::read(&[sample_csv(dir.path())]).unwrap();
+    let html = render(&inputs, &ReportOptions::default()).unwrap();
+    assert!(
+        html.contains("<code>sudoku-bench run --summary run.json -o run.csv</code>"),
+        "{html}"
+    );
+    assert!(!html.contains('`'), "{html}");
+}
