@@ -2,7 +2,7 @@
 //! (`State::kind_into`), and the parsing and checks behind it.
 
 use super::parsed::{Bad, Fields};
-use super::{csv, text, CsvLayout, Format, Kind, LoadError, MAX_LINE};
+use super::{csv, text, CsvLayout, Format, Kind, LoadError, ReadAs, MAX_LINE};
 use crate::grid::{cell_name, Grid};
 
 /// How the data lines of a corpus are laid out, once its first data line has said.
@@ -17,7 +17,7 @@ pub(super) enum Layout {
 #[derive(Debug)]
 pub(super) struct State {
     pub name: String,
-    pub forced: Option<Format>,
+    pub read_as: ReadAs,
     pub layout: Option<Layout>,
     /// Lines read so far: the 1-based number of the last one.
     pub line: u64,
@@ -68,18 +68,26 @@ impl State {
         Ok(())
     }
 
+    /// The layout the first data line, `first`, shows, as far as `read_as` leaves it open.
     fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {
-        let csv = CsvLayout::from_header(first);
-        match (self.forced, csv) {
-            (Some(Format::Text), _) => Ok(Layout::Text),
-            (_, Some(layout)) => Ok(Layout::Csv(layout)),
-            (Some(Format::Csv), None) => Err(LoadError::NoPuzzleColumn {
-                name: self.name.clone(),
-                line: self.line,
-                wanted: csv::PUZZLE_COLUMNS.join(", "),
-                found: String::from_utf8_lossy(first).into_owned(),
-            }),
-            (None, None) => Ok(Layout::Text),
+        if self.read_as.format == Some(Format::Text) {
+            return Ok(Layout::Text);
+        }
+        let forced = self.read_as.wants_csv();
+        let header = csv::Header::of(first);
+        match header.layout(&self.read_as) {
+            Ok(layout) => Ok(Layout::Csv(layout)),
+            Err(csv::Missing { column, named }) if forced || header.is_names() => {
+                Err(LoadError::NoColumn {
+                    name: self.name.clone(),
+                    line: self.line,
+                    column,
+                    named,
+                    found: header.names,
+                    forced,
+                })
+            }
+            Err(_) => Ok(Layout::Text),
         }
     }
 }

@@ -53,6 +53,38 @@ pub enum Format {
     Csv,
 }
 
+/// How a corpus is to be read, as far as the command line says: its format, when forced,
+/// and the names of a CSV corpus's columns, when they are not the known ones. The default
+/// leaves all to the corpus (see `Corpus::open`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadAs {
+    /// The format; `None`: detected from the first line that is not blank or a comment.
+    pub format: Option<Format>,
+    /// The CSV puzzle column's name (any case), instead of the known names. Naming a
+    /// column makes the corpus a CSV one.
+    pub puzzle_column: Option<String>,
+    /// The CSV solution column's name (any case), instead of the known names.
+    pub solution_column: Option<String>,
+}
+
+impl ReadAs {
+    /// Whether the corpus must be CSV: forced so, or a column named.
+    fn wants_csv(&self) -> bool {
+        self.format == Some(Format::Csv)
+            || self.puzzle_column.is_some()
+            || self.solution_column.is_some()
+    }
+}
+
+impl From<Option<Format>> for ReadAs {
+    fn from(format: Option<Format>) -> ReadAs {
+        ReadAs {
+            format,
+            ..ReadAs::default()
+        }
+    }
+}
+
 /// A failure to read a corpus at all (bad lines are records, not errors).
 ///
 /// The OS error behind a variant is its `source()`, not part of its message, so that a
@@ -95,19 +127,37 @@ pub enum LoadError {
         /// Why.
         source: io::Error,
     },
+    /// A CSV corpus whose header lacks a column it needs: the one named (`--column`,
+    /// `--solution-column`), or any of the known puzzle columns' names. Also a corpus
+    /// whose format is detected, when its first line is a header of names that names no
+    /// puzzle column: read as text, every line would be malformed.
     #[error(
-        "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
+        "{name}:{line}: CSV header has no {column} column {}; its columns: {}{}",
+        match named {
+            Some(named) => format!("named {named}"),
+            None => format!("(looked for {})", csv::PUZZLE_COLUMNS.join(", ")),
+        },
+        found.join(", "),
+        match (named, forced) {
+            (Some(_), _) => "",
+            (None, true) => ": name it with --column NAME",
+            (None, false) => ": name it with --column NAME (or read every line as text \
+                              with --input-format text)",
+        }
     )]
-    /// A CSV corpus whose header names no puzzle column.
-    NoPuzzleColumn {
+    NoColumn {
         /// The corpus.
         name: String,
         /// The header's line.
         line: u64,
-        /// The column names looked for.
-        wanted: String,
+        /// `puzzle` or `solution`.
+        column: &'static str,
+        /// The name looked for, when one was given; else the known names were.
+        named: Option<String>,
         /// The columns the header has.
-        found: String,
+        found: Vec<String>,
+        /// Whether the corpus was to be CSV (`--input-format csv`, or a column named).
+        forced: bool,
     },
 }
 
@@ -387,15 +437,17 @@ const READ_BUFFER: usize = 1 << 16;
 pub const MAX_LINE: usize = 1 << 16;
 
 impl Corpus {
-    /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
+    /// Open `path`, or stdin when it is `-`, to be read as `read_as` says (`None`: as
+    /// its first line shows). The corpus is named by the path as given.
     ///
     /// A regular file's first bytes are read at once, so a compressed file's decoder starts
     /// (or fails) here, before any work; stdin's or a pipe's only on the first read, as
     /// opening one must not wait for its writer.
-    pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
+    pub fn open(path: &Path, read_as: impl Into<ReadAs>) -> Result<Corpus, LoadError> {
+        let read_as = read_as.into();
         if path.as_os_str() == "-" {
             let reader = BufReader::with_capacity(READ_BUFFER, io::stdin());
-            return Ok(Corpus::from_reader("-", Box::new(reader), None, forced));
+            return Ok(Corpus::from_reader("-", Box::new(reader), None, read_as));
         }
         let open_err = |source| LoadError::Open {
             path: path.to_path_buf(),
@@ -423,7 +475,7 @@ impl Corpus {
         };
         let reader = BufReader::with_capacity(READ_BUFFER, file);
         let mut corpus =
-            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, forced);
+            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, read_as);
         corpus.file = identity;
         if size.is_some() {
             corpus.start()?;
@@ -436,13 +488,13 @@ impl Corpus {
         name: &str,
         reader: Box<dyn BufRead + Send>,
         size: Option<u64>,
-        forced: Option<Format>,
+        read_as: impl Into<ReadAs>,
     ) -> Corpus {
         Corpus {
             reader,
             state: State {
                 name: name.to_string(),
-                forced,
+                read_as: read_as.into(),
                 layout: None,
                 line: 0,
                 skip_through: 0,

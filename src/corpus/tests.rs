@@ -171,6 +171,87 @@ fn csv_faults_are_records() {
     assert_eq!(malformed(&k[1]), ("expected 81 cells, found 5", 1));
 }
 
+/// Every record of `input` read as `read_as`, or the error that stops it.
+fn read_as(input: &str, read_as: ReadAs) -> Result<Vec<Record>, LoadError> {
+    let mut corpus = Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(input.as_bytes().to_vec())),
+        None,
+        read_as,
+    );
+    let (mut chunk, mut got) = (Chunk::new(Lines::All), Vec::new());
+    while corpus.read_chunk(&mut chunk, 7)? > 0 {
+        got.extend_from_slice(chunk.records());
+    }
+    Ok(got)
+}
+
+fn columns(puzzle: Option<&str>, solution: Option<&str>) -> ReadAs {
+    ReadAs {
+        puzzle_column: puzzle.map(String::from),
+        solution_column: solution.map(String::from),
+        ..ReadAs::default()
+    }
+}
+
+#[test]
+fn csv_columns_of_any_name_are_read_when_named() {
+    let input = format!("id,\"Grid\",answer\n1,{P},{S}\n");
+    let kinds = |records: Vec<Record>| records.into_iter().map(|r| r.kind).collect::<Vec<_>>();
+    assert_eq!(
+        kinds(read_as(&input, columns(Some("grid"), Some("ANSWER"))).unwrap()),
+        [Kind::Header, puzzle(P, Some(S))]
+    );
+    // Only the puzzle's named: the solution goes by the known names, and there is none.
+    assert_eq!(
+        kinds(read_as(&input, columns(Some("grid"), None)).unwrap()),
+        [Kind::Header, puzzle(P, None)]
+    );
+    // Only the solution's named: the puzzle goes by the known names.
+    let known = format!("quiz,answer\n{P},{S}\n");
+    assert_eq!(
+        kinds(read_as(&known, columns(None, Some("answer"))).unwrap()),
+        [Kind::Header, puzzle(P, Some(S))]
+    );
+}
+
+#[test]
+fn a_csv_header_without_the_columns_wanted_says_the_columns_it_has() {
+    let input = format!("id,grid,answer\n1,{P},{S}\n");
+    for (read, wanted) in [
+        (columns(Some("nope"), None), "no puzzle column named nope"),
+        (
+            columns(Some("grid"), Some("nope")),
+            "no solution column named nope",
+        ),
+        (
+            ReadAs::from(Some(Format::Csv)),
+            "no puzzle column (looked for quizzes, puzzle, puzzles, quiz, sudoku)",
+        ),
+        // Not forced: a header of names, none of them a puzzle column's, is not text.
+        (
+            ReadAs::default(),
+            "no puzzle column (looked for quizzes, puzzle, puzzles, quiz, sudoku)",
+        ),
+    ] {
+        let said = read_as(&input, read.clone()).unwrap_err().to_string();
+        assert!(said.starts_with("t:1: "), "{read:?}: {said}");
+        assert!(said.contains(wanted), "{read:?}: {said}");
+        assert!(
+            said.contains("its columns: id, grid, answer"),
+            "{read:?}: {said}"
+        );
+    }
+    let said = read_as(&input, ReadAs::default()).unwrap_err().to_string();
+    assert!(said.contains("--column NAME"), "{said}");
+    // A first line that is not a header of names stays a text line.
+    for first in ["Top 95, the hardest", "1,2,3", "4...3..,x"] {
+        let records = read_as(&format!("{first}\n{P}\n"), ReadAs::default()).unwrap();
+        assert!(matches!(records[0].kind, Kind::Malformed { .. }), "{first}");
+        assert_eq!(records[1].kind, puzzle(P, None), "{first}");
+    }
+}
+
 #[test]
 fn forced_formats() {
     let input = format!("quizzes,solutions\n{P},{S}\n");

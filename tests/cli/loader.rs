@@ -234,3 +234,123 @@ fn filter_keeps_lone_cr_endings_as_they_were() {
     );
     assert!(kept.starts_with(b"# note\r"));
 }
+
+const Q: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const Q_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// `(line, status, puzzle)` of each row of a per-puzzle CSV.
+fn line_status_puzzle(csv_text: &[u8]) -> Vec<(String, String, String)> {
+    crate::rows(csv_text)
+        .into_iter()
+        .map(|r| (r["line"].clone(), r["status"].clone(), r["puzzle"].clone()))
+        .collect()
+}
+
+/// `run -s fast` over `args` (a corpus path, or `-` with `stdin`), the CSV on stdout.
+fn run_fast(args: &[&str], stdin: Option<Vec<u8>>) -> Vec<(String, String, String)> {
+    let mut cmd = bench();
+    cmd.args(["run", "-s", "fast", "-q", "-o", "-"]).args(args);
+    if let Some(stdin) = stdin {
+        cmd.write_stdin(stdin);
+    }
+    line_status_puzzle(&cmd.assert().success().get_output().stdout)
+}
+
+fn row(line: u64, status: &str, puzzle: &str) -> (String, String, String) {
+    (line.to_string(), status.to_string(), puzzle.to_string())
+}
+
+#[test]
+fn a_csv_puzzle_column_of_any_name_is_named_with_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("named.csv");
+    // Line 3's answer is another puzzle's solution: the answer column is read.
+    let solution =
+        "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+    std::fs::write(
+        &corpus,
+        format!("id,grid,answer\n1,{P},{solution}\n2,{Q},{solution}\n3,{Q},{Q_SOLUTION}\n"),
+    )
+    .unwrap();
+    let path = corpus.to_str().unwrap();
+    let out = dir.path().join("out.csv");
+    for command in ["run", "check", "filter"] {
+        bench()
+            .args([command, path, "-q"])
+            .args(out_args(command, &out))
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(format!("{path}:1:"))
+                    .and(predicate::str::contains("id, grid, answer"))
+                    .and(predicate::str::contains("--column")),
+            );
+        bench()
+            .args([command, path, "-q", "--column", "grid"])
+            .args(["--solution-column", "answer", "-s", "fast"])
+            .args(out_args(command, &out))
+            .assert()
+            .code(if command == "check" { 1 } else { 0 });
+        for named in [["--column", "nope"], ["--solution-column", "nope"]] {
+            bench()
+                .args([command, path, "-q"])
+                .args(named)
+                .args(
+                    ["--column", "grid"]
+                        .iter()
+                        .filter(|_| named[0] != "--column"),
+                )
+                .args(out_args(command, &out))
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(
+                    "column named nope; its columns: id, grid, answer",
+                ));
+        }
+        bench()
+            .args([command, path, "-q", "--column", "grid"])
+            .args(["--input-format", "text"])
+            .args(out_args(command, &out))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--column"));
+    }
+    assert_eq!(
+        run_fast(
+            &[path, "--column", "GRID", "--solution-column", "Answer"],
+            None
+        ),
+        [
+            row(2, "unique", P),
+            row(3, "malformed", ""),
+            row(4, "unique", Q)
+        ]
+    );
+    // --resume reads the corpus again the same way.
+    let csv = dir.path().join("run.csv");
+    for resume in [&[][..], &["--resume"]] {
+        bench()
+            .args(["run", "-s", "fast", "-q", path, "--column", "grid", "-o"])
+            .arg(&csv)
+            .args(resume)
+            .assert()
+            .success();
+    }
+    bench()
+        .args([
+            "check",
+            "-q",
+            "--column",
+            "grid",
+            "--solution-column",
+            "answer",
+        ])
+        .args(["--solutions", path])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains(format!("{path}:3:"))
+                .and(predicate::str::contains(format!("{path}:2:")).not()),
+        );
+}
