@@ -18,9 +18,10 @@ use sudoku_bench::strategy::{self, StrategyInfo};
 pub enum FormatArg {
     Text,
     Csv,
+    Grid,
 }
 
-/// `--input-format text|csv` and the CSV columns' names, for the commands that read
+/// `--input-format text|csv|grid` and the CSV columns' names, for the commands that read
 /// corpora.
 #[derive(Debug, clap::Args)]
 pub struct InputFormat {
@@ -49,15 +50,21 @@ impl InputFormat {
         let format = self.forced.map(|f| match f {
             FormatArg::Text => Format::Text,
             FormatArg::Csv => Format::Csv,
+            FormatArg::Grid => Format::Grid,
         });
         let named = [
             ("--column", &self.puzzle_column),
             ("--solution-column", &self.solution_column),
         ];
-        if let (Some(Format::Text), Some((option, _))) =
-            (format, named.iter().find(|(_, name)| name.is_some()))
-        {
-            bail!("{option} names a CSV column: not with --input-format text");
+        if let (Some(forced), Some((option, _))) = (
+            self.forced.filter(|f| !matches!(f, FormatArg::Csv)),
+            named.iter().find(|(_, name)| name.is_some()),
+        ) {
+            let forced = forced.to_possible_value().map(|v| v.get_name().to_string());
+            bail!(
+                "{option} names a CSV column: not with --input-format {}",
+                forced.unwrap_or_default()
+            );
         }
         Ok(ReadAs {
             format,

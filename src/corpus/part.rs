@@ -16,7 +16,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::split::{self, Split};
-use super::{Chunk, Codec, Corpus, Kind, Lines, LoadError, ReadAs, Shard, READ_BUFFER};
+use super::{Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, ReadAs, Shard, READ_BUFFER};
 
 /// Bytes read at a time when counting line endings.
 const SCAN_BLOCK: usize = 1 << 20;
@@ -78,6 +78,12 @@ impl Corpus {
         read_as: impl Into<ReadAs>,
         shard: Shard,
     ) -> Result<Corpus, LoadError> {
+        let read_as = read_as.into();
+        if shard != Shard::WHOLE && read_as.format == Some(Format::Grid) {
+            return Err(LoadError::GridParts {
+                name: path.display().to_string(),
+            });
+        }
         let mut corpus = Corpus::open(path, read_as)?;
         if shard == Shard::WHOLE {
             return Ok(corpus);
