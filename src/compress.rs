@@ -86,9 +86,46 @@ impl Codec {
     ) -> io::Result<Box<dyn Read + Send + 'a>> {
         Ok(match self {
             Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(compressed)),
-            Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(compressed)?),
+            Codec::Zstd => {
+                let mut decoder = zstd::stream::read::Decoder::with_buffer(compressed)?;
+                decoder.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+                Box::new(ZstdWindow(decoder))
+            }
             Codec::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(compressed)),
             Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(compressed)),
+        })
+    }
+}
+
+/// The largest zstd window read, as a power of two: 2 GiB, what `zstd --long=31` writes
+/// and the format's most on a 64-bit machine (1 GiB on a 32-bit one). The decoder's default
+/// (128 MiB) refuses such streams. Decoding holds one window: at most this much memory,
+/// and no more than the decompressed text when the frame states its size.
+const ZSTD_WINDOW_LOG_MAX: u32 = if cfg!(target_pointer_width = "64") {
+    31
+} else {
+    30
+};
+
+/// A zstd decoder whose refusal of a frame's window says the bound, not only the library's
+/// "Frame requires too much memory for decoding".
+struct ZstdWindow<R>(R);
+
+impl<R: Read> Read for ZstdWindow<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        self.0.read(out).map_err(|error| {
+            // zstd names its errors only by their text (ZSTD_getErrorName).
+            if !error.to_string().contains("requires too much memory") {
+                return error;
+            }
+            io::Error::new(
+                error.kind(),
+                format!(
+                    "a zstd frame needs a window larger than {} GiB, the most this reader \
+                     allows (what zstd --long={ZSTD_WINDOW_LOG_MAX} writes)",
+                    1u64 << (ZSTD_WINDOW_LOG_MAX - 30)
+                ),
+            )
         })
     }
 }
@@ -236,6 +273,45 @@ mod tests {
         for codec in Codec::ALL {
             assert_eq!(round_trip(codec, b""), b"", "{codec}");
         }
+    }
+
+    /// `text` as `zstd --long=31` writes a stream: long-distance matching, and a window of
+    /// 2 GiB stated in the frame (its size not being known ahead).
+    fn zstd_long_31(text: &[u8]) -> Vec<u8> {
+        let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        encoder.window_log(31).unwrap();
+        encoder.long_distance_matching(true).unwrap();
+        encoder.write_all(text).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    #[test]
+    fn a_zstd_stream_with_a_2_gib_window_is_read() {
+        let text =
+            b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n";
+        let compressed = zstd_long_31(&text.repeat(100));
+        // The frame states the window: 31 is 10 + the descriptor's exponent (bits 7-3).
+        assert_eq!(compressed[5] >> 3, 31 - 10);
+        let mut back = Vec::new();
+        Codec::Zstd
+            .decoder(Box::new(&compressed[..]))
+            .unwrap()
+            .read_to_end(&mut back)
+            .unwrap();
+        assert!(back == text.repeat(100));
+    }
+
+    #[test]
+    fn a_zstd_frame_asking_for_more_than_2_gib_says_the_bound() {
+        // A frame header (no content size, no checksum) whose window is 2^32 bytes.
+        let frame = b"\x28\xb5\x2f\xfd\x00\xb0\x01\x00\x00";
+        let error = Codec::Zstd
+            .decoder(Box::new(&frame[..]))
+            .unwrap()
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        let said = error.to_string();
+        assert!(said.contains("window") && said.contains("2 GiB"), "{said}");
     }
 
     #[test]

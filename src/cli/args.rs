@@ -7,10 +7,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::ValueEnum;
 use sudoku_bench::classify;
-use sudoku_bench::corpus::{Corpus, Format, Shard};
+use sudoku_bench::corpus::{Corpus, Format, ReadAs, Shard};
 use sudoku_bench::strategy::{self, StrategyInfo};
 
 /// A corpus format.
@@ -18,14 +18,26 @@ use sudoku_bench::strategy::{self, StrategyInfo};
 pub enum FormatArg {
     Text,
     Csv,
+    Grid,
 }
 
-/// `--input-format text|csv`, for the commands that read corpora.
+/// `--input-format text|csv|grid` and the CSV columns' names, for the commands that read
+/// corpora.
 #[derive(Debug, clap::Args)]
 pub struct InputFormat {
     /// Force the corpus format instead of detecting it from the first line.
     #[arg(long = "input-format", value_enum, value_name = "FORMAT")]
     forced: Option<FormatArg>,
+
+    /// The puzzle column of a CSV corpus (any case), when it is not one of the names known
+    /// (quizzes, puzzle, puzzles, quiz, sudoku): the corpus is read as CSV.
+    #[arg(long = "column", value_name = "NAME")]
+    puzzle_column: Option<String>,
+
+    /// The solution column of a CSV corpus (any case), when it is not one of the names
+    /// known (solutions, solution): the corpus is read as CSV.
+    #[arg(long = "solution-column", value_name = "NAME")]
+    solution_column: Option<String>,
 
     /// The option's old name, refused with its new one: `--format` is an output format.
     #[arg(long = "format", hide = true, value_name = "FORMAT", value_parser = renamed_format)]
@@ -33,11 +45,31 @@ pub struct InputFormat {
 }
 
 impl InputFormat {
-    /// The forced corpus format, if any.
-    pub fn format(&self) -> Option<Format> {
-        self.forced.map(|f| match f {
+    /// How to read the corpora; refused when the options contradict each other.
+    pub fn read_as(&self) -> anyhow::Result<ReadAs> {
+        let format = self.forced.map(|f| match f {
             FormatArg::Text => Format::Text,
             FormatArg::Csv => Format::Csv,
+            FormatArg::Grid => Format::Grid,
+        });
+        let named = [
+            ("--column", &self.puzzle_column),
+            ("--solution-column", &self.solution_column),
+        ];
+        if let (Some(forced), Some((option, _))) = (
+            self.forced.filter(|f| !matches!(f, FormatArg::Csv)),
+            named.iter().find(|(_, name)| name.is_some()),
+        ) {
+            let forced = forced.to_possible_value().map(|v| v.get_name().to_string());
+            bail!(
+                "{option} names a CSV column: not with --input-format {}",
+                forced.unwrap_or_default()
+            );
+        }
+        Ok(ReadAs {
+            format,
+            puzzle_column: self.puzzle_column.clone(),
+            solution_column: self.solution_column.clone(),
         })
     }
 }
@@ -98,13 +130,13 @@ pub fn parse_one_strategy(s: &str) -> Result<String, String> {
 /// part K of N of each, and (unless `quiet`) a note on stderr of how each was split.
 pub fn open_corpora(
     paths: &[PathBuf],
-    format: Option<Format>,
+    read_as: &ReadAs,
     shard: Option<Shard>,
     quiet: bool,
 ) -> anyhow::Result<(Vec<Corpus>, Option<u64>)> {
     let corpora = paths
         .iter()
-        .map(|path| Corpus::open_part(path, format, shard.unwrap_or(Shard::WHOLE)))
+        .map(|path| Corpus::open_part(path, read_as.clone(), shard.unwrap_or(Shard::WHOLE)))
         .collect::<Result<Vec<_>, _>>()?;
     for corpus in corpora.iter().filter(|_| !quiet) {
         if let Some(part) = corpus.part() {

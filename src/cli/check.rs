@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::classify::{Classified, Classifier};
-use sudoku_bench::corpus::{Chunk, Corpus, Format, Kind, Lines, Record, Shard};
+use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, ReadAs, Record, Shard};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
 use sudoku_bench::strategy::Limits;
@@ -73,7 +73,7 @@ const CHUNK: usize = 4096;
 /// that searches the solution columns when `--solve` asks.
 struct Plan {
     corpora: Vec<PathBuf>,
-    format: Option<Format>,
+    read_as: ReadAs,
     shard: Option<Shard>,
     /// The solver named (`-s` or `--solver`), or the fastest: also named in the last line
     /// without `--solve`.
@@ -99,12 +99,12 @@ impl Plan {
             );
         }
         let solver = args.solvers.one(args.strategy.as_deref(), "check")?;
-        let format = args.input.format();
+        let read_as = args.input.read_as()?;
         outputs::check(&args.corpora, Vec::new())?;
         Ok(Plan {
             shard: args.shard.resolve()?,
             corpora: args.corpora,
-            format,
+            read_as,
             solver,
             solve: args.solve,
             threads: args.threads,
@@ -125,7 +125,7 @@ impl Plan {
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
-        open_corpora(&plan.corpora, plan.format, plan.shard, plan.quiet)?;
+        open_corpora(&plan.corpora, &plan.read_as, plan.shard, plan.quiet)?;
     let mut check = Check::new(&plan, total_bytes)?;
     let stop = signals::install()?;
     if let Some(c) = check.classifier.as_mut() {

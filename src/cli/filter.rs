@@ -15,7 +15,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classified, Classifier};
-use sudoku_bench::corpus::{Chunk, Corpus, Format, Kind, Lines, Record, Shard};
+use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, ReadAs, Record, Shard};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
@@ -154,7 +154,7 @@ struct Plan {
     keep: Vec<Status>,
     /// The corpora as given, also for naming where a duplicate was first seen.
     corpora: Vec<PathBuf>,
-    format: Option<Format>,
+    read_as: ReadAs,
     shard: Option<Shard>,
     /// --out, then --rejects.
     files: Checked,
@@ -199,7 +199,7 @@ impl Plan {
             solver,
             limits,
             keep: args.keep.iter().map(|k| k.status()).collect(),
-            format: args.input.format(),
+            read_as: args.input.read_as()?,
             corpora: args.corpora,
             shard,
             files,
@@ -217,7 +217,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     // Before any file is made: a signal from here on ends the command its own way.
     let stop = signals::install()?;
     let (mut corpora, total_bytes) =
-        open_corpora(&plan.corpora, plan.format, plan.shard, plan.quiet)?;
+        open_corpora(&plan.corpora, &plan.read_as, plan.shard, plan.quiet)?;
     let mut filter = Filter::new(&plan, total_bytes)?;
     filter.classifier.stop_when(stop.clone());
     // The corpus the filter stopped in, and its entries read but not classified.

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::bail;
-use sudoku_bench::corpus::{Corpus, Format};
+use sudoku_bench::corpus::{Corpus, ReadAs};
 use sudoku_bench::resume::{Earlier, Origin, Prepared, Resuming, Source};
 use sudoku_bench::summary::Summary;
 
@@ -19,17 +19,17 @@ pub fn csv(out: Option<&Path>) -> anyhow::Result<&Path> {
     Ok(path)
 }
 
-/// The run's `corpora`, opened from `origins` (in order) as `forced`, as resume checks rows
-/// against them.
+/// The run's `corpora`, opened from `origins` (in order) as `read_as` says, as resume
+/// checks rows against them.
 pub fn sources<'a>(
     corpora: &'a [Corpus],
     origins: &[Origin<'a>],
-    forced: Option<Format>,
+    read_as: &'a ReadAs,
 ) -> anyhow::Result<Vec<Source<'a>>> {
     let sources = corpora
         .iter()
         .zip(origins)
-        .map(|(corpus, origin)| Source::of(corpus, *origin, forced))
+        .map(|(corpus, origin)| Source::of(corpus, *origin, read_as))
         .collect::<Result<_, _>>()?;
     Ok(sources)
 }

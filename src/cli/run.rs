@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use sudoku_bench::clock::MonotonicClock;
-use sudoku_bench::corpus::{Corpus, Format, Shard};
+use sudoku_bench::corpus::{Corpus, ReadAs, Shard};
 use sudoku_bench::interrupt::{not_reached, StoppedAt};
 use sudoku_bench::results::{CsvSink, Sink, Status};
 use sudoku_bench::resume::{Continue, Origin, Prepared, Resume, Resuming};
@@ -192,8 +192,8 @@ fn default_out_path() -> PathBuf {
 struct Plan {
     /// Corpus files as given; none: the built-in corpus.
     corpora: Vec<PathBuf>,
-    /// The corpus format, when forced.
-    format: Option<Format>,
+    /// How the corpora are read, as far as the options say.
+    read_as: ReadAs,
     /// Strategies (the `--solver`s after the `-s` ones), limits and batching.
     settings: Settings,
     /// What the pipe costs each `cmd:` solver.
@@ -249,7 +249,7 @@ impl Plan {
         let files = check_outputs(&args)?;
         Ok(Plan {
             shard: args.shard.resolve()?,
-            format: args.input.format(),
+            read_as: args.input.read_as()?,
             settings: Settings {
                 strategies,
                 limits,
@@ -277,10 +277,10 @@ impl Plan {
     /// before any work.
     fn open(&self) -> anyhow::Result<Work> {
         let (mut corpora, mut total_bytes) =
-            open_corpora(&self.corpora, self.format, self.shard, self.quiet)?;
+            open_corpora(&self.corpora, &self.read_as, self.shard, self.quiet)?;
         if self.corpora.is_empty() {
             let built_in = Origin::Bytes(DEFAULT_CORPUS);
-            corpora.push(built_in.open(DEFAULT_CORPUS_NAME, self.format, self.shard)?);
+            corpora.push(built_in.open(DEFAULT_CORPUS_NAME, &self.read_as, self.shard)?);
             total_bytes = Some(DEFAULT_CORPUS.len() as u64);
         }
         Ok(Work {
@@ -315,7 +315,7 @@ impl Plan {
         let resuming = Resuming {
             csv: resume::csv(self.out.as_deref())?,
             summary: self.summary.path.as_deref(),
-            corpora: &resume::sources(&work.corpora, &origins, self.format)?,
+            corpora: &resume::sources(&work.corpora, &origins, &self.read_as)?,
             strategies: &strategies,
             settings: &self.settings,
             shard: self.shard,

@@ -3,11 +3,13 @@
 //! Recognised names (case-insensitive, surrounding spaces and quotes ignored): `quizzes`,
 //! `puzzle`, `puzzles`, `quiz`, `sudoku` for the puzzle; `solutions`, `solution` for the
 //! solution. This covers the Kaggle layouts `quizzes,solutions` and
-//! `id,puzzle,solution,clues,difficulty`. Records are one per line; a quoted field may
-//! hold commas and `""` escapes, but not a line break (no Sudoku corpus needs one).
+//! `id,puzzle,solution,clues,difficulty`; other names are given (`ReadAs`). Records are
+//! one per line; a quoted field may hold commas and `""` escapes, but not a line break (no
+//! Sudoku corpus needs one).
 
 use super::parsed::{Bad, Fields};
 use super::text::cell_error;
+use super::ReadAs;
 use crate::grid::Grid;
 
 pub(super) const PUZZLE_COLUMNS: &[&str] = &["quizzes", "puzzle", "puzzles", "quiz", "sudoku"];
@@ -91,22 +93,84 @@ fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), usize> {
     }
 }
 
-impl CsvLayout {
-    /// The layout a header line describes, or `None` when it names no puzzle column.
-    pub fn from_header(line: &[u8]) -> Option<CsvLayout> {
+/// A line read as a CSV header: its column names, quotes removed and spaces around trimmed.
+pub(super) struct Header {
+    pub names: Vec<String>,
+}
+
+/// A column a header lacks: `puzzle` or `solution`, and its name when one was given.
+pub(super) struct Missing {
+    pub column: &'static str,
+    pub named: Option<String>,
+}
+
+impl Header {
+    /// The fields of `line`; the whole line as one when it does not split (an
+    /// unterminated quote), which names no column.
+    pub fn of(line: &[u8]) -> Header {
         let mut fields = Vec::new();
-        split(line, &mut fields).ok()?;
-        let names: Vec<String> = fields
-            .iter()
-            .map(|f| String::from_utf8_lossy(&f.text).to_ascii_lowercase())
-            .collect();
-        let find = |wanted: &[&str]| names.iter().position(|n| wanted.contains(&n.as_str()));
-        let puzzle = find(PUZZLE_COLUMNS)?;
-        Some(CsvLayout {
+        let names = match split(line, &mut fields) {
+            Ok(()) => fields
+                .iter()
+                .map(|f| String::from_utf8_lossy(&f.text).into_owned())
+                .collect(),
+            Err(_) => vec![String::from_utf8_lossy(line).into_owned()],
+        };
+        Header { names }
+    }
+
+    /// The layout this header gives the corpus: its puzzle and solution columns by the
+    /// names `read_as` gives, else by the known names; which column is missing if one is.
+    pub fn layout(&self, read_as: &ReadAs) -> Result<CsvLayout, Missing> {
+        let named = |name: &str| self.names.iter().position(|n| n.eq_ignore_ascii_case(name));
+        let known = |wanted: &[&str]| {
+            self.names
+                .iter()
+                .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w)))
+        };
+        let missing = |column, named: &Option<String>| Missing {
+            column,
+            named: named.clone(),
+        };
+        let puzzle = match &read_as.puzzle_column {
+            Some(name) => named(name),
+            None => known(PUZZLE_COLUMNS),
+        }
+        .ok_or_else(|| missing("puzzle", &read_as.puzzle_column))?;
+        let solution = match &read_as.solution_column {
+            Some(name) => {
+                Some(named(name).ok_or_else(|| missing("solution", &read_as.solution_column))?)
+            }
+            None => known(SOLUTION_COLUMNS),
+        };
+        Ok(CsvLayout {
             puzzle,
-            solution: find(SOLUTION_COLUMNS),
-            columns: names.len(),
+            solution,
+            columns: self.names.len(),
         })
+    }
+
+    /// Whether this is a header rather than a text line, when its format is not given:
+    /// two columns or more, each named as a program would name a field (a letter or `_`,
+    /// then letters, digits, `_`, `.` or `-`). A title line (`Top 95, the hardest`) or a
+    /// puzzle with a rating after a comma is none.
+    pub fn is_names(&self) -> bool {
+        self.names.len() >= 2
+            && self.names.iter().all(|name| {
+                let mut bytes = name.bytes();
+                bytes
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+                    && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+            })
+    }
+}
+
+impl CsvLayout {
+    /// The layout a header line describes by the known names, or `None` when it names no
+    /// puzzle column.
+    pub fn from_header(line: &[u8]) -> Option<CsvLayout> {
+        Header::of(line).layout(&ReadAs::default()).ok()
     }
 
     /// Parse one trimmed, non-empty, UTF-8 data line.

@@ -1,9 +1,11 @@
 //! How a line's bytes become a `Kind`: the one function every read path calls
-//! (`State::kind_into`), and the parsing and checks behind it.
+//! (`State::kind_into`), and the parsing behind it (a grid corpus's lines go to
+//! [`super::rows`]; every grid read goes through [`super::checked`]).
 
+use super::checked::checked;
 use super::parsed::{Bad, Fields};
-use super::{csv, text, CsvLayout, Format, Kind, LoadError, MAX_LINE};
-use crate::grid::{cell_name, Grid};
+use super::rows::{self, Rows, Taken};
+use super::{csv, text, CsvLayout, Format, Kind, LoadError, ReadAs, MAX_LINE};
 
 /// How the data lines of a corpus are laid out, once its first data line has said.
 #[derive(Debug, Clone, Default)]
@@ -17,7 +19,7 @@ pub(super) enum Layout {
 #[derive(Debug)]
 pub(super) struct State {
     pub name: String,
-    pub forced: Option<Format>,
+    pub read_as: ReadAs,
     pub layout: Option<Layout>,
     /// Lines read so far: the 1-based number of the last one.
     pub line: u64,
@@ -28,58 +30,143 @@ pub(super) struct State {
     pub round_robin: Option<super::Shard>,
     /// What the lines taken so far add up to (`Corpus::identity`).
     pub seen: super::Identity,
+    /// A grid corpus's grid being read: `Some` for a corpus read as grids, whose lines
+    /// become records there rather than one by one (it has no `layout`).
+    pub grid: Option<Rows>,
+    /// Whether the leading lines of a corpus read as text look like a grid's.
+    pub watch: Watch,
+}
+
+/// Until a corpus whose format is detected as text gives a puzzle: how many of its lines
+/// looked like a grid's (rows of 9 cells, rules), and whether one was a row. Two such
+/// lines, one a row, are a grid read as text, each row malformed: refused, naming the
+/// layout, rather than reported as a run of bad lines with nothing searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Watch {
+    Off,
+    Leading { grid_lines: u8, row: bool },
+}
+
+impl Watch {
+    /// Watching from the start when the format is detected.
+    pub fn new(read_as: &ReadAs) -> Watch {
+        match read_as.format {
+            None => Watch::Leading {
+                grid_lines: 0,
+                row: false,
+            },
+            Some(_) => Watch::Off,
+        }
+    }
 }
 
 impl State {
     /// Write the kind of the next line into `slot`, `content` being its bytes without
-    /// the line ending (only its first `MAX_LINE` when `cut`). Settles the format on the
-    /// first data line. Writes in place rather than returning the kind: on the reader's
-    /// hot path, a `Result<Kind, _>` returned costs a copy of the kind per line.
+    /// the line `ending` (only its first `MAX_LINE` when `cut`), and say what record it
+    /// gives: its own, or in a grid corpus none yet, or a grid's. Settles the format on
+    /// the first data line. Writes in place rather than returning the kind: on the
+    /// reader's hot path, a `Result<Kind, _>` returned costs a copy of the kind per line.
     #[inline(always)]
     pub fn kind_into(
         &mut self,
         slot: &mut Kind,
         content: &[u8],
+        ending: &[u8],
         cut: bool,
-    ) -> Result<(), LoadError> {
+    ) -> Result<Taken, LoadError> {
+        if let Some(rows) = &mut self.grid {
+            // Refused here too, not only by `Corpus::open_part`: a corpus made by
+            // `from_reader` is split by `Corpus::round_robin`, which cannot refuse.
+            if self.round_robin.is_some() {
+                return Err(LoadError::GridParts {
+                    name: self.name.clone(),
+                });
+            }
+            return Ok(rows.take(slot, self.line, content, ending, cut));
+        }
         if cut {
             *slot = Kind::Malformed {
                 reason: format!("line is longer than {MAX_LINE} bytes"),
                 column: MAX_LINE + 1,
             };
-            return Ok(());
+            return Ok(Taken::Line);
         }
         let line = content.trim_ascii();
         match line.first() {
             None => *slot = Kind::Blank,
             Some(b'#') => *slot = Kind::Comment,
-            Some(_) => match &self.layout {
-                Some(layout) => set_kind(slot, layout.classify(content)),
-                None => {
-                    let layout = self.detect(line)?;
-                    *slot = match layout {
-                        Layout::Csv(_) => Kind::Header,
-                        Layout::Text => layout.classify(content),
-                    };
-                    self.layout = Some(layout);
+            Some(_) => {
+                match &self.layout {
+                    Some(layout) => set_kind(slot, layout.classify(content)),
+                    None => {
+                        let layout = self.detect(line)?;
+                        *slot = match layout {
+                            Layout::Csv(_) => Kind::Header,
+                            Layout::Text => layout.classify(content),
+                        };
+                        if let Layout::Csv(_) = layout {
+                            self.watch = Watch::Off;
+                        }
+                        self.layout = Some(layout);
+                    }
                 }
-            },
+                if self.watch != Watch::Off {
+                    self.watch_leading(slot, line)?;
+                }
+            }
+        }
+        Ok(Taken::Line)
+    }
+
+    /// Count a leading line of a corpus read as text (`line`, trimmed, of kind `kind`)
+    /// towards a grid read as text; refuse the corpus once it is one.
+    #[cold]
+    fn watch_leading(&mut self, kind: &Kind, line: &[u8]) -> Result<(), LoadError> {
+        let Watch::Leading { grid_lines, row } = self.watch else {
+            return Ok(());
+        };
+        let is_row = match kind {
+            Kind::Malformed { .. } => rows::shape(line),
+            Kind::Puzzle { .. } | Kind::Invalid { .. } => {
+                self.watch = Watch::Off;
+                return Ok(());
+            }
+            Kind::Comment | Kind::Blank | Kind::Header => None,
+        };
+        let Some(is_row) = is_row else {
+            return Ok(());
+        };
+        let (grid_lines, row) = (grid_lines.saturating_add(1), row || is_row);
+        self.watch = Watch::Leading { grid_lines, row };
+        if grid_lines >= 2 && row {
+            return Err(LoadError::LooksLikeGrid {
+                name: self.name.clone(),
+                line: self.line,
+            });
         }
         Ok(())
     }
 
+    /// The layout the first data line, `first`, shows, as far as `read_as` leaves it open.
     fn detect(&self, first: &[u8]) -> Result<Layout, LoadError> {
-        let csv = CsvLayout::from_header(first);
-        match (self.forced, csv) {
-            (Some(Format::Text), _) => Ok(Layout::Text),
-            (_, Some(layout)) => Ok(Layout::Csv(layout)),
-            (Some(Format::Csv), None) => Err(LoadError::NoPuzzleColumn {
-                name: self.name.clone(),
-                line: self.line,
-                wanted: csv::PUZZLE_COLUMNS.join(", "),
-                found: String::from_utf8_lossy(first).into_owned(),
-            }),
-            (None, None) => Ok(Layout::Text),
+        if self.read_as.format == Some(Format::Text) {
+            return Ok(Layout::Text);
+        }
+        let forced = self.read_as.wants_csv();
+        let header = csv::Header::of(first);
+        match header.layout(&self.read_as) {
+            Ok(layout) => Ok(Layout::Csv(layout)),
+            Err(csv::Missing { column, named }) if forced || header.is_names() => {
+                Err(LoadError::NoColumn {
+                    name: self.name.clone(),
+                    line: self.line,
+                    column,
+                    named,
+                    found: header.names,
+                    forced,
+                })
+            }
+            Err(_) => Ok(Layout::Text),
         }
     }
 }
@@ -146,45 +233,6 @@ pub(super) fn set_kind(slot: &mut Kind, kind: Kind) {
             }
         }
         (slot, kind) => *slot = kind,
-    }
-}
-
-/// A parsed grid checked against the rules and the corpus's own solution, if any;
-/// `grid_column` is 1-based within the raw line.
-#[inline(always)]
-fn checked(grid: Grid, grid_column: usize, expected: Option<Grid>) -> Kind {
-    match grid.conflict() {
-        Some(conflict) => Kind::Invalid {
-            grid,
-            reason: conflict.to_string(),
-            column: grid_column + conflict.second,
-        },
-        None => match expected {
-            Some(solution) if !solution.is_solution_of(&grid) => Kind::Malformed {
-                reason: solution_reason(&grid, &solution),
-                column: grid_column,
-            },
-            _ => Kind::Puzzle { grid, expected },
-        },
-    }
-}
-
-/// Why a corpus's solution column does not fit its puzzle.
-fn solution_reason(puzzle: &Grid, solution: &Grid) -> String {
-    if !solution.is_complete() {
-        return "solution column is not a complete grid".to_string();
-    }
-    if let Some(i) = (0..81).find(|&i| puzzle.get(i) != 0 && puzzle.get(i) != solution.get(i)) {
-        return format!(
-            "solution column has {} at {} where the puzzle gives {}",
-            solution.get(i),
-            cell_name(i),
-            puzzle.get(i)
-        );
-    }
-    match solution.conflict() {
-        Some(conflict) => format!("solution column breaks a rule: {conflict}"),
-        None => "solution column does not solve the puzzle".to_string(),
     }
 }
 

@@ -4,7 +4,8 @@
 //! Every line of the input is accounted for: it becomes one `Record` with its 1-based
 //! line number (comments, blanks and the CSV header included, for tools that rewrite a
 //! corpus) or, when the caller asks only for entries, is counted and skipped because it
-//! is a comment, a blank or the header. LF, CRLF and a lone CR each end a line. A line
+//! is a comment, a blank or the header. In a grid corpus (`Format::Grid`) a grid's lines
+//! are one record, with the line of its first row and all of their bytes. LF, CRLF and a lone CR each end a line. A line
 //! that is not a puzzle (one longer than `MAX_LINE` too) is a `Kind::Malformed` record
 //! and a puzzle whose givens break a rule is `Kind::Invalid`: neither stops the stream.
 //! Only failures to read at all are errors. A compressed corpus (gzip, zstd, xz, bzip2,
@@ -16,11 +17,13 @@
 //! whether they are read where they lie in the reader's buffer or gathered across its
 //! refills.
 
+mod checked;
 mod csv;
 mod identity;
 mod kind;
 mod parsed;
 mod part;
+mod rows;
 mod shard;
 mod split;
 mod start;
@@ -34,7 +37,8 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::Xxh3;
 
-use self::kind::State;
+use self::kind::{State, Watch};
+use self::rows::{Rows, Taken};
 use self::split::Split;
 use crate::grid::Grid;
 
@@ -51,6 +55,41 @@ pub enum Format {
     Text,
     /// A header names the puzzle column (and maybe a solution column).
     Csv,
+    /// A puzzle as nine lines of nine cells, maybe with `|` between boxes and rule lines
+    /// between bands, grids apart or not; never detected, only asked for.
+    Grid,
+}
+
+/// How a corpus is to be read, as far as the command line says: its format, when forced,
+/// and the names of a CSV corpus's columns, when they are not the known ones. The default
+/// leaves all to the corpus (see `Corpus::open`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadAs {
+    /// The format; `None`: detected from the first line that is not blank or a comment.
+    pub format: Option<Format>,
+    /// The CSV puzzle column's name (any case), instead of the known names. Naming a
+    /// column makes the corpus a CSV one.
+    pub puzzle_column: Option<String>,
+    /// The CSV solution column's name (any case), instead of the known names.
+    pub solution_column: Option<String>,
+}
+
+impl ReadAs {
+    /// Whether the corpus must be CSV: forced so, or a column named.
+    fn wants_csv(&self) -> bool {
+        self.format == Some(Format::Csv)
+            || self.puzzle_column.is_some()
+            || self.solution_column.is_some()
+    }
+}
+
+impl From<Option<Format>> for ReadAs {
+    fn from(format: Option<Format>) -> ReadAs {
+        ReadAs {
+            format,
+            ..ReadAs::default()
+        }
+    }
 }
 
 /// A failure to read a corpus at all (bad lines are records, not errors).
@@ -82,6 +121,27 @@ pub enum LoadError {
         /// Why.
         source: io::Error,
     },
+    /// A corpus read as text whose leading lines are rows of a 9-line grid: each would be
+    /// malformed, and nothing searched.
+    #[error(
+        "{name}:{line}: this looks like a 9-line grid: use --input-format grid \
+         (--input-format text reads each line as a puzzle)"
+    )]
+    LooksLikeGrid {
+        /// The corpus.
+        name: String,
+        /// The line that made it look so.
+        line: u64,
+    },
+    /// A grid corpus asked for in parts.
+    #[error(
+        "{name}: a corpus of 9-line grids is not split into parts (--shard): a part takes \
+         lines, and a grid spans several; read it whole"
+    )]
+    GridParts {
+        /// The corpus.
+        name: String,
+    },
     /// The thread that reads ahead could not be started.
     #[error("cannot start the reader thread")]
     Thread(#[source] io::Error),
@@ -95,19 +155,37 @@ pub enum LoadError {
         /// Why.
         source: io::Error,
     },
+    /// A CSV corpus whose header lacks a column it needs: the one named (`--column`,
+    /// `--solution-column`), or any of the known puzzle columns' names. Also a corpus
+    /// whose format is detected, when its first line is a header of names that names no
+    /// puzzle column: read as text, every line would be malformed.
     #[error(
-        "{name}:{line}: CSV header has no puzzle column (looked for {wanted}); found: {found}"
+        "{name}:{line}: CSV header has no {column} column {}; its columns: {}{}",
+        match named {
+            Some(named) => format!("named {named}"),
+            None => format!("(looked for {})", csv::PUZZLE_COLUMNS.join(", ")),
+        },
+        found.join(", "),
+        match (named, forced) {
+            (Some(_), _) => "",
+            (None, true) => ": name it with --column NAME",
+            (None, false) => ": name it with --column NAME (or read every line as text \
+                              with --input-format text)",
+        }
     )]
-    /// A CSV corpus whose header names no puzzle column.
-    NoPuzzleColumn {
+    NoColumn {
         /// The corpus.
         name: String,
         /// The header's line.
         line: u64,
-        /// The column names looked for.
-        wanted: String,
+        /// `puzzle` or `solution`.
+        column: &'static str,
+        /// The name looked for, when one was given; else the known names were.
+        named: Option<String>,
         /// The columns the header has.
-        found: String,
+        found: Vec<String>,
+        /// Whether the corpus was to be CSV (`--input-format csv`, or a column named).
+        forced: bool,
     },
 }
 
@@ -141,7 +219,8 @@ pub enum Kind {
     },
     /// A `#` line.
     Comment,
-    /// An empty (or all-whitespace) line.
+    /// An empty (or all-whitespace) line; in a grid corpus, a rule line (`------+------`)
+    /// outside a grid too.
     Blank,
     /// The CSV header line.
     Header,
@@ -300,7 +379,14 @@ impl Chunk {
             self.records.push(Record::default());
         }
         let record = &mut self.records[self.len];
-        state.kind_into(&mut record.kind, content, cut.is_some())?;
+        match state.kind_into(&mut record.kind, content, ending, cut.is_some())? {
+            Taken::Line => {}
+            Taken::Part => return Ok(()),
+            Taken::Grid { first } => {
+                self.keep_grid(state, first);
+                return Ok(());
+            }
+        }
         if !foreign && record.kind.is_entry() {
             state.seen.take_entry(state.line);
         }
@@ -327,6 +413,46 @@ impl Chunk {
         }
         self.len += 1;
         Ok(())
+    }
+}
+
+impl Chunk {
+    /// At the end of the corpus: the record of a grid left open, cut short, if one is.
+    fn finish(&mut self, state: &mut State) {
+        let Some(rows) = state.grid.as_mut().filter(|rows| rows.is_open()) else {
+            return;
+        };
+        if self.len == self.records.len() {
+            self.records.push(Record::default());
+        }
+        if let Taken::Grid { first } = rows.finish(&mut self.records[self.len].kind) {
+            self.keep_grid(state, first);
+        }
+    }
+
+    /// Make the record whose kind was just written where the next one goes a grid's,
+    /// from line `first`, if the chunk keeps it; its bytes are the grid's lines. A grid
+    /// corpus is never split into parts: every grid is this part's.
+    fn keep_grid(&mut self, state: &mut State, first: u64) {
+        let record = &mut self.records[self.len];
+        if record.kind.is_entry() {
+            state.seen.take_entry(first);
+        }
+        if first <= state.skip_through {
+            return;
+        }
+        record.line = first;
+        let bytes = state.grid.as_ref().and_then(Rows::bytes);
+        match (self.lines, &mut record.raw, bytes) {
+            (Lines::Entries, raw, _) => *raw = Raw::NotKept,
+            (Lines::All, raw, None) => *raw = Raw::Cut,
+            (Lines::All, Raw::Whole(kept), Some(bytes)) => {
+                kept.clear();
+                kept.extend_from_slice(bytes);
+            }
+            (Lines::All, raw, Some(bytes)) => *raw = Raw::Whole(bytes.to_vec()),
+        }
+        self.len += 1;
     }
 }
 
@@ -387,15 +513,17 @@ const READ_BUFFER: usize = 1 << 16;
 pub const MAX_LINE: usize = 1 << 16;
 
 impl Corpus {
-    /// Open `path`, or stdin when it is `-`. The corpus is named by the path as given.
+    /// Open `path`, or stdin when it is `-`, to be read as `read_as` says (`None`: as
+    /// its first line shows). The corpus is named by the path as given.
     ///
     /// A regular file's first bytes are read at once, so a compressed file's decoder starts
     /// (or fails) here, before any work; stdin's or a pipe's only on the first read, as
     /// opening one must not wait for its writer.
-    pub fn open(path: &Path, forced: Option<Format>) -> Result<Corpus, LoadError> {
+    pub fn open(path: &Path, read_as: impl Into<ReadAs>) -> Result<Corpus, LoadError> {
+        let read_as = read_as.into();
         if path.as_os_str() == "-" {
             let reader = BufReader::with_capacity(READ_BUFFER, io::stdin());
-            return Ok(Corpus::from_reader("-", Box::new(reader), None, forced));
+            return Ok(Corpus::from_reader("-", Box::new(reader), None, read_as));
         }
         let open_err = |source| LoadError::Open {
             path: path.to_path_buf(),
@@ -423,7 +551,7 @@ impl Corpus {
         };
         let reader = BufReader::with_capacity(READ_BUFFER, file);
         let mut corpus =
-            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, forced);
+            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, read_as);
         corpus.file = identity;
         if size.is_some() {
             corpus.start()?;
@@ -436,18 +564,21 @@ impl Corpus {
         name: &str,
         reader: Box<dyn BufRead + Send>,
         size: Option<u64>,
-        forced: Option<Format>,
+        read_as: impl Into<ReadAs>,
     ) -> Corpus {
+        let read_as = read_as.into();
         Corpus {
             reader,
             state: State {
                 name: name.to_string(),
-                forced,
                 layout: None,
                 line: 0,
                 skip_through: 0,
                 round_robin: None,
                 seen: Identity::default(),
+                grid: (read_as.format == Some(Format::Grid)).then(Rows::default),
+                watch: Watch::new(&read_as),
+                read_as,
             },
             size,
             started: false,
@@ -513,7 +644,10 @@ impl Corpus {
                 });
             match taken {
                 Ok(true) => {}
-                Ok(false) => break,
+                Ok(false) => {
+                    chunk.finish(&mut self.state);
+                    break;
+                }
                 Err(error) => self.failed = Some(error),
             }
         }
@@ -740,6 +874,9 @@ impl Corpus {
     /// True when nothing is left to read: the next `read_chunk` would return no records
     /// and no error. False when that is not known without reading on.
     pub fn at_end(&mut self) -> bool {
+        if self.state.grid.as_ref().is_some_and(Rows::is_open) {
+            return false;
+        }
         if self.failed.is_none() && self.past_end() {
             return true;
         }

@@ -16,7 +16,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::split::{self, Split};
-use super::{Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, Shard, READ_BUFFER};
+use super::{Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, ReadAs, Shard, READ_BUFFER};
 
 /// Bytes read at a time when counting line endings.
 const SCAN_BLOCK: usize = 1 << 20;
@@ -75,10 +75,16 @@ impl Corpus {
     /// whole corpus, as `open` gives it.
     pub fn open_part(
         path: &Path,
-        forced: Option<Format>,
+        read_as: impl Into<ReadAs>,
         shard: Shard,
     ) -> Result<Corpus, LoadError> {
-        let mut corpus = Corpus::open(path, forced)?;
+        let read_as = read_as.into();
+        if shard != Shard::WHOLE && read_as.format == Some(Format::Grid) {
+            return Err(LoadError::GridParts {
+                name: path.display().to_string(),
+            });
+        }
+        let mut corpus = Corpus::open(path, read_as)?;
         if shard == Shard::WHOLE {
             return Ok(corpus);
         }
@@ -169,7 +175,7 @@ fn by_bytes(mut head: Corpus, path: &Path, shard: Shard, size: u64) -> Result<Co
         &name,
         Box::new(reader),
         Some(end - start),
-        head.state.forced,
+        head.state.read_as.clone(),
     );
     part.state.layout = head.state.layout.take();
     part.state.line = line;

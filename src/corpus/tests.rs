@@ -171,6 +171,87 @@ fn csv_faults_are_records() {
     assert_eq!(malformed(&k[1]), ("expected 81 cells, found 5", 1));
 }
 
+/// Every record of `input` read as `read_as`, or the error that stops it.
+fn read_as(input: &str, read_as: ReadAs) -> Result<Vec<Record>, LoadError> {
+    let mut corpus = Corpus::from_reader(
+        "t",
+        Box::new(io::Cursor::new(input.as_bytes().to_vec())),
+        None,
+        read_as,
+    );
+    let (mut chunk, mut got) = (Chunk::new(Lines::All), Vec::new());
+    while corpus.read_chunk(&mut chunk, 7)? > 0 {
+        got.extend_from_slice(chunk.records());
+    }
+    Ok(got)
+}
+
+fn columns(puzzle: Option<&str>, solution: Option<&str>) -> ReadAs {
+    ReadAs {
+        puzzle_column: puzzle.map(String::from),
+        solution_column: solution.map(String::from),
+        ..ReadAs::default()
+    }
+}
+
+#[test]
+fn csv_columns_of_any_name_are_read_when_named() {
+    let input = format!("id,\"Grid\",answer\n1,{P},{S}\n");
+    let kinds = |records: Vec<Record>| records.into_iter().map(|r| r.kind).collect::<Vec<_>>();
+    assert_eq!(
+        kinds(read_as(&input, columns(Some("grid"), Some("ANSWER"))).unwrap()),
+        [Kind::Header, puzzle(P, Some(S))]
+    );
+    // Only the puzzle's named: the solution goes by the known names, and there is none.
+    assert_eq!(
+        kinds(read_as(&input, columns(Some("grid"), None)).unwrap()),
+        [Kind::Header, puzzle(P, None)]
+    );
+    // Only the solution's named: the puzzle goes by the known names.
+    let known = format!("quiz,answer\n{P},{S}\n");
+    assert_eq!(
+        kinds(read_as(&known, columns(None, Some("answer"))).unwrap()),
+        [Kind::Header, puzzle(P, Some(S))]
+    );
+}
+
+#[test]
+fn a_csv_header_without_the_columns_wanted_says_the_columns_it_has() {
+    let input = format!("id,grid,answer\n1,{P},{S}\n");
+    for (read, wanted) in [
+        (columns(Some("nope"), None), "no puzzle column named nope"),
+        (
+            columns(Some("grid"), Some("nope")),
+            "no solution column named nope",
+        ),
+        (
+            ReadAs::from(Some(Format::Csv)),
+            "no puzzle column (looked for quizzes, puzzle, puzzles, quiz, sudoku)",
+        ),
+        // Not forced: a header of names, none of them a puzzle column's, is not text.
+        (
+            ReadAs::default(),
+            "no puzzle column (looked for quizzes, puzzle, puzzles, quiz, sudoku)",
+        ),
+    ] {
+        let said = read_as(&input, read.clone()).unwrap_err().to_string();
+        assert!(said.starts_with("t:1: "), "{read:?}: {said}");
+        assert!(said.contains(wanted), "{read:?}: {said}");
+        assert!(
+            said.contains("its columns: id, grid, answer"),
+            "{read:?}: {said}"
+        );
+    }
+    let said = read_as(&input, ReadAs::default()).unwrap_err().to_string();
+    assert!(said.contains("--column NAME"), "{said}");
+    // A first line that is not a header of names stays a text line.
+    for first in ["Top 95, the hardest", "1,2,3", "4...3..,x"] {
+        let records = read_as(&format!("{first}\n{P}\n"), ReadAs::default()).unwrap();
+        assert!(matches!(records[0].kind, Kind::Malformed { .. }), "{first}");
+        assert_eq!(records[1].kind, puzzle(P, None), "{first}");
+    }
+}
+
 #[test]
 fn forced_formats() {
     let input = format!("quizzes,solutions\n{P},{S}\n");
@@ -629,5 +710,293 @@ fn skipped_lines_make_no_records_and_later_ones_keep_their_numbers() {
         let all = [(1, false), (2, true), (3, true), (4, true)];
         let kept: Vec<_> = all.into_iter().filter(|(l, _)| *l > skip).collect();
         assert_eq!(lines, kept, "skip through {skip}");
+    }
+}
+
+/// `puzzle`'s nine rows, each ended by `ending`.
+fn grid_rows(puzzle: &str, ending: &str) -> String {
+    (0..9)
+        .map(|r| format!("{}{ending}", &puzzle[r * 9..r * 9 + 9]))
+        .collect()
+}
+
+/// `puzzle` drawn with its cells apart, `|` between boxes, rules between bands and a border.
+fn drawn(puzzle: &str) -> String {
+    let rule = "+-------+-------+-------+\n";
+    let mut out = rule.to_string();
+    for r in 0..9 {
+        let cell = |c: usize| puzzle[r * 9 + c..r * 9 + c + 1].to_string();
+        let boxes: Vec<String> = (0..3)
+            .map(|b| {
+                (0..3)
+                    .map(|c| cell(b * 3 + c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        out.push_str(&format!("| {} |\n", boxes.join(" | ")));
+        if r % 3 == 2 {
+            out.push_str(rule);
+        }
+    }
+    out
+}
+
+/// Every record of `input` read as grids, in chunks of `size` keeping `lines`, through a
+/// reader whose buffer holds `capacity` bytes (so that lines straddle its refills).
+fn read_grids(input: &str, lines: Lines, size: usize, capacity: usize) -> Vec<Record> {
+    let reader = BufReader::with_capacity(capacity, io::Cursor::new(input.as_bytes().to_vec()));
+    let mut corpus = Corpus::from_reader("g", Box::new(reader), None, Some(Format::Grid));
+    let got = read(&mut corpus, lines, size, input.len());
+    assert!(corpus.at_end());
+    got
+}
+
+#[test]
+fn grids_are_read_whole_on_every_path_and_every_line_is_in_one_record() {
+    let mut wrong = P.to_string();
+    wrong.replace_range(8..9, "4");
+    // 1 comment; 2-10 a grid, CRLF; 11 blank; 12-24 a drawn grid (its border's first line
+    // is outside it, and so is its last); 25 a grid whose givens break a rule, no blank
+    // line before; 34 four rows cut short by a comment (38); 39 an 80-cell line; 40-41 two
+    // rows, and the end without a line break.
+    let input = format!(
+        "# grids\n{}\n{}{}{}# next\n{}\n{}",
+        grid_rows(P, "\r\n"),
+        drawn(S),
+        grid_rows(&wrong, "\n"),
+        &grid_rows(P, "\n")[..40],
+        &P[..80],
+        &grid_rows(P, "\n")[..19],
+    );
+    let expected = read_grids(&input, Lines::All, 100, 1 << 16);
+    let summary: Vec<(u64, &str)> = expected
+        .iter()
+        .map(|r| {
+            let what = match &r.kind {
+                Kind::Puzzle { .. } => "puzzle",
+                Kind::Invalid { .. } => "invalid",
+                Kind::Malformed { .. } => "malformed",
+                Kind::Comment => "comment",
+                Kind::Blank => "blank",
+                Kind::Header => "header",
+            };
+            (r.line, what)
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, "comment"),
+            (2, "puzzle"),
+            (11, "blank"),
+            (12, "blank"),
+            (13, "puzzle"),
+            (24, "blank"),
+            (25, "invalid"),
+            (34, "malformed"),
+            (39, "malformed"),
+            (40, "malformed"),
+        ]
+    );
+    assert_eq!(expected[1].kind, puzzle(P, None));
+    assert_eq!(expected[4].kind, puzzle(S, None));
+    assert!(
+        matches!(&expected[6].kind, Kind::Invalid { reason, column: 1, .. } if reason.contains("r1c9"))
+    );
+    assert_eq!(
+        malformed(&expected[7].kind),
+        ("grid cut short: 4 rows of 9 (lines 34-37)", 1)
+    );
+    assert_eq!(
+        malformed(&expected[8].kind),
+        ("a grid row has 9 cells, found 80", 1)
+    );
+    assert_eq!(
+        malformed(&expected[9].kind),
+        ("grid cut short at the end: 2 rows of 9 (lines 40-41)", 1)
+    );
+    // Each line is in exactly one record's bytes, in order: a grid's are its lines.
+    let joined: Vec<u8> = expected
+        .iter()
+        .flat_map(|r| r.raw.whole().unwrap().to_vec())
+        .collect();
+    assert_eq!(String::from_utf8(joined).unwrap(), input);
+    for (size, capacity) in [(1, 1), (2, 3), (3, 7), (1, 1 << 16), (100, 5)] {
+        assert_eq!(
+            read_grids(&input, Lines::All, size, capacity),
+            expected,
+            "chunks of {size}, buffer {capacity}"
+        );
+        let entries: Vec<Record> = expected
+            .iter()
+            .filter(|r| r.is_entry())
+            .map(|r| Record {
+                raw: Raw::NotKept,
+                ..r.clone()
+            })
+            .collect();
+        assert_eq!(
+            read_grids(&input, Lines::Entries, size, capacity),
+            entries,
+            "entries in chunks of {size}, buffer {capacity}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_row_makes_its_grid_malformed_and_the_next_grid_starts_in_place() {
+    let mut rows = grid_rows(P, "\n");
+    rows.replace_range(20..21, "x");
+    let input = format!("{rows}{}", grid_rows(S, "\n"));
+    let records = read_grids(&input, Lines::Entries, 10, 1 << 16);
+    assert_eq!(records.len(), 2);
+    assert_eq!(
+        (records[0].line, malformed(&records[0].kind).0),
+        (
+            1,
+            "line 3: character 'x' at column 1 is not a digit, a blank ('.' or '0') or a \
+             separator (space, ',' or '|')"
+        )
+    );
+    assert_eq!(
+        (records[1].line, records[1].kind.clone()),
+        (10, puzzle(S, None))
+    );
+}
+
+#[test]
+fn skipped_grids_make_no_records_and_count_as_entries() {
+    let input = format!("{}\n{}", grid_rows(P, "\n"), &grid_rows(S, "\n")[..30]);
+    let mut c = in_memory(&input, Some(Format::Grid));
+    c.skip_through(1);
+    let mut chunk = Chunk::new(Lines::All);
+    let mut lines = Vec::new();
+    while c.read_chunk(&mut chunk, 2).unwrap() > 0 {
+        lines.extend(chunk.records().iter().map(|r| r.line));
+    }
+    assert_eq!(lines, [10, 11]);
+    assert_eq!(c.identity().entries, 2);
+}
+
+#[test]
+fn a_grid_corpus_is_not_split_round_robin() {
+    let mut c = in_memory(&grid_rows(P, "\n"), Some(Format::Grid));
+    c.round_robin(Shard::new(1, 2).unwrap());
+    let err = c.read_chunk(&mut Chunk::new(Lines::All), 10).unwrap_err();
+    assert!(err.to_string().contains("not split into parts"), "{err}");
+}
+
+#[test]
+fn leading_grid_rows_read_as_text_are_refused_naming_the_layout() {
+    let refused = |input: &str| {
+        let mut c = in_memory(input, None);
+        let mut chunk = Chunk::new(Lines::All);
+        loop {
+            match c.read_chunk(&mut chunk, 3) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(e) => return Some(e.to_string()),
+            }
+        }
+    };
+    for input in [
+        grid_rows(P, "\n"),
+        drawn(P),
+        format!("# c\n\n{}", grid_rows(P, "\n")),
+    ] {
+        let said = refused(&input).unwrap_or_default();
+        assert!(
+            said.contains("this looks like a 9-line grid: use --input-format grid"),
+            "{input}: {said}"
+        );
+    }
+    // The border and the first row.
+    assert!(refused(&drawn(P)).unwrap().starts_with("t:2: "));
+    // A stray row, or rules, before one puzzle a line; rows after a puzzle; a corpus read
+    // as text on purpose: read as text.
+    for input in [
+        format!("123456789\n{P}\n123456789\n"),
+        format!("-----\n=====\n{P}\n"),
+        format!("{P}\n{}", grid_rows(P, "\n")),
+    ] {
+        assert_eq!(refused(&input), None, "{input}");
+    }
+    let mut c = in_memory(&grid_rows(P, "\n"), Some(Format::Text));
+    assert_eq!(
+        read(&mut c, Lines::Entries, 20, 90).len(),
+        9,
+        "each row a malformed line"
+    );
+}
+
+#[test]
+fn a_puzzle_with_its_cells_apart_is_one_line() {
+    let apart = |by: &str| P.chars().map(String::from).collect::<Vec<_>>().join(by);
+    let rows = |by: &str| {
+        (0..9)
+            .map(|r| &P[r * 9..r * 9 + 9])
+            .collect::<Vec<_>>()
+            .join(by)
+    };
+    let boxes = (0..27)
+        .map(|b| &P[b * 3..b * 3 + 3])
+        .collect::<Vec<_>>()
+        .join("|");
+    for line in [
+        apart(" "),
+        apart(","),
+        apart(", "),
+        rows(" "),
+        rows("\t"),
+        boxes,
+    ] {
+        assert_eq!(kinds(&format!("{line}\n")), [puzzle(P, None)], "{line}");
+    }
+    // Not a puzzle: 80 cells apart; a puzzle cut short with a rating after it; groups
+    // unlike each other.
+    let short = apart(" ");
+    let k = kinds(&format!(
+        "{}\n{} 5\n{} {}\n",
+        &short[..short.len() - 2],
+        &P[..80],
+        &P[..40],
+        &P[40..]
+    ));
+    assert_eq!(malformed(&k[0]), ("expected 81 cells, found 80", 1));
+    assert_eq!(malformed(&k[1]), ("expected 81 cells, found 80", 1));
+    assert_eq!(malformed(&k[2]), ("expected 81 cells, found 40", 1));
+}
+
+#[test]
+fn a_too_long_line_in_a_grid_corpus_is_malformed_and_its_bytes_not_kept() {
+    let long = "1".repeat(MAX_LINE + 3);
+    let rows = grid_rows(P, "\n");
+    // 1 too long; 2-3 rows, 4 too long, 5-10 rows: one grid; 11-19 a grid.
+    let input = format!(
+        "{long}\n{}{long}\n{}{}",
+        &rows[..20],
+        &rows[30..],
+        grid_rows(S, "\n")
+    );
+    for capacity in [1 << 16, 13] {
+        let records = read_grids(&input, Lines::All, 10, capacity);
+        assert_eq!(records.len(), 3);
+        assert_eq!((records[0].line, &records[0].raw), (1, &Raw::Cut));
+        assert_eq!(
+            malformed(&records[0].kind),
+            (
+                &*format!("line is longer than {MAX_LINE} bytes"),
+                MAX_LINE + 1
+            )
+        );
+        assert_eq!((records[1].line, &records[1].raw), (2, &Raw::Cut));
+        assert_eq!(
+            malformed(&records[1].kind).0,
+            format!("line 4: longer than {MAX_LINE} bytes")
+        );
+        assert_eq!(records[2].line, 11);
+        assert_eq!(records[2].kind, puzzle(S, None));
+        assert_eq!(records[2].raw, Raw::Whole(grid_rows(S, "\n").into_bytes()));
     }
 }

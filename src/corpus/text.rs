@@ -4,6 +4,7 @@
 //! after whitespace, `,`, `;` or `|`); the grid is the first field and the rest is ignored.
 
 use super::parsed::{Bad, Fields};
+use super::rows::Apart;
 use crate::grid::{CellError, Grid};
 
 /// Bytes that end the grid field.
@@ -43,13 +44,31 @@ pub(super) fn parse(line: &[u8]) -> Result<Fields, Bad> {
         .position(|&b| is_separator(b))
         .unwrap_or(line.len());
     let field = &line[..end];
-    match Grid::parse(field) {
-        Ok(grid) => Ok(Fields {
-            grid,
-            grid_column: 1,
-            expected: None,
-        }),
-        Err(e) => Err(cell_error(e, 1)),
+    let error = match Grid::parse(field) {
+        Ok(grid) => {
+            return Ok(Fields {
+                grid,
+                grid_column: 1,
+                expected: None,
+            })
+        }
+        Err(e) => e,
+    };
+    // A puzzle with its cells apart (`4 . . 3 ...`, `4,.,.,3,...`): the whole line is the
+    // grid. Cells apart that are not 81 are counted in the error, not the first group.
+    match Apart::of(line) {
+        Ok(apart) => match apart.one_line_grid() {
+            Some(grid) => Ok(Fields {
+                grid,
+                grid_column: 1,
+                expected: None,
+            }),
+            None if apart.is_apart() => {
+                Err(cell_error(CellError::Length { found: apart.count }, 1))
+            }
+            None => Err(cell_error(error, 1)),
+        },
+        Err(_) => Err(cell_error(error, 1)),
     }
 }
 

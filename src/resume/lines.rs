@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use super::error::ResumeError;
-use crate::corpus::{Corpus, Format, LoadError, Part, Shard};
+use crate::corpus::{Corpus, LoadError, Part, ReadAs, Shard};
 
 /// One of the run's corpora: its name, the lines the run reads of it, and where to read
 /// them again (to check that the kept rows are its part's first lines, of its puzzles).
@@ -22,8 +22,8 @@ pub struct Source<'a> {
     pub lines: PartLines,
     /// Where the corpus comes from.
     pub origin: Origin<'a>,
-    /// The format it is read as, when forced.
-    pub forced: Option<Format>,
+    /// How it is read, as far as the command line says.
+    pub read_as: &'a ReadAs,
 }
 
 /// Where a corpus comes from.
@@ -36,23 +36,25 @@ pub enum Origin<'a> {
 }
 
 impl Origin<'_> {
-    /// The corpus, called `name`, read as `forced`; with `shard`, part K of N of it (by byte
-    /// range or round robin for a file, as [`Corpus::open_part`] chooses; round robin for
-    /// bytes, which have no file to split).
+    /// The corpus, called `name`, read as `read_as` says; with `shard`, part K of N of it
+    /// (by byte range or round robin for a file, as [`Corpus::open_part`] chooses; round
+    /// robin for bytes, which have no file to split).
     pub fn open(
         self,
         name: &str,
-        forced: Option<Format>,
+        read_as: &ReadAs,
         shard: Option<Shard>,
     ) -> Result<Corpus, LoadError> {
         match self {
-            Origin::File(path) => Corpus::open_part(path, forced, shard.unwrap_or(Shard::WHOLE)),
+            Origin::File(path) => {
+                Corpus::open_part(path, read_as.clone(), shard.unwrap_or(Shard::WHOLE))
+            }
             Origin::Bytes(bytes) => {
                 let mut corpus = Corpus::from_reader(
                     name,
                     Box::new(std::io::Cursor::new(bytes)),
                     Some(bytes.len() as u64),
-                    forced,
+                    read_as.clone(),
                 );
                 if let Some(shard) = shard {
                     corpus.round_robin(shard);
@@ -83,11 +85,11 @@ pub enum PartLines {
 }
 
 impl<'a> Source<'a> {
-    /// `corpus`, opened from `origin` as `forced`.
+    /// `corpus`, opened from `origin` as `read_as` says.
     pub fn of(
         corpus: &'a Corpus,
         origin: Origin<'a>,
-        forced: Option<Format>,
+        read_as: &'a ReadAs,
     ) -> Result<Source<'a>, ResumeError> {
         let path = match origin {
             Origin::File(path) => Some(path),
@@ -101,14 +103,14 @@ impl<'a> Source<'a> {
             }) => PartLines::Range {
                 shard: *shard,
                 first: *first_line,
-                before: next_first_line(corpus.name(), path, forced, *shard)?,
+                before: next_first_line(corpus.name(), path, read_as, *shard)?,
             },
         };
         Ok(Source {
             name: corpus.name(),
             lines,
             origin,
-            forced,
+            read_as,
         })
     }
 }
@@ -118,7 +120,7 @@ impl<'a> Source<'a> {
 fn next_first_line(
     name: &str,
     path: Option<&Path>,
-    forced: Option<Format>,
+    read_as: &ReadAs,
     shard: Shard,
 ) -> Result<Option<u64>, ResumeError> {
     let Some(next) = Shard::new(shard.index + 1, shard.count) else {
@@ -129,12 +131,13 @@ fn next_first_line(
             corpus: name.to_string(),
         });
     };
-    let corpus = Corpus::open_part(path, forced, next).map_err(|source| ResumeError::NextPart {
-        corpus: path.to_path_buf(),
-        shard,
-        next,
-        source: Box::new(source),
-    })?;
+    let corpus =
+        Corpus::open_part(path, read_as.clone(), next).map_err(|source| ResumeError::NextPart {
+            corpus: path.to_path_buf(),
+            shard,
+            next,
+            source: Box::new(source),
+        })?;
     match corpus.part() {
         Some(Part::Bytes { first_line, .. }) => Ok(Some(*first_line)),
         other => Err(ResumeError::Changed {

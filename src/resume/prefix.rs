@@ -226,7 +226,7 @@ impl Cursor {
         };
         let corpus = source
             .origin
-            .open(source.name, source.forced, source.lines.shard())
+            .open(source.name, source.read_as, source.lines.shard())
             .map_err(|e| ResumeError::Reopen {
                 corpus: named.to_path_buf(),
                 source: Box::new(e),

@@ -209,6 +209,49 @@ fn shared_corpora_check_the_same_compressed() {
     }
 }
 
+/// A `.zst` written as `zstd --long=31` writes it (long-distance matching, a 2 GiB window
+/// stated in the frame, as for a stream of unknown size), made by the zstd crate: read as
+/// its text from a file and stdin, in every command. A frame asking for a larger window is
+/// refused with the bound said.
+#[test]
+fn a_zstd_corpus_with_a_2_gib_window_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = shipped("minimal.txt");
+    let text = std::fs::read(&plain).unwrap();
+    let expected = run_fast(plain.to_str().unwrap(), None);
+    let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    encoder.window_log(31).unwrap();
+    encoder.long_distance_matching(true).unwrap();
+    encoder.write_all(&text).unwrap();
+    let compressed = encoder.finish().unwrap();
+    let path = dir.path().join("long31.txt.zst");
+    std::fs::write(&path, &compressed).unwrap();
+    let path = path.to_str().unwrap();
+    assert!(run_fast(path, None) == expected, "run");
+    assert!(run_fast("-", Some(compressed)) == expected, "run -");
+    assert!(
+        filter_out(path) == filter_out(plain.to_str().unwrap()),
+        "filter"
+    );
+    bench().args(["check", "-q", path]).assert().success();
+
+    // A frame header (no content size, no checksum) whose window is 2^32 bytes.
+    let huge = dir.path().join("huge.zst");
+    std::fs::write(&huge, b"\x28\xb5\x2f\xfd\x00\xb0\x01\x00\x00").unwrap();
+    let out = bench()
+        .args(["run", "-s", "fast", "-q", "-o", "/dev/null"])
+        .arg(&huge)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let said = format!(
+        "{}: read error after line 0 (zstd): a zstd frame needs a window larger than 2 GiB",
+        huge.display()
+    );
+    assert!(stderr.contains(&said), "{stderr}");
+}
+
 /// A stream cut short of its end: the lines before the cut are reported as the plain file's first
 /// ones (as many as the format could decode: bzip2 and zstd decode whole blocks), then an
 /// error names the file and the format, and the exit status is 2.

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::{bench, fixture};
 use predicates::prelude::*;
+use sudoku_bench::compress::{Codec, Encoder};
 
 const P: &str = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 const MAX_LINE: usize = 1 << 16;
@@ -233,4 +234,365 @@ fn filter_keeps_lone_cr_endings_as_they_were() {
         String::from_utf8_lossy(&kept)
     );
     assert!(kept.starts_with(b"# note\r"));
+}
+
+const Q: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const Q_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// `puzzle`'s nine rows of nine cells, as written.
+fn rows_of(puzzle: &str) -> Vec<&str> {
+    (0..9).map(|r| &puzzle[r * 9..r * 9 + 9]).collect()
+}
+
+/// `puzzle` drawn as people draw it: cells apart, `|` between boxes, a rule between bands;
+/// eleven lines, each ended.
+fn boxed(puzzle: &str) -> String {
+    let mut out = String::new();
+    for (r, row) in rows_of(puzzle).into_iter().enumerate() {
+        if r == 3 || r == 6 {
+            out.push_str("------+-------+------\n");
+        }
+        let cells: Vec<String> = row.chars().map(String::from).collect();
+        out.push_str(&format!(
+            "{} | {} | {}\n",
+            cells[0..3].join(" "),
+            cells[3..6].join(" "),
+            cells[6..9].join(" ")
+        ));
+    }
+    out
+}
+
+/// `(line, status, puzzle)` of each row of a per-puzzle CSV.
+fn line_status_puzzle(csv_text: &[u8]) -> Vec<(String, String, String)> {
+    crate::rows(csv_text)
+        .into_iter()
+        .map(|r| (r["line"].clone(), r["status"].clone(), r["puzzle"].clone()))
+        .collect()
+}
+
+/// `run -s fast` over `args` (a corpus path, or `-` with `stdin`), the CSV on stdout.
+fn run_fast(args: &[&str], stdin: Option<Vec<u8>>) -> Vec<(String, String, String)> {
+    let mut cmd = bench();
+    cmd.args(["run", "-s", "fast", "-q", "-o", "-"]).args(args);
+    if let Some(stdin) = stdin {
+        cmd.write_stdin(stdin);
+    }
+    line_status_puzzle(&cmd.assert().success().get_output().stdout)
+}
+
+fn row(line: u64, status: &str, puzzle: &str) -> (String, String, String) {
+    (line.to_string(), status.to_string(), puzzle.to_string())
+}
+
+#[test]
+fn nine_line_grids_are_read_with_input_format_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    // Line 1 a comment; 2-10 a grid with `0` blanks; 11 blank; 12-22 a grid drawn with
+    // rules; 23 blank.
+    let first = rows_of(&P.replace('.', "0")).join("\n") + "\n";
+    let text = format!("# two grids\n{first}\n{}\n", boxed(Q));
+    let corpus = dir.path().join("grids.txt");
+    std::fs::write(&corpus, &text).unwrap();
+    let path = corpus.to_str().unwrap();
+    let expected = [row(2, "unique", P), row(12, "unique", Q)];
+    assert_eq!(run_fast(&["--input-format", "grid", path], None), expected);
+    assert_eq!(
+        run_fast(
+            &["--input-format", "grid", "-"],
+            Some(text.clone().into_bytes())
+        ),
+        expected
+    );
+    let gz = dir.path().join("grids.txt.gz");
+    let mut encoder = Codec::Gzip.encoder(Vec::new()).unwrap();
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    let Encoder::Gzip(encoder) = encoder else {
+        unreachable!()
+    };
+    std::fs::write(&gz, encoder.get_ref()).unwrap();
+    assert_eq!(
+        run_fast(&["--input-format", "grid", gz.to_str().unwrap()], None),
+        expected
+    );
+    bench()
+        .args(["check", "-q", "--input-format", "grid", path])
+        .assert()
+        .success()
+        .stdout("");
+    // A run cut after its first row goes on at the second grid's first line.
+    let csv = dir.path().join("run.csv");
+    let run = |resume: &[&str]| {
+        bench()
+            .args([
+                "run",
+                "-s",
+                "fast",
+                "-q",
+                "--input-format",
+                "grid",
+                path,
+                "-o",
+            ])
+            .arg(&csv)
+            .args(resume)
+            .assert()
+            .success();
+        line_status_puzzle(&std::fs::read(&csv).unwrap())
+    };
+    assert_eq!(run(&[]), expected);
+    let whole = std::fs::read_to_string(&csv).unwrap();
+    let first_row = whole
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>();
+    std::fs::write(&csv, first_row).unwrap();
+    assert_eq!(run(&["--resume"]), expected);
+    // filter copies a kept grid's lines as read; blank lines are dropped, comments kept.
+    let out = dir.path().join("kept.txt");
+    bench()
+        .args(["filter", "-q", "--input-format", "grid", path, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        format!("# two grids\n{first}{}", boxed(Q))
+    );
+}
+
+#[test]
+fn a_grid_cut_short_or_with_a_bad_row_is_malformed_at_its_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = rows_of(Q);
+    let mut bad = q.clone();
+    bad[2] = &Q[18..26];
+    // 1-9 a grid; 10 blank; 11-14 four rows; 15 blank; 16-24 a grid whose line 18 has 8
+    // cells; 25 blank; 26-34 a grid; 35-39 five rows, and the end.
+    let text = format!(
+        "{}\n\n{}\n\n{}\n\n{}\n{}\n",
+        rows_of(P).join("\n"),
+        q[..4].join("\n"),
+        bad.join("\n"),
+        rows_of(P).join("\n"),
+        q[..5].join("\n"),
+    );
+    let corpus = dir.path().join("cut.txt");
+    std::fs::write(&corpus, &text).unwrap();
+    let path = corpus.to_str().unwrap();
+    let got: Vec<(String, String)> = run_fast(&["--input-format", "grid", path], None)
+        .into_iter()
+        .map(|(line, status, _)| (line, status))
+        .collect();
+    let want: Vec<(String, String)> = [
+        (1, "unique"),
+        (11, "malformed"),
+        (16, "malformed"),
+        (26, "unique"),
+        (35, "malformed"),
+    ]
+    .iter()
+    .map(|(l, s)| (l.to_string(), s.to_string()))
+    .collect();
+    assert_eq!(got, want);
+    let out = bench()
+        .args(["check", "-q", "--input-format", "grid", path])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let said = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 3, "{said}");
+    assert!(lines[0].starts_with(&format!("{path}:11:")), "{said}");
+    assert!(lines[0].contains("4 rows of 9"), "{said}");
+    assert!(lines[1].starts_with(&format!("{path}:16:")), "{said}");
+    assert!(
+        lines[1].contains("line 18") && lines[1].contains("found 8"),
+        "{said}"
+    );
+    assert!(lines[2].starts_with(&format!("{path}:35:")), "{said}");
+    assert!(lines[2].contains("5 rows of 9"), "{said}");
+}
+
+#[test]
+fn a_grid_is_refused_with_its_layout_named_unless_its_format_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("grid.txt");
+    std::fs::write(&corpus, boxed(P)).unwrap();
+    let out = dir.path().join("out.txt");
+    for command in ["run", "check", "filter"] {
+        bench()
+            .arg(command)
+            .arg(&corpus)
+            .arg("-q")
+            .args(out_args(command, &out))
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(format!("{}:2:", corpus.display())).and(
+                    predicate::str::contains(
+                        "this looks like a 9-line grid: use --input-format grid",
+                    ),
+                ),
+            );
+    }
+    // One stray line of nine cells before one puzzle a line is only that line, malformed.
+    let stray = dir.path().join("stray.txt");
+    std::fs::write(&stray, format!("123456789\n{P}\n{Q}\n")).unwrap();
+    assert_eq!(
+        run_fast(&[stray.to_str().unwrap()], None),
+        [
+            row(1, "malformed", ""),
+            row(2, "unique", P),
+            row(3, "unique", Q)
+        ]
+    );
+    // A grid is not split into parts: a part takes lines, and a grid spans several.
+    bench()
+        .args(["run", "-q", "-o", "/dev/null", "--input-format", "grid"])
+        .args(["--shard", "1/2"])
+        .arg(&corpus)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--shard"));
+}
+
+#[test]
+fn a_puzzle_on_one_line_with_its_cells_apart_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let apart = |puzzle: &str, by: &str| {
+        puzzle
+            .chars()
+            .map(String::from)
+            .collect::<Vec<_>>()
+            .join(by)
+    };
+    let short = apart(&P[..80], " ");
+    let text = [
+        apart(P, " "),
+        apart(Q, ","),
+        rows_of(P).join(" "),
+        format!("|{}|", rows_of(Q).join("|")),
+        short,
+    ]
+    .join("\n");
+    let corpus = dir.path().join("apart.txt");
+    std::fs::write(&corpus, text).unwrap();
+    let path = corpus.to_str().unwrap();
+    assert_eq!(
+        run_fast(&[path], None),
+        [
+            row(1, "unique", P),
+            row(2, "unique", Q),
+            row(3, "unique", P),
+            row(4, "unique", Q),
+            row(5, "malformed", "")
+        ]
+    );
+    bench()
+        .args(["check", "-q", path])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "{path}:5:1: expected 81 cells, found 80"
+        )));
+}
+
+#[test]
+fn a_csv_puzzle_column_of_any_name_is_named_with_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("named.csv");
+    // Line 3's answer is another puzzle's solution: the answer column is read.
+    let solution =
+        "468931527751624839392578461134756298289413675675289314846192753513867942927345186";
+    std::fs::write(
+        &corpus,
+        format!("id,grid,answer\n1,{P},{solution}\n2,{Q},{solution}\n3,{Q},{Q_SOLUTION}\n"),
+    )
+    .unwrap();
+    let path = corpus.to_str().unwrap();
+    let out = dir.path().join("out.csv");
+    for command in ["run", "check", "filter"] {
+        bench()
+            .args([command, path, "-q"])
+            .args(out_args(command, &out))
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(format!("{path}:1:"))
+                    .and(predicate::str::contains("id, grid, answer"))
+                    .and(predicate::str::contains("--column")),
+            );
+        bench()
+            .args([command, path, "-q", "--column", "grid"])
+            .args(["--solution-column", "answer", "-s", "fast"])
+            .args(out_args(command, &out))
+            .assert()
+            .code(if command == "check" { 1 } else { 0 });
+        for named in [["--column", "nope"], ["--solution-column", "nope"]] {
+            bench()
+                .args([command, path, "-q"])
+                .args(named)
+                .args(
+                    ["--column", "grid"]
+                        .iter()
+                        .filter(|_| named[0] != "--column"),
+                )
+                .args(out_args(command, &out))
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(
+                    "column named nope; its columns: id, grid, answer",
+                ));
+        }
+        bench()
+            .args([command, path, "-q", "--column", "grid"])
+            .args(["--input-format", "text"])
+            .args(out_args(command, &out))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--column"));
+    }
+    assert_eq!(
+        run_fast(
+            &[path, "--column", "GRID", "--solution-column", "Answer"],
+            None
+        ),
+        [
+            row(2, "unique", P),
+            row(3, "malformed", ""),
+            row(4, "unique", Q)
+        ]
+    );
+    // --resume reads the corpus again the same way.
+    let csv = dir.path().join("run.csv");
+    for resume in [&[][..], &["--resume"]] {
+        bench()
+            .args(["run", "-s", "fast", "-q", path, "--column", "grid", "-o"])
+            .arg(&csv)
+            .args(resume)
+            .assert()
+            .success();
+    }
+    bench()
+        .args([
+            "check",
+            "-q",
+            "--column",
+            "grid",
+            "--solution-column",
+            "answer",
+        ])
+        .args(["--solve", path])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains(format!("{path}:3:"))
+                .and(predicate::str::contains(format!("{path}:2:")).not()),
+        );
 }
