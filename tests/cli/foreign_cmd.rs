@@ -626,6 +626,123 @@ fn no_process_of_a_solver_outlives_a_kill_9_of_sudoku_bench() {
     assert_none_left_within(&s, Duration::from_secs(5));
 }
 
+/// Ctrl-C while steady.py (10 ms a puzzle, beside `fast`, on two workers, in chunks of
+/// `chunk_size`, no warm-up) holds its next puzzles once it has answered `hold`: each
+/// chunk's phases run `fast` then `slow`, then the other way round, and `hold` lands in a
+/// chunk where `slow` runs first, so `fast` has not seen its puzzles yet. Every puzzle the
+/// solver answered gets its rows, in order, counted by the summary; no task of `task`
+/// puzzles is started after the signal; and the stop is prompt.
+#[cfg(target_os = "linux")]
+fn ctrl_c_keeps_every_puzzle_a_slow_solver_answered(chunk_size: &str, hold: usize, task: usize) {
+    use std::io::BufRead;
+    let Some(s) = Setup::new() else { return };
+    let corpus = s.path("easy.txt");
+    // 20 s of solving on two workers: far more than a stop waits for.
+    std::fs::write(&corpus, format!("{EASY}\n").repeat(4000)).unwrap();
+    let (log, go) = (s.path("answers.log"), s.path("go"));
+    let (log_arg, go_arg) = (log.display().to_string(), go.display().to_string());
+    let hold_arg = hold.to_string();
+    let steady = ["0.01", &log_arg, &hold_arg, &go_arg];
+    let solver = s.solver("slow", "tests/solvers/steady.py", &steady);
+    let (out, summary) = (s.path("out.csv"), s.path("summary.json"));
+    let args = [
+        "run",
+        corpus.to_str().unwrap(),
+        "-s",
+        "fast",
+        "--solver",
+        &solver,
+        "-j",
+        "2",
+        "--chunk-size",
+        chunk_size,
+        "--no-warmup",
+        "--timeout",
+        "60s",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        "--summary",
+        summary.to_str().unwrap(),
+    ];
+    let mut run = Running::start(&args, Path::new(env!("CARGO_MANIFEST_DIR")));
+    let stderr = run.0.stderr.take().unwrap();
+    let (said, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = said.send(line);
+        }
+    });
+    let answered = || std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
+    let start = Instant::now();
+    while answered() < hold {
+        if let Some(status) = run.exit_within(Duration::from_millis(10)) {
+            panic!("exited ({status}) before {hold} answers");
+        }
+        assert!(start.elapsed() < PATIENCE, "{} answers", answered());
+    }
+    run.signal(libc::SIGINT);
+    // Said at once, while the solves in flight wait.
+    let mut stderr = Vec::new();
+    while !stderr
+        .iter()
+        .any(|l: &String| l.contains("SIGINT: stopping"))
+    {
+        let line = lines.recv_timeout(PATIENCE);
+        stderr.push(line.unwrap_or_else(|_| panic!("no word of the stop: {stderr:?}")));
+    }
+    let at_signal = answered();
+    std::fs::write(&go, "").unwrap();
+    let released = Instant::now();
+    let status = run.exit_within(PATIENCE).expect("it stops");
+    let took = released.elapsed();
+    stderr.extend(lines.iter());
+    assert_eq!(status.code(), Some(130), "{stderr:?}");
+    let total = answered();
+    assert!(
+        total < at_signal + 2 * task,
+        "{total} answers, {at_signal} at the signal: a task was started after it"
+    );
+    let rows = rows(&std::fs::read(&out).unwrap());
+    let lines_of = |strategy: &str| -> Vec<u64> {
+        let of = rows.iter().filter(|r| r["strategy"] == strategy);
+        of.map(|r| r["line"].parse().unwrap()).collect()
+    };
+    let kept: Vec<u64> = (1..=total as u64).collect();
+    assert_eq!(lines_of("slow"), kept, "every puzzle answered, in order");
+    assert_eq!(lines_of("fast"), kept, "with fast's rows");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    assert_eq!(summary["interrupted"], true);
+    for row in summary["rows"].as_array().unwrap() {
+        assert_eq!(row["puzzles"].as_u64(), Some(total as u64), "{row}");
+    }
+    // What was in flight (a task of `task` puzzles per worker, 10 ms each) and `fast`'s
+    // part: far less than this, even on a busy machine, and far less than the rest.
+    assert!(
+        took < Duration::from_secs(10),
+        "stopped {took:?} after the solves went on"
+    );
+    assert_none_left_within(&s, Duration::from_secs(5));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_keeps_every_puzzle_a_slow_solver_answered_in_chunks_of_16() {
+    // Chunks of 16 records, one task each: the fourth (lines 49-64) runs `slow` first.
+    ctrl_c_keeps_every_puzzle_a_slow_solver_answered("16", 53, 16);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_keeps_every_puzzle_a_slow_solver_answered_in_the_default_chunks() {
+    // Chunks of 256, then 512 records (lines 257-768), which run `slow` first; tasks of 32.
+    ctrl_c_keeps_every_puzzle_a_slow_solver_answered("2048", 300, 32);
+}
+
 #[test]
 fn a_memory_limit_bounds_the_solver_and_its_usage_is_in_the_summary() {
     let Some(s) = Setup::new() else { return };
