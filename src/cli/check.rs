@@ -127,7 +127,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let (mut corpora, total_bytes) =
         open_corpora(&plan.corpora, &plan.read_as, plan.shard, plan.quiet)?;
     let mut check = Check::new(&plan, total_bytes)?;
-    let stop = signals::install()?;
+    let stop = signals::install(signals::stopping(
+        "printing the faults found",
+        plan.solver.is_outside(),
+        None,
+    ))?;
     if let Some(c) = check.classifier.as_mut() {
         c.stop_when(stop.clone());
     }

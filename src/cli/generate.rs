@@ -396,7 +396,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         );
     }
     // Before any file is made: a signal from here on ends the command its own way.
-    let stop = signals::install()?;
+    let stop = signals::install(signals::stopping(
+        "writing the puzzles made, in order",
+        plan.solver.is_outside(),
+        None,
+    ))?;
     let mut out = plan.create()?;
     let started = Instant::now();
     let mut progress = Progress::new(Some(last - first), plan.quiet);

@@ -23,10 +23,14 @@
 //! read before it is checked.
 //!
 //! A run can be stopped (`Runner::stop_when`): the workers look at the flag before each
-//! task (a few puzzles), so a stop waits for at most one task per worker. The records of
-//! a chunk are reported in input order up to the first one that some strategy did not
-//! solve: a record is reported with every strategy or not at all, so the summary and the
-//! rows agree and two strategies' rows always pair. The rest is dropped, not reported.
+//! task (a few puzzles; tasks are taken in input order), so a stop waits for at most one
+//! task per worker, and what a phase solved is its chunk's first records. A record is
+//! reported with every strategy or not at all, so the summary and the rows agree and two
+//! strategies' rows always pair: so once stopped, the chunk's first phase takes no more
+//! tasks, but the later ones (a built-in strategy after a slow solver from outside, the
+//! reference) go on with the records every phase before them solved, while they look like
+//! ending within a second (see `phases`). The records of the chunk are then reported in
+//! input order up to the first one that some strategy did not solve; the rest is dropped.
 //!
 //! Its parts: `pipeline` (the reader thread, the reporter, and the loop that takes each chunk
 //! read, solves it and reports it), `phases` (a chunk's timed phases, the warm-up, and the
@@ -157,8 +161,6 @@ pub struct Runner<'c> {
     /// The reference's index among the engine's strategies.
     reference: Option<usize>,
     clock: &'c dyn Clock,
-    /// Per task of the last phase: whether it was solved (false: skipped on a stop).
-    tasks_done: Vec<bool>,
     /// Chunks solved so far, over every corpus: its parity sets the order of the phases.
     chunks_solved: u64,
     warmed_up: bool,
@@ -191,7 +193,6 @@ impl<'c> Runner<'c> {
             engine,
             reference,
             clock,
-            tasks_done: Vec::new(),
             chunks_solved: 0,
             progress: None,
             stop: Stop::default(),

@@ -3,7 +3,8 @@
 //! own; then the reference's untimed phase, and the check of every count against it. Before
 //! the first timed phase, a warm-up.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -18,6 +19,24 @@ use crate::strategy::Limits;
 const WARMUP_PUZZLES: usize = 64;
 /// Node cap during warm-up, so a slow strategy does not spend seconds warming up.
 const WARMUP_MAX_NODES: u64 = 100_000;
+/// How long, once a stop is seen, the phases after the interrupted one may still take new
+/// tasks to finish the records every phase before them solved: those records are reported
+/// only when every strategy solved them, and a cheap phase (a built-in strategy after a
+/// slow solver from outside) finishes them in far less. A user who asked to stop should
+/// not wait longer than this for work that may still be lost.
+const FINISH_BUDGET_NS: u64 = 1_000_000_000;
+
+/// What a phase does once a stop is requested.
+#[derive(Debug, Clone, Copy)]
+enum AfterStop<'a> {
+    /// It takes no more tasks: no record solved so far waits on it (the chunk's first
+    /// phase, the warm-up).
+    Halt,
+    /// The records the chunk's earlier phases solved wait on it: it goes on taking tasks
+    /// while it looks like ending by the deadline (`may_go_on`), which the first phase to
+    /// ask sets (`by`). `began`: when the phase began, by the runner's clock.
+    Finish { began: u64, by: &'a OnceLock<u64> },
+}
 
 /// What solving one chunk left: kept with the chunk until it is reported, then reused.
 #[derive(Debug, Default)]
@@ -55,7 +74,11 @@ impl Runner<'_> {
         let order = (0..timed)
             .map(move |k| if backwards { timed - 1 - k } else { k })
             .chain(timed..all);
-        for s in order {
+        // On a stop, the records every phase so far solved, from the first: the later
+        // phases finish those (see `AfterStop`) rather than drop them.
+        let mut upto = records.len();
+        let finish_by = OnceLock::new();
+        for (i, s) in order.enumerate() {
             let results = &mut out.results[s];
             let start = self.clock.now_ns();
             // The reference is not timed: one round gives its counts, and it does not
@@ -69,7 +92,15 @@ impl Runner<'_> {
                 repeat,
                 ..self.how()
             };
-            let (done, preempted) = self.phase(s, records, results, how, bytes);
+            let after_stop = match i {
+                0 => AfterStop::Halt,
+                _ => AfterStop::Finish {
+                    began: start,
+                    by: &finish_by,
+                },
+            };
+            let (done, preempted) = self.phase(s, (records, upto), results, how, bytes, after_stop);
+            upto = upto.min(done);
             solved[s] = done;
             if s < timed {
                 switches[s] = preempted;
@@ -109,7 +140,14 @@ impl Runner<'_> {
         let n = records.len().min(WARMUP_PUZZLES);
         let mut results = Vec::new();
         for s in 0..self.settings.strategies.len() {
-            self.phase(s, &records[..n], &mut results, how, None);
+            self.phase(
+                s,
+                (&records[..n], n),
+                &mut results,
+                how,
+                None,
+                AfterStop::Halt,
+            );
         }
     }
 
@@ -122,18 +160,24 @@ impl Runner<'_> {
         }
     }
 
-    /// Solve `records` with strategy `s`, in parallel unless it is serial, into `results`.
-    /// With the `bytes` of input behind them, the solves count towards progress. Returns
-    /// how many records, from the first, were solved (all of them unless a stop was
-    /// requested), and the involuntary context switches the workers suffered during
-    /// their tasks (see [`preemption`]).
+    /// Solve the first `upto` of `records` with strategy `s`, in parallel unless it is
+    /// serial, into `results`. With the `bytes` of input behind all `records`, the solves
+    /// count towards progress. Returns how many records, from the first, were solved (all
+    /// `upto`, or a few more to the end of a task, unless a stop was requested), and the
+    /// involuntary context switches the workers suffered during their tasks (see
+    /// [`preemption`]).
+    ///
+    /// Tasks are taken in input order, whichever worker is free takes the next, so the
+    /// records solved when a stop comes are the first ones, and every task taken is
+    /// finished: a stop drops no solve but those that were never started.
     fn phase(
         &mut self,
         s: usize,
-        records: &[Record],
+        (records, upto): (&[Record], usize),
         results: &mut Vec<PuzzleResult>,
         how: How,
         bytes: Option<u64>,
+        after_stop: AfterStop,
     ) -> (usize, u64) {
         let n = records.len();
         if results.len() < n {
@@ -148,14 +192,36 @@ impl Runner<'_> {
         }
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
-        let tasks_done = &mut self.tasks_done;
         let preempted = AtomicU64::new(0);
-        // Solves one task; `false` when it was skipped on a stop.
-        let task = |(k, (results, records)): (usize, (&mut [PuzzleResult], &[Record]))| {
-            // Between tasks, never inside a timed solve.
+        let tasks = upto.min(n).div_ceil(per_task);
+        // A task's puzzles, taken by one worker only: the lock is never waited for.
+        let slots: Vec<Mutex<(&mut [PuzzleResult], &[Record])>> = results[..n]
+            .chunks_mut(per_task)
+            .zip(records.chunks(per_task))
+            .take(tasks)
+            .map(Mutex::new)
+            .collect();
+        let (taken, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        // The next task to solve, in order, unless a stop says to take no more. Asked
+        // between tasks, never inside a timed solve.
+        let take = || -> Option<usize> {
             if stop.requested() {
-                return false;
+                let AfterStop::Finish { began, by } = after_stop else {
+                    return None;
+                };
+                let now = clock.now_ns();
+                let deadline = *by.get_or_init(|| now.saturating_add(FINISH_BUDGET_NS));
+                let left = tasks.saturating_sub(taken.load(Ordering::Relaxed));
+                let done = finished.load(Ordering::Relaxed);
+                if !may_go_on(now, deadline, now.saturating_sub(began), done, left) {
+                    return None;
+                }
             }
+            Some(taken.fetch_add(1, Ordering::Relaxed))
+        };
+        let solve = |k: usize| {
+            let mut slot = slots[k].lock().unwrap_or_else(|e| e.into_inner());
+            let (results, records) = &mut *slot;
             engine.with_solver(s, |solver| {
                 solve_task(records, results, solver, info, &how, clock);
             });
@@ -174,7 +240,7 @@ impl Runner<'_> {
                     done.fetch_add(share, Ordering::Relaxed);
                 }
             }
-            true
+            finished.fetch_add(1, Ordering::Relaxed);
         };
         if info.parallel {
             engine.pool().install(|| {
@@ -182,32 +248,42 @@ impl Runner<'_> {
                 // them all rather than once a puzzle. Every task can be taken on its own
                 // (`with_max_len(1)`): else a worker works through a run of tasks that no
                 // one else can take, and if the reader or writer thread preempts it there,
-                // the other worker runs out of work and sleeps (~200 us each time).
-                results[..n]
-                    .par_chunks_mut(per_task)
-                    .zip(records.par_chunks(per_task))
-                    .with_max_len(1)
-                    .enumerate()
-                    .map(task)
-                    .collect_into_vec(tasks_done);
+                // the other worker runs out of work and sleeps (~200 us each time). Which
+                // task an item solves is the next in order, not its own index: rayon hands
+                // the second half of the items to the second worker, whose solves a stop
+                // would leave behind a gap, unreported.
+                (0..tasks).into_par_iter().with_max_len(1).for_each(|_| {
+                    if let Some(k) = take() {
+                        solve(k);
+                    }
+                });
             });
         } else {
             // Not reentrant: every task on this one thread, in turn.
-            tasks_done.clear();
-            tasks_done.extend(
-                results[..n]
-                    .chunks_mut(per_task)
-                    .zip(records.chunks(per_task))
-                    .enumerate()
-                    .map(task),
-            );
+            for _ in 0..tasks {
+                let Some(k) = take() else { break };
+                solve(k);
+            }
         }
-        let done = tasks_done
-            .iter()
-            .position(|done| !done)
-            .map_or(n, |k| k * per_task);
+        let done = (taken.into_inner() * per_task).min(n);
         (done, preempted.into_inner())
     }
+}
+
+/// Whether a phase that goes on after a stop (`AfterStop::Finish`) may take another task
+/// at `now`: before the `deadline`, and, once it has `finished` tasks in the `spent` time
+/// since it began, when its `left` tasks at that pace look like ending by the deadline
+/// too. A phase that cannot finish its records in time stops at once, rather than take
+/// tasks whose work a shorter prefix would drop; one with no task finished yet takes one.
+fn may_go_on(now: u64, deadline: u64, spent: u64, finished: usize, left: usize) -> bool {
+    if now >= deadline {
+        return false;
+    }
+    if finished == 0 {
+        return true;
+    }
+    let pace = spent / finished as u64;
+    now.saturating_add(pace.saturating_mul(left as u64)) <= deadline
 }
 
 /// Check the first `solved.reported` results of the first `timed` strategies against the
@@ -242,6 +318,7 @@ mod tests {
     use super::*;
     use crate::clock::MockClock;
     use crate::grid::Grid;
+    use crate::interrupt::Stop;
     use crate::runner::testutil::{
         corpus, mixed, run, run_with, settings, wrapped, OneTooMany, EASY, TWO,
     };
@@ -391,6 +468,130 @@ mod tests {
         let clock = MockClock::new(1, 0, 1);
         let (_, summary) = run(&format!("{EASY}\n"), s, 1, &clock);
         assert_eq!(summary.mismatches(), 0);
+    }
+
+    /// `fast`, asking `stop` to stop on its `at`-th solve: a slow solver from outside,
+    /// interrupted by Ctrl-C among its puzzles.
+    struct StopsAt {
+        fast: Box<dyn Strategy>,
+        solves: Arc<AtomicU64>,
+        at: u64,
+        stop: Stop,
+    }
+
+    impl Strategy for StopsAt {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            if self.solves.fetch_add(1, Ordering::Relaxed) + 1 == self.at {
+                self.stop.request(2);
+            }
+            self.fast.solve(puzzle, limits)
+        }
+    }
+
+    /// Runs `others` (built-in), then `slow`, a strategy that asks to stop on its `at`-th
+    /// solve, over `entries` easy puzzles in chunks of 64 on `threads`, with `clock`:
+    /// the lines reported (checked to be the first, each with every strategy's row, and
+    /// counted by the summary), and how many puzzles `slow` solved.
+    fn stopped_by_slow(others: &[&str], at: u64, threads: usize, clock: &MockClock) -> (u64, u64) {
+        let entries = 400;
+        let (stop, solves) = (Stop::default(), Arc::new(AtomicU64::new(0)));
+        let (asks, counts) = (stop.clone(), Arc::clone(&solves));
+        let slow = StrategyInfo::new("slow", move || {
+            Box::new(StopsAt {
+                fast: by_name("fast").unwrap().make(),
+                solves: Arc::clone(&counts),
+                at,
+                stop: asks.clone(),
+            })
+        });
+        let mut s = settings(others, 64, 1);
+        s.strategies.push(slow);
+        s.warmup = false;
+        let strategies = s.strategies.len();
+        let mut runner = Runner::new(s, threads, clock).unwrap();
+        runner.stop_when(stop);
+        let mut summary = Summary::default();
+        let mut lines = vec![Vec::new(); strategies];
+        let text = format!("{EASY}\n").repeat(entries);
+        let ended = run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+            for (s, lines) in lines.iter_mut().enumerate() {
+                for (i, r) in b.records.iter().enumerate() {
+                    assert_eq!(b.results[s][i].status, crate::results::Status::Unique);
+                    lines.push(r.line);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert!(matches!(ended, crate::runner::Ended::Stopped { .. }));
+        let reported = lines[0].len() as u64;
+        let first: Vec<u64> = (1..=reported).collect();
+        for lines in &lines {
+            assert_eq!(lines, &first, "{others:?}, stop at {at}");
+        }
+        for row in summary.rows() {
+            assert_eq!(
+                row.puzzles, reported,
+                "{others:?}: the summary counts the rows"
+            );
+        }
+        (reported, solves.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn a_stop_keeps_what_a_slow_first_phase_solved_and_finishes_the_cheap_phases_after_it() {
+        let clock = MockClock::new(1, 0, 1);
+        for threads in [1, 2] {
+            // Chunks of 64 puzzles: the second chunk's phases run slow, then fast; the
+            // stop comes on slow's 20th solve there. Alone, slow is followed by the
+            // untimed reference (`fast`), in every chunk.
+            for (others, at) in [(&["fast"][..], 64 + 20), (&[], 20), (&[], 64 + 20)] {
+                let (reported, solved) = stopped_by_slow(others, at, threads, &clock);
+                // Every puzzle slow solved (its tasks taken before the stop, finished),
+                // and no task more: at most one in flight on each worker.
+                assert_eq!(
+                    reported, solved,
+                    "{others:?}, stop at {at}, {threads} threads"
+                );
+                let in_flight = threads as u64 * 8;
+                assert!(
+                    reported >= at && reported < at + 8 + in_flight,
+                    "{reported}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_phase_that_cannot_finish_by_the_deadline_stops_rather_than_keep_the_user_waiting() {
+        // Every reading of this clock is past the last one's deadline: once stopped,
+        // a phase takes the one task that tells its pace, and no more.
+        let clock = MockClock::new(1, 0, 2 * FINISH_BUDGET_NS);
+        let (reported, solved) = stopped_by_slow(&["fast"], 64 + 20, 1, &clock);
+        assert_eq!((reported, solved), (64 + 8, 64 + 24));
+    }
+
+    #[test]
+    fn a_phase_goes_on_after_a_stop_only_while_it_can_end_by_the_deadline() {
+        let deadline = 1_000;
+        // No task finished yet: one is taken, to tell the pace.
+        assert!(may_go_on(0, deadline, 0, 0, 1_000_000));
+        // 10 per task, 30 left from 600: ends at 900.
+        assert!(may_go_on(600, deadline, 100, 10, 30));
+        // 50 left: would end at 1,100.
+        assert!(!may_go_on(600, deadline, 100, 10, 50));
+        // Past the deadline, nothing more, however little is left.
+        assert!(!may_go_on(1_000, deadline, 0, 10, 1));
+        // Nothing left to do: the phase is ending anyway.
+        assert!(may_go_on(999, deadline, 999, 1, 0));
+        // No overflow at the ends of the clock.
+        assert!(!may_go_on(
+            u64::MAX - 2,
+            u64::MAX - 1,
+            u64::MAX,
+            1,
+            usize::MAX
+        ));
     }
 
     /// Appends its name to a shared log on every solve.

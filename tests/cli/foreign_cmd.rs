@@ -21,6 +21,9 @@ const EASY: &str =
 /// Two solutions: the line faulty.py misbehaves on.
 const TRIGGER: &str =
     "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
+/// One of TRIGGER's two solutions.
+const TRIGGER_SOLUTION: &str =
+    "468931527731254869592678431154726398289413675673589214846192753315867942927345186";
 const UNSOLVABLE: &str =
     "53..7....6..195....98....6.8...64..34..8.3..17...2...6.6....28....419..5....8..79";
 /// Two 5s in the first row: never searched.
@@ -410,6 +413,21 @@ fn hanging(s: &Setup, timeout: &str) -> Running {
     hanging_with(s, &s.faulty("hang"), timeout)
 }
 
+/// Start the command `args`, whose solver hangs after creating the file `tag`, and wait
+/// until it does.
+#[cfg(target_os = "linux")]
+fn hanging_command(s: &Setup, args: &[&str]) -> Running {
+    let mut running = Running::start(args, Path::new(env!("CARGO_MANIFEST_DIR")));
+    let start = Instant::now();
+    while !s.path("tag").exists() {
+        if let Some(status) = running.exit_within(Duration::from_millis(10)) {
+            panic!("exited ({status}) before its solver hung");
+        }
+        assert!(start.elapsed() < PATIENCE, "the solver did not hang");
+    }
+    running
+}
+
 /// Start a run of `solver`, which hangs on line 2 (with `timeout`) after creating the
 /// file `tag`, and wait until it does.
 #[cfg(target_os = "linux")]
@@ -431,24 +449,98 @@ fn hanging_with(s: &Setup, solver: &str, timeout: &str) -> Running {
         "-o",
         out.to_str().unwrap(),
     ];
-    let mut running = Running::start(&args, Path::new(env!("CARGO_MANIFEST_DIR")));
-    let start = Instant::now();
-    while !s.path("tag").exists() {
-        if let Some(status) = running.exit_within(Duration::from_millis(10)) {
-            panic!("exited ({status}) before its solver hung");
-        }
-        assert!(start.elapsed() < PATIENCE, "the solver did not hang");
-    }
-    running
+    hanging_command(s, &args)
 }
 
-/// Wait until no process of the setup is left, or fail after `limit`.
+/// Every command that solves answers the first Ctrl-C at once, while its solver hangs,
+/// saying what it does now and how to quit at once (`filter` and `check` set no time
+/// limit, so a solver from outside may take any time there); the second one quits.
 #[cfg(target_os = "linux")]
-/// The tool sends SIGKILL to a solver's whole process group before it exits, but a killed
-/// process (the solver's own child, which nothing of ours reaps) still has to be scheduled
-/// to die: on a loaded machine that is a moment after the tool's exit, not before it.
-const DYING: Duration = Duration::from_secs(2);
+#[test]
+fn the_first_ctrl_c_is_answered_at_once_while_the_solver_hangs_in_every_command() {
+    let Some(s) = Setup::new() else { return };
+    let (corpus, out) = (s.corpus(), s.path("out.txt"));
+    let out = out.to_str().unwrap();
+    // check --solutions solves only lines with a solution column: TRIGGER's is one of
+    // its two solutions.
+    let csv = s.path("corpus.csv");
+    std::fs::write(
+        &csv,
+        format!("puzzle,solution\n{TRIGGER},{TRIGGER_SOLUTION}\n"),
+    )
+    .unwrap();
+    let csv = csv.to_str().unwrap();
+    let solver = s.faulty("hang");
+    let then = "press Ctrl-C again to quit now, losing the work in flight";
+    let commands: [(&[&str], String); 3] = [
+        (
+            &[
+                "run",
+                &corpus,
+                "-s",
+                "fast",
+                "--solver",
+                &solver,
+                "--timeout",
+                "60s",
+            ],
+            format!(
+                "SIGINT: stopping after the current puzzles (a solver from outside may take \
+                 up to its --timeout, 1m), then writing the rows and the summary of the \
+                 puzzles solved; {then}"
+            ),
+        ),
+        (
+            &["filter", &corpus, "--solver", &solver],
+            format!(
+                "SIGINT: stopping after the current puzzles (a solver from outside has no \
+                 time limit here), then writing the lines classified and the counts; {then}"
+            ),
+        ),
+        (
+            &["check", csv, "--solutions", "--solver", &solver],
+            format!(
+                "SIGINT: stopping after the current puzzles (a solver from outside has no \
+                 time limit here), then printing the faults found; {then}"
+            ),
+        ),
+    ];
+    for (command, said) in commands {
+        let _ = std::fs::remove_file(s.path("tag"));
+        let mut args = command.to_vec();
+        args.extend(["-j", "1", "-q"]);
+        if command[0] != "check" {
+            args.extend(["-o", out]);
+        }
+        let mut run = hanging_command(&s, &args);
+        let mut stderr = run.stderr_lines();
+        run.signal(libc::SIGINT);
+        let line = stderr.wait_for("SIGINT: ", Duration::from_secs(10));
+        assert_eq!(line.as_deref(), Some(said.as_str()), "{}", command[0]);
+        assert!(
+            run.exit_within(Duration::ZERO).is_none(),
+            "{}: the solve still hangs",
+            command[0]
+        );
+        run.signal(libc::SIGINT);
+        let status = run.exit_within(Duration::from_secs(5)).expect("it exits");
+        assert_eq!(
+            status.code(),
+            Some(130),
+            "{}: {:?}",
+            command[0],
+            stderr.all()
+        );
+        assert_none_left_within(&s, Duration::from_secs(5));
+    }
+}
 
+/// How long a process sent SIGKILL (with its group) as sudoku-bench ends may still show:
+/// on a busy machine it may not have run its exit yet when sudoku-bench's has.
+#[cfg(target_os = "linux")]
+const KILLED_WITHIN: Duration = Duration::from_secs(2);
+
+/// Wait until no process of the setup is left, or fail after `limit`.
 fn assert_none_left_within(s: &Setup, limit: Duration) {
     let start = Instant::now();
     loop {
@@ -470,7 +562,7 @@ fn ctrl_c_stops_a_run_after_the_hung_solve_and_kills_its_solver() {
     run.signal(libc::SIGINT);
     let status = run.exit_within(PATIENCE).expect("it stops");
     assert_eq!(status.code(), Some(130));
-    assert_none_left_within(&s, DYING);
+    assert_none_left_within(&s, KILLED_WITHIN);
 }
 
 #[cfg(target_os = "linux")]
@@ -603,7 +695,7 @@ fn no_process_of_a_solver_outlives_a_run_stopped_by_ctrl_c() {
     run.signal(libc::SIGINT);
     let status = run.exit_within(PATIENCE).expect("it stops");
     assert_eq!(status.code(), Some(130));
-    assert_none_left_within(&s, DYING);
+    assert_none_left_within(&s, KILLED_WITHIN);
 }
 
 #[cfg(target_os = "linux")]
@@ -629,6 +721,107 @@ fn no_process_of_a_solver_outlives_a_kill_9_of_sudoku_bench() {
     let status = run.exit_within(Duration::from_secs(5)).expect("it dies");
     assert_eq!(status.signal(), Some(libc::SIGKILL));
     assert_none_left_within(&s, Duration::from_secs(5));
+}
+
+/// Ctrl-C while steady.py (10 ms a puzzle, beside `fast`, on two workers, in chunks of
+/// `chunk_size`, no warm-up) holds its next puzzles once it has answered `hold`: each
+/// chunk's phases run `fast` then `slow`, then the other way round, and `hold` lands in a
+/// chunk where `slow` runs first, so `fast` has not seen its puzzles yet. Every puzzle the
+/// solver answered gets its rows, in order, counted by the summary; no task of `task`
+/// puzzles is started after the signal; and the stop is prompt.
+#[cfg(target_os = "linux")]
+fn ctrl_c_keeps_every_puzzle_a_slow_solver_answered(chunk_size: &str, hold: usize, task: usize) {
+    let Some(s) = Setup::new() else { return };
+    let corpus = s.path("easy.txt");
+    // 20 s of solving on two workers: far more than a stop waits for.
+    std::fs::write(&corpus, format!("{EASY}\n").repeat(4000)).unwrap();
+    let (log, go) = (s.path("answers.log"), s.path("go"));
+    let (log_arg, go_arg) = (log.display().to_string(), go.display().to_string());
+    let hold_arg = hold.to_string();
+    let steady = ["0.01", &log_arg, &hold_arg, &go_arg];
+    let solver = s.solver("slow", "tests/solvers/steady.py", &steady);
+    let (out, summary) = (s.path("out.csv"), s.path("summary.json"));
+    let args = [
+        "run",
+        corpus.to_str().unwrap(),
+        "-s",
+        "fast",
+        "--solver",
+        &solver,
+        "-j",
+        "2",
+        "--chunk-size",
+        chunk_size,
+        "--no-warmup",
+        "--timeout",
+        "60s",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        "--summary",
+        summary.to_str().unwrap(),
+    ];
+    let mut run = Running::start(&args, Path::new(env!("CARGO_MANIFEST_DIR")));
+    let mut stderr = run.stderr_lines();
+    let answered = || std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
+    let start = Instant::now();
+    while answered() < hold {
+        if let Some(status) = run.exit_within(Duration::from_millis(10)) {
+            panic!("exited ({status}) before {hold} answers");
+        }
+        assert!(start.elapsed() < PATIENCE, "{} answers", answered());
+    }
+    run.signal(libc::SIGINT);
+    // Said at once, while the solves in flight wait.
+    let said = stderr.wait_for("SIGINT: stopping", PATIENCE);
+    assert!(said.is_some(), "no word of the stop: {:?}", stderr.seen);
+    let at_signal = answered();
+    std::fs::write(&go, "").unwrap();
+    let released = Instant::now();
+    let status = run.exit_within(PATIENCE).expect("it stops");
+    let took = released.elapsed();
+    let stderr = stderr.all();
+    assert_eq!(status.code(), Some(130), "{stderr:?}");
+    let total = answered();
+    assert!(
+        total < at_signal + 2 * task,
+        "{total} answers, {at_signal} at the signal: a task was started after it"
+    );
+    let rows = rows(&std::fs::read(&out).unwrap());
+    let lines_of = |strategy: &str| -> Vec<u64> {
+        let of = rows.iter().filter(|r| r["strategy"] == strategy);
+        of.map(|r| r["line"].parse().unwrap()).collect()
+    };
+    let kept: Vec<u64> = (1..=total as u64).collect();
+    assert_eq!(lines_of("slow"), kept, "every puzzle answered, in order");
+    assert_eq!(lines_of("fast"), kept, "with fast's rows");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    assert_eq!(summary["interrupted"], true);
+    for row in summary["rows"].as_array().unwrap() {
+        assert_eq!(row["puzzles"].as_u64(), Some(total as u64), "{row}");
+    }
+    // What was in flight (a task of `task` puzzles per worker, 10 ms each) and `fast`'s
+    // part: far less than this, even on a busy machine, and far less than the rest.
+    assert!(
+        took < Duration::from_secs(10),
+        "stopped {took:?} after the solves went on"
+    );
+    assert_none_left_within(&s, Duration::from_secs(5));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_keeps_every_puzzle_a_slow_solver_answered_in_chunks_of_16() {
+    // Chunks of 16 records, one task each: the fourth (lines 49-64) runs `slow` first.
+    ctrl_c_keeps_every_puzzle_a_slow_solver_answered("16", 53, 16);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_keeps_every_puzzle_a_slow_solver_answered_in_the_default_chunks() {
+    // Chunks of 256, then 512 records (lines 257-768), which run `slow` first; tasks of 32.
+    ctrl_c_keeps_every_puzzle_a_slow_solver_answered("2048", 300, 32);
 }
 
 #[test]

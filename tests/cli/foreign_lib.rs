@@ -716,7 +716,10 @@ fn the_first_signal_is_acknowledged_while_a_library_hangs_and_the_run_stops_at_i
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(
-        stderr.contains("SIGINT: stopping once the puzzles being solved are done"),
+        stderr.contains(
+            "SIGINT: stopping after the current puzzles (a solver from outside may take up to \
+             its --timeout, 3s)"
+        ),
         "{stderr}"
     );
 }

@@ -85,6 +85,29 @@ impl Running {
         None
     }
 
+    /// Its standard error, line by line as it is written (read by a thread of its own).
+    pub fn stderr_lines(&mut self) -> Lines {
+        use std::io::BufRead;
+        let stderr = self
+            .0
+            .stderr
+            .take()
+            .expect("stderr is piped, and not taken yet");
+        let (said, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = said.send(line);
+            }
+        });
+        Lines {
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
     pub fn stderr(&mut self) -> String {
         use std::io::Read;
         let mut text = String::new();
@@ -92,6 +115,32 @@ impl Running {
             err.read_to_string(&mut text).unwrap();
         }
         text
+    }
+}
+
+/// A child's standard error as it comes, and the lines seen so far.
+pub struct Lines {
+    lines: std::sync::mpsc::Receiver<String>,
+    pub seen: Vec<String>,
+}
+
+impl Lines {
+    /// Wait up to `limit` for a line holding `text`; the line, or `None`.
+    pub fn wait_for(&mut self, text: &str, limit: Duration) -> Option<String> {
+        let start = Instant::now();
+        loop {
+            if let Some(line) = self.seen.iter().find(|l| l.contains(text)) {
+                return Some(line.clone());
+            }
+            let left = limit.checked_sub(start.elapsed())?;
+            self.seen.push(self.lines.recv_timeout(left).ok()?);
+        }
+    }
+
+    /// Every line, once the child has closed its standard error.
+    pub fn all(mut self) -> Vec<String> {
+        self.seen.extend(self.lines.iter());
+        self.seen
     }
 }
 
@@ -439,6 +488,48 @@ fn sigint_stops_generate_at_a_prefix_of_whole_puzzles() {
         stderr.contains(&format!("the first {} puzzles written", written.len())),
         "{stderr}"
     );
+}
+
+/// generate answers the first signal at once, while it is blocked writing to a pipe that
+/// nobody reads, saying what it does; it then writes what it made once the pipe is read.
+#[cfg(target_os = "linux")]
+#[test]
+fn generate_answers_the_first_signal_at_once_while_its_output_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["generate", "--count", "1000000", "-j", "1", "-q"];
+    let mut child = Running::start_to(&args, dir.path(), Stdio::piped());
+    let mut stderr = child.stderr_lines();
+    wait_for_handlers(&mut child);
+    // Far more than a pipe holds: it soon blocks on writing, until the pipe is read.
+    let blocked = || {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", child.0.id())).unwrap();
+        tasks.flatten().any(|t| {
+            let wchan = std::fs::read_to_string(t.path().join("wchan")).unwrap_or_default();
+            wchan.contains("pipe_write")
+        })
+    };
+    let start = Instant::now();
+    while !blocked() {
+        assert!(start.elapsed() < PATIENCE, "never blocked on its output");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.signal(libc::SIGTERM);
+    let said = stderr.wait_for("SIGTERM: ", Duration::from_secs(10));
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "SIGTERM: stopping after the current puzzles, then writing the puzzles made, in \
+             order; send SIGTERM again to quit now, losing the work in flight"
+        ),
+        "{:?}",
+        stderr.seen
+    );
+    assert!(child.exit_within(Duration::ZERO).is_none(), "still writing");
+    let mut out = child.0.stdout.take().unwrap();
+    let written = std::io::read_to_string(&mut out).unwrap();
+    let status = child.exit_within(PATIENCE).expect("exits after the signal");
+    assert_eq!(status.code(), Some(143), "{:?}", stderr.all());
+    assert!(written.ends_with('\n') && written.lines().count() < 1_000_000);
 }
 
 #[test]

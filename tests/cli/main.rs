@@ -9,15 +9,15 @@ use assert_cmd::Command;
 mod agreement;
 #[cfg(unix)]
 mod browser;
+mod compare;
+mod compressed;
+mod corpus;
 // The example's own tests (the conformance battery on its strategy) run here rather than in a
 // test binary of their own, which would cost a link of its own; `cargo test` still builds the
 // example as the program that README (and so the README test) runs.
 #[allow(dead_code)] // its `main` is the example's entry point, not called here
 #[path = "../../examples/custom_strategy.rs"]
 mod custom_strategy;
-mod compare;
-mod compressed;
-mod corpus;
 mod endings;
 mod ffi;
 #[cfg(unix)]
