@@ -461,7 +461,7 @@ fn the_first_ctrl_c_is_answered_at_once_while_the_solver_hangs_in_every_command(
     let Some(s) = Setup::new() else { return };
     let (corpus, out) = (s.corpus(), s.path("out.txt"));
     let out = out.to_str().unwrap();
-    // check --solutions solves only lines with a solution column: TRIGGER's is one of
+    // check --solve solves only lines with a solution column: TRIGGER's is one of
     // its two solutions.
     let csv = s.path("corpus.csv");
     std::fs::write(
@@ -498,7 +498,7 @@ fn the_first_ctrl_c_is_answered_at_once_while_the_solver_hangs_in_every_command(
             ),
         ),
         (
-            &["check", csv, "--solutions", "--solver", &solver],
+            &["check", csv, "--solve", "--solver", &solver],
             format!(
                 "SIGINT: stopping after the current puzzles (a solver from outside has no \
                  time limit here), then printing the faults found; {then}"
