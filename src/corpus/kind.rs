@@ -30,32 +30,46 @@ pub(super) struct State {
     pub round_robin: Option<super::Shard>,
     /// What the lines taken so far add up to (`Corpus::identity`).
     pub seen: super::Identity,
-    /// A grid corpus's grid being read: `Some` for a corpus read as grids, whose lines
-    /// become records there rather than one by one (it has no `layout`).
-    pub grid: Option<Rows>,
-    /// Whether the leading lines of a corpus read as text look like a grid's.
-    pub watch: Watch,
+    /// How lines become records beyond what `layout` says: one by one with nothing
+    /// more to do (the hot path), one by one while watching the leading ones, or through
+    /// a grid.
+    pub reading: Reading,
 }
 
-/// Until a corpus whose format is detected as text gives a puzzle: how many of its lines
-/// looked like a grid's (rows of 9 cells, rules), and whether one was a row. Two such
-/// lines, one a row, are a grid read as text, each row malformed: refused, naming the
-/// layout, rather than reported as a run of bad lines with nothing searched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Watch {
-    Off,
-    Leading { grid_lines: u8, row: bool },
+/// How the lines of a corpus become records, beyond what its layout says.
+#[derive(Debug)]
+pub(super) enum Reading {
+    /// Each line its own record, and nothing else to do.
+    Lines,
+    /// Each line its own record, in a corpus whose format is detected, until it gives a
+    /// puzzle: how many of its lines looked like a grid's (rows of 9 cells, rules), and
+    /// whether one was a row. Two such lines, one a row, are a grid read as text, each row
+    /// malformed: refused, naming the layout, rather than reported as a run of bad lines
+    /// with nothing searched.
+    Watching { grid_lines: u8, row: bool },
+    /// A grid corpus: its lines become records through its grid (it has no `layout`).
+    /// Boxed, so that telling `Lines` on the hot path reads a tag, not a field of `Rows`.
+    Grid(Box<Rows>),
 }
 
-impl Watch {
-    /// Watching from the start when the format is detected.
-    pub fn new(read_as: &ReadAs) -> Watch {
+impl Reading {
+    /// How a corpus read as `read_as` says starts.
+    pub fn new(read_as: &ReadAs) -> Reading {
         match read_as.format {
-            None => Watch::Leading {
+            None => Reading::Watching {
                 grid_lines: 0,
                 row: false,
             },
-            Some(_) => Watch::Off,
+            Some(Format::Grid) => Reading::Grid(Box::default()),
+            Some(Format::Text | Format::Csv) => Reading::Lines,
+        }
+    }
+
+    /// The grid of a grid corpus.
+    pub fn grid(&mut self) -> Option<&mut Rows> {
+        match self {
+            Reading::Grid(rows) => Some(rows),
+            Reading::Lines | Reading::Watching { .. } => None,
         }
     }
 }
@@ -74,7 +88,57 @@ impl State {
         ending: &[u8],
         cut: bool,
     ) -> Result<Taken, LoadError> {
-        if let Some(rows) = &mut self.grid {
+        if !matches!(self.reading, Reading::Lines) {
+            return self.kind_into_reading(slot, content, ending, cut);
+        }
+        self.line_kind_into(slot, content, cut)?;
+        Ok(Taken::Line)
+    }
+
+    /// `kind_into` for a line that is its own record.
+    #[inline(always)]
+    fn line_kind_into(
+        &mut self,
+        slot: &mut Kind,
+        content: &[u8],
+        cut: bool,
+    ) -> Result<(), LoadError> {
+        if cut {
+            *slot = Kind::Malformed {
+                reason: format!("line is longer than {MAX_LINE} bytes"),
+                column: MAX_LINE + 1,
+            };
+            return Ok(());
+        }
+        let line = content.trim_ascii();
+        match line.first() {
+            None => *slot = Kind::Blank,
+            Some(b'#') => *slot = Kind::Comment,
+            Some(_) => match &self.layout {
+                Some(layout) => set_kind(slot, layout.classify(content)),
+                None => {
+                    let layout = self.detect(line)?;
+                    *slot = match layout {
+                        Layout::Csv(_) => Kind::Header,
+                        Layout::Text => layout.classify(content),
+                    };
+                    self.layout = Some(layout);
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// `kind_into` off the hot path: a grid corpus's line, or a leading line watched.
+    #[inline(never)]
+    fn kind_into_reading(
+        &mut self,
+        slot: &mut Kind,
+        content: &[u8],
+        ending: &[u8],
+        cut: bool,
+    ) -> Result<Taken, LoadError> {
+        if let Reading::Grid(rows) = &mut self.reading {
             // Refused here too, not only by `Corpus::open_part`: a corpus made by
             // `from_reader` is split by `Corpus::round_robin`, which cannot refuse.
             if self.round_robin.is_some() {
@@ -84,60 +148,31 @@ impl State {
             }
             return Ok(rows.take(slot, self.line, content, ending, cut));
         }
-        if cut {
-            *slot = Kind::Malformed {
-                reason: format!("line is longer than {MAX_LINE} bytes"),
-                column: MAX_LINE + 1,
-            };
-            return Ok(Taken::Line);
-        }
-        let line = content.trim_ascii();
-        match line.first() {
-            None => *slot = Kind::Blank,
-            Some(b'#') => *slot = Kind::Comment,
-            Some(_) => {
-                match &self.layout {
-                    Some(layout) => set_kind(slot, layout.classify(content)),
-                    None => {
-                        let layout = self.detect(line)?;
-                        *slot = match layout {
-                            Layout::Csv(_) => Kind::Header,
-                            Layout::Text => layout.classify(content),
-                        };
-                        if let Layout::Csv(_) = layout {
-                            self.watch = Watch::Off;
-                        }
-                        self.layout = Some(layout);
-                    }
-                }
-                if self.watch != Watch::Off {
-                    self.watch_leading(slot, line)?;
-                }
-            }
-        }
+        self.line_kind_into(slot, content, cut)?;
+        self.watch_leading(slot, content.trim_ascii())?;
         Ok(Taken::Line)
     }
 
     /// Count a leading line of a corpus read as text (`line`, trimmed, of kind `kind`)
     /// towards a grid read as text; refuse the corpus once it is one.
-    #[cold]
     fn watch_leading(&mut self, kind: &Kind, line: &[u8]) -> Result<(), LoadError> {
-        let Watch::Leading { grid_lines, row } = self.watch else {
+        let Reading::Watching { grid_lines, row } = self.reading else {
             return Ok(());
         };
         let is_row = match kind {
             Kind::Malformed { .. } => rows::shape(line),
-            Kind::Puzzle { .. } | Kind::Invalid { .. } => {
-                self.watch = Watch::Off;
+            // A CSV corpus, or a puzzle read: one puzzle a line.
+            Kind::Header | Kind::Puzzle { .. } | Kind::Invalid { .. } => {
+                self.reading = Reading::Lines;
                 return Ok(());
             }
-            Kind::Comment | Kind::Blank | Kind::Header => None,
+            Kind::Comment | Kind::Blank => None,
         };
         let Some(is_row) = is_row else {
             return Ok(());
         };
         let (grid_lines, row) = (grid_lines.saturating_add(1), row || is_row);
-        self.watch = Watch::Leading { grid_lines, row };
+        self.reading = Reading::Watching { grid_lines, row };
         if grid_lines >= 2 && row {
             return Err(LoadError::LooksLikeGrid {
                 name: self.name.clone(),

@@ -37,8 +37,8 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::Xxh3;
 
-use self::kind::{State, Watch};
-use self::rows::{Rows, Taken};
+use self::kind::{Reading, State};
+use self::rows::Taken;
 use self::split::Split;
 use crate::grid::Grid;
 
@@ -419,7 +419,7 @@ impl Chunk {
 impl Chunk {
     /// At the end of the corpus: the record of a grid left open, cut short, if one is.
     fn finish(&mut self, state: &mut State) {
-        let Some(rows) = state.grid.as_mut().filter(|rows| rows.is_open()) else {
+        let Some(rows) = state.reading.grid().filter(|rows| rows.is_open()) else {
             return;
         };
         if self.len == self.records.len() {
@@ -442,7 +442,7 @@ impl Chunk {
             return;
         }
         record.line = first;
-        let bytes = state.grid.as_ref().and_then(Rows::bytes);
+        let bytes = state.reading.grid().and_then(|rows| rows.bytes());
         match (self.lines, &mut record.raw, bytes) {
             (Lines::Entries, raw, _) => *raw = Raw::NotKept,
             (Lines::All, raw, None) => *raw = Raw::Cut,
@@ -576,8 +576,7 @@ impl Corpus {
                 skip_through: 0,
                 round_robin: None,
                 seen: Identity::default(),
-                grid: (read_as.format == Some(Format::Grid)).then(Rows::default),
-                watch: Watch::new(&read_as),
+                reading: Reading::new(&read_as),
                 read_as,
             },
             size,
@@ -874,7 +873,7 @@ impl Corpus {
     /// True when nothing is left to read: the next `read_chunk` would return no records
     /// and no error. False when that is not known without reading on.
     pub fn at_end(&mut self) -> bool {
-        if self.state.grid.as_ref().is_some_and(Rows::is_open) {
+        if self.state.reading.grid().is_some_and(|rows| rows.is_open()) {
             return false;
         }
         if self.failed.is_none() && self.past_end() {
