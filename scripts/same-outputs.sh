@@ -103,7 +103,8 @@ DATE = re.compile(r'\d{4}-\d\d-\d\dT\d\d:?\d\d:?\d\dZ')
 # A number with a time unit: a measured time (timeouts shown this way are masked with them).
 TIME = re.compile(r'\d[\d,]*(?:\.\d+)?\s?(?:ns|µs|us|ms|s)\b')
 # Warnings about a heavy tail or preemptions come and go with the machine's load.
-NOISY_LINE = re.compile(r'slowest 1% of puzzles carry|were preempted \d+ times')
+NOISY_LINE = re.compile(
+    r'slowest 1% of puzzles carry|were preempted \d+ times|held the workers off their cores')
 MASK = '<masked>'
 
 def noisy_key(k):  # JSON keys and CSV columns: times, rates, and what depends on them

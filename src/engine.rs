@@ -82,13 +82,8 @@ impl Engine {
     /// Have every worker make its solvers now, if it has not yet. A worker otherwise
     /// makes them when it first solves, maybe inside a timed phase of another strategy,
     /// whose wall time would then carry their making (a `cmd:` solver starts a process).
-    /// It also starts each worker's count of preemptions (see [`crate::preemption`]) from
-    /// here, so that its first task does not count the thread's life before.
     pub(crate) fn make_solvers(&self) {
-        self.pool.broadcast(|_| {
-            self.solvers.with(|_| ());
-            crate::preemption::since_last_read();
-        });
+        self.pool.broadcast(|_| self.solvers.with(|_| ()));
     }
 
     /// Run `f` with the calling worker's own solver for strategy `s`. Called from outside

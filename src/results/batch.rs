@@ -19,8 +19,8 @@ pub struct Batch<'a> {
     pub results: &'a [Vec<PuzzleResult>],
     /// Each strategy's wall-clock time for these records: its share of its phase.
     pub walls: &'a [u64],
-    /// Each strategy's involuntary context switches of the workers while they solved
-    /// these records (its share of its phase's); `None` where they are not counted (see
+    /// Per strategy, how many of these records' kept times other work on the machine may
+    /// hold (its share of its phase's); `None` where that is not told (see
     /// [`crate::preemption`]).
     pub preemptions: &'a [Option<u64>],
 }

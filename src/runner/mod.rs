@@ -163,6 +163,10 @@ pub struct Runner<'c> {
     clock: &'c dyn Clock,
     /// Chunks solved so far, over every corpus: its parity sets the order of the phases.
     chunks_solved: u64,
+    /// Per strategy of the engine, whether it solves in this process (see
+    /// `Strategy::usage`): only then can its workers tell other work's time in its solves
+    /// (see [`crate::preemption`]). Known once the solvers are made.
+    in_process: Vec<bool>,
     warmed_up: bool,
     progress: Option<Arc<WorkDone>>,
     stop: Stop,
@@ -194,6 +198,7 @@ impl<'c> Runner<'c> {
             reference,
             clock,
             chunks_solved: 0,
+            in_process: Vec::new(),
             progress: None,
             stop: Stop::default(),
         })
@@ -241,6 +246,12 @@ impl<'c> Runner<'c> {
         sink.begin(corpus.name(), &self.settings.strategies)
             .map_err(RunError::Sink)?;
         self.engine.make_solvers();
+        self.in_process = (0..self.engine.strategies().len())
+            .map(|s| {
+                self.engine
+                    .with_solver(s, |solver| solver.usage().is_none())
+            })
+            .collect();
         let name = corpus.name().to_string();
         // Chunks go round: the reader fills one while the workers solve another.
         let ((full_tx, full_rx), (empty_tx, empty_rx)) = channels();

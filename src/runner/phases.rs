@@ -64,7 +64,7 @@ impl Runner<'_> {
         let all = self.engine.strategies().len();
         out.results.resize_with(all, Vec::new);
         let mut walls = vec![0; timed];
-        let mut switches = vec![0; timed];
+        let mut preempted = vec![None; timed];
         let mut solved = vec![0; all];
         // The timed phases run A B C in one chunk and C B A in the next (ABBA), so that no
         // strategy always runs first, on caches the reader thread just used, or last: in
@@ -99,11 +99,11 @@ impl Runner<'_> {
                     by: &finish_by,
                 },
             };
-            let (done, preempted) = self.phase(s, (records, upto), results, how, bytes, after_stop);
+            let (done, held_off) = self.phase(s, (records, upto), results, how, bytes, after_stop);
             upto = upto.min(done);
             solved[s] = done;
             if s < timed {
-                switches[s] = preempted;
+                preempted[s] = held_off;
                 walls[s] = self.clock.now_ns().saturating_sub(start);
             }
         }
@@ -116,10 +116,12 @@ impl Runner<'_> {
                 .map(|(&wall, &solved)| wall_share(wall, out.reported, solved)),
         );
         out.preemptions.clear();
-        out.preemptions
-            .extend(switches.iter().zip(&solved).map(|(&n, &solved)| {
-                crate::preemption::COUNTED.then(|| wall_share(n, out.reported, solved))
-            }));
+        out.preemptions.extend(
+            preempted
+                .iter()
+                .zip(&solved)
+                .map(|(&n, &solved)| n.map(|n| wall_share(n, out.reported, solved))),
+        );
         if let Some(r) = self.reference {
             check_counts(out, r, timed, &self.engine.strategies()[r].name);
         }
@@ -157,15 +159,16 @@ impl Runner<'_> {
             limits: self.settings.limits,
             repeat: 1,
             permute: self.settings.permute,
+            watch: false,
         }
     }
 
     /// Solve the first `upto` of `records` with strategy `s`, in parallel unless it is
     /// serial, into `results`. With the `bytes` of input behind all `records`, the solves
     /// count towards progress. Returns how many records, from the first, were solved (all
-    /// `upto`, or a few more to the end of a task, unless a stop was requested), and the
-    /// involuntary context switches the workers suffered during their tasks (see
-    /// [`preemption`]).
+    /// `upto`, or a few more to the end of a task, unless a stop was requested), and how
+    /// many of their kept times other work on the machine held off their core (see
+    /// [`preemption`]; `None` where that is not told).
     ///
     /// Tasks are taken in input order, whichever worker is free takes the next, so the
     /// records solved when a stop comes are the first ones, and every task taken is
@@ -178,7 +181,7 @@ impl Runner<'_> {
         how: How,
         bytes: Option<u64>,
         after_stop: AfterStop,
-    ) -> (usize, u64) {
+    ) -> (usize, Option<u64>) {
         let n = records.len();
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
@@ -187,6 +190,8 @@ impl Runner<'_> {
         let clock = self.clock;
         let info = &engine.strategies()[s];
         let per_task = info.puzzles_per_task;
+        let watch = preemption::COUNTED && self.in_process.get(s).copied().unwrap_or(true);
+        let how = How { watch, ..how };
         if let Some(p) = &self.progress {
             p.phase.store(s, Ordering::Relaxed);
         }
@@ -222,14 +227,10 @@ impl Runner<'_> {
         let solve = |k: usize| {
             let mut slot = slots[k].lock().unwrap_or_else(|e| e.into_inner());
             let (results, records) = &mut *slot;
-            engine.with_solver(s, |solver| {
-                solve_task(records, results, solver, info, &how, clock);
+            let held_off = engine.with_solver(s, |solver| {
+                solve_task(records, results, solver, info, &how, clock)
             });
-            // Read by the worker itself, after the task's last timed solve. Every phase
-            // reads (the untimed ones too), so a timed phase counts only its own tasks
-            // and the moments just before them.
-            let switches = preemption::since_last_read();
-            preempted.fetch_add(switches, Ordering::Relaxed);
+            preempted.fetch_add(held_off, Ordering::Relaxed);
             if let Some((p, bytes)) = progress {
                 // The task's share of the chunk's bytes: the shares of all tasks
                 // add up to the chunk's bytes exactly.
@@ -266,7 +267,7 @@ impl Runner<'_> {
             }
         }
         let done = (taken.into_inner() * per_task).min(n);
-        (done, preempted.into_inner())
+        (done, watch.then(|| preempted.into_inner()))
     }
 }
 
@@ -592,6 +593,74 @@ mod tests {
             1,
             usize::MAX
         ));
+    }
+
+    /// `fast`, asleep for 1 ms in the rounds `asleep` says (by how often it has seen the
+    /// puzzle): to the workers, a thread off its core with no CPU time, as when other work
+    /// holds it. With `outside`, it says it runs in a process of its own.
+    struct Asleep {
+        fast: Box<dyn Strategy>,
+        seen: std::collections::HashMap<Grid, u32>,
+        asleep: fn(u32) -> bool,
+        outside: bool,
+    }
+
+    impl Strategy for Asleep {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let round = self.seen.entry(*puzzle).or_default();
+            *round += 1;
+            if (self.asleep)(*round) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            self.fast.solve(puzzle, limits)
+        }
+        fn usage(&self) -> Option<crate::strategy::Usage> {
+            self.outside.then(crate::strategy::Usage::default)
+        }
+    }
+
+    #[test]
+    fn puzzles_held_off_their_core_in_every_round_are_counted_and_others_not() {
+        let held = |asleep: fn(u32) -> bool, outside: bool, repeat: u32| {
+            let strategy = StrategyInfo::new("asleep", move || {
+                Box::new(Asleep {
+                    fast: by_name("fast").unwrap().make(),
+                    seen: Default::default(),
+                    asleep,
+                    outside,
+                })
+            });
+            let s = Settings {
+                strategies: vec![strategy, by_name("fast").unwrap().clone()],
+                warmup: false,
+                ..settings(&[], 8, repeat)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            // 20 distinct puzzles: EASY with one given less each time.
+            let text: String = (0..20)
+                .map(|i| {
+                    let mut p = EASY.as_bytes().to_vec();
+                    let given = p.iter().enumerate().filter(|(_, c)| **c != b'.').nth(i);
+                    let cell = given.unwrap().0;
+                    p[cell] = b'.';
+                    String::from_utf8(p).unwrap() + "\n"
+                })
+                .collect();
+            let (_, summary) = run(&text, s, 2, &clock);
+            let rows = summary.rows();
+            (rows[0].preemptions, rows[1].preemptions)
+        };
+        if !preemption::COUNTED {
+            assert_eq!(held(|_| true, false, 1), (None, None));
+            return;
+        }
+        // Asleep in every solve: every puzzle; `fast` beside it, never asleep: none.
+        assert_eq!(held(|_| true, false, 1), (Some(20), Some(0)));
+        assert_eq!(held(|_| true, false, 2), (Some(20), Some(0)));
+        // Asleep in the first round only: the second round's time is kept, clean.
+        assert_eq!(held(|r| r == 1, false, 2), (Some(0), Some(0)));
+        // A solver in a process of its own: its worker waits for it, so nothing is told.
+        assert_eq!(held(|_| true, true, 1), (None, Some(0)));
     }
 
     /// Appends its name to a shared log on every solve.

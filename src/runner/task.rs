@@ -6,6 +6,7 @@ use crate::corpus::{Kind, Record};
 use crate::engine::result_of;
 use crate::grid::Grid;
 use crate::permute::Transform;
+use crate::preemption::{self, Stretch};
 use crate::results::PuzzleResult;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
@@ -18,6 +19,9 @@ pub(super) struct How {
     pub(super) repeat: u32,
     /// The seed of the equivalent grids solved instead of the records' (`Settings::permute`).
     pub(super) permute: Option<u64>,
+    /// Whether to tell which solves other work on the machine held off their core (see
+    /// [`preemption`]): not for a solver in a process of its own, whose worker waits for it.
+    pub(super) watch: bool,
 }
 
 /// A worker's buffers for its tasks, kept from task to task.
@@ -26,7 +30,7 @@ struct Scratch {
     grids: Vec<Grid>,
     transforms: Vec<Option<Transform>>,
     best: Vec<Option<(Outcome, u64)>>,
-    round: Vec<Option<(Outcome, u64)>>,
+    again: Vec<Option<(Outcome, u64)>>,
 }
 
 thread_local! {
@@ -37,6 +41,8 @@ thread_local! {
 /// `results`. Its puzzles are solved back to back and timed by `Strategy::solve_batch`;
 /// transforming them (`--permute`) comes before the first solve, and mapping the solutions
 /// back, checking and recording the outcomes after the last, outside the timings.
+/// Returns how many of its puzzles' kept times may carry other work's: all of them when
+/// every round (`--repeat`) was held off its core (see [`preemption`]), else none.
 pub(super) fn solve_task(
     records: &[Record],
     results: &mut [PuzzleResult],
@@ -44,10 +50,23 @@ pub(super) fn solve_task(
     info: &StrategyInfo,
     how: &How,
     clock: &dyn Clock,
-) {
+) -> u64 {
     SCRATCH.with_borrow_mut(|scratch| {
         solve_task_in(scratch, records, results, strategy, info, how, clock)
-    });
+    })
+}
+
+/// Solve `puzzles` once into `out` with `strategy`, telling whether other work held the
+/// thread off its core meanwhile (when `watch`).
+fn round(
+    strategy: &mut dyn Strategy,
+    puzzles: &[Grid],
+    (limits, clock, watch): (&Limits, &dyn Clock, bool),
+    out: &mut [Option<(Outcome, u64)>],
+) -> bool {
+    let stretch = watch.then(Stretch::start);
+    strategy.solve_batch(puzzles, limits, clock, out);
+    stretch.is_some_and(Stretch::disturbed)
 }
 
 fn solve_task_in(
@@ -58,13 +77,14 @@ fn solve_task_in(
     info: &StrategyInfo,
     how: &How,
     clock: &dyn Clock,
-) {
+) -> u64 {
     let (limits, repeat) = (&how.limits, how.repeat);
+    let watch = how.watch && preemption::COUNTED;
     let Scratch {
         grids,
         transforms,
         best,
-        round,
+        again,
     } = scratch;
     grids.clear();
     transforms.clear();
@@ -80,15 +100,16 @@ fn solve_task_in(
     let puzzles = grids.len();
     best.clear();
     best.resize(puzzles, None);
-    strategy.solve_batch(grids, limits, clock, best);
+    let mut held_off = round(strategy, grids, (limits, clock, watch), best);
     // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
     // a later one disagrees (see `later_round`).
     if repeat > 1 {
-        round.clear();
-        round.resize(puzzles, None);
+        again.clear();
+        again.resize(puzzles, None);
         for _ in 1..repeat {
-            strategy.solve_batch(grids, limits, clock, round);
-            for (best, timed) in best.iter_mut().zip(round.iter()) {
+            // A time stays held off only when every round's was.
+            held_off &= round(strategy, grids, (limits, clock, watch), again);
+            for (best, timed) in best.iter_mut().zip(again.iter()) {
                 if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
                     *best_ns = (*best_ns).min(*ns);
                     later_round(kept, outcome);
@@ -115,6 +136,11 @@ fn solve_task_in(
             _ => None,
         };
         *result = result_of(record, searched, limits, info);
+    }
+    if held_off {
+        puzzles as u64
+    } else {
+        0
     }
 }
 

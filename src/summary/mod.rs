@@ -46,8 +46,8 @@ struct Group {
     max_ns: u64,
     times: Histogram<u64>,
     nodes_sum: u128,
-    /// Involuntary context switches of the workers while they solved; `None` where the
-    /// system does not count them.
+    /// Puzzles whose kept time other work on the machine may hold (see
+    /// [`crate::preemption`]); `None` where that is not told.
     preemptions: Option<u64>,
     /// Searches whose strategy counts nodes.
     nodes_counted: u64,
@@ -110,9 +110,10 @@ pub struct SummaryRow {
     /// when a few decide `puzzles_per_s_per_core`.
     #[serde(default)]
     pub slowest_1pct_share: f64,
-    /// Involuntary context switches of the worker threads during their solves: each
-    /// one put a time slice of someone else's work into a puzzle's time. `null` where
-    /// the system does not count them (only Linux does, per thread).
+    /// Puzzles whose kept time may hold other work's: solved in a task during which other
+    /// work on the machine held the worker off its core for a tenth or more of the task's
+    /// time, and 50 us or more, in every round (see [`crate::preemption`]). `null` where
+    /// that is not told: off Linux, and for a solver in a process of its own.
     #[serde(default)]
     pub preemptions: Option<u64>,
     /// Summed solve time.
@@ -215,10 +216,10 @@ impl Summary {
         }
     }
 
-    /// Add involuntary context switches the workers suffered while solving for the group;
-    /// `None` (not counted) leaves the group's count as it is.
-    pub fn add_preemptions(&mut self, group: usize, switches: Option<u64>) {
-        if let Some(n) = switches {
+    /// Add puzzles of the group whose kept time other work may hold; `None` (not told)
+    /// leaves the group's count as it is.
+    pub fn add_preemptions(&mut self, group: usize, puzzles: Option<u64>) {
+        if let Some(n) = puzzles {
             let g = &mut self.groups[group];
             g.preemptions = Some(g.preemptions.unwrap_or(0).saturating_add(n));
         }

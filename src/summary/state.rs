@@ -147,7 +147,7 @@ pub struct GroupState {
     /// run that left none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unwalled: u64,
-    /// Involuntary context switches; `null` where not counted.
+    /// Puzzles whose kept time other work may hold; `null` where not told.
     pub preemptions: Option<u64>,
     /// The solve-time histogram: HdrHistogram V2 with deflate, base64 (standard alphabet).
     pub times: String,
