@@ -32,9 +32,7 @@ pub(crate) fn heavy_tail(row: &SummaryRow) -> Option<f64> {
 }
 
 /// The share of `row`'s puzzles whose kept time may carry other work's, when worth a
-/// warning: those solved in a task that other work held off its core in every round
-/// (`--repeat`), counted by the workers (`preemptions`). A task's puzzles count alike, so
-/// this errs high.
+/// warning, as the workers counted them (`preemptions`; see [`crate::preemption`]).
 pub fn preempted(row: &SummaryRow) -> Option<f64> {
     let puzzles = row.preemptions?;
     if row.searched < MIN_PUZZLES {

@@ -73,23 +73,24 @@ impl Span {
         }
     }
 
-    /// The span after one of its stretches, `wall_ns` long, ended at `end`, and whether the
-    /// stretches since its CPU time was read were disturbed (see [`held_off`]). A stretch
-    /// shorter than `FLOOR_NS` cannot have lost that much: its time goes into the next one,
-    /// and the thread's CPU time (`cpu`) is read only after a longer one.
+    /// The span after one of its stretches, `wall_ns` long, ended at `end`, and the time
+    /// the stretches since its CPU time was read were held off their core, when that is
+    /// other work's (see [`held_off`]). A stretch shorter than `FLOOR_NS` cannot have lost
+    /// that much: its time goes into the next one, and the thread's CPU time (`cpu`) is
+    /// read only after a longer one.
     fn at_end(
         mut self,
         wall_ns: u64,
         end: Instant,
         cpu: impl FnOnce() -> Option<u64>,
-    ) -> (Option<Span>, bool) {
+    ) -> (Option<Span>, Option<u64>) {
         self.wall_ns = self.wall_ns.saturating_add(wall_ns);
         self.last_end = end;
         if wall_ns < FLOOR_NS {
-            return (Some(self), false);
+            return (Some(self), None);
         }
         let Some(cpu_ns) = cpu() else {
-            return (None, false);
+            return (None, None);
         };
         let off = self
             .wall_ns
@@ -99,7 +100,7 @@ impl Span {
             wall_ns: 0,
             last_end: end,
         };
-        (Some(next), held_off(self.wall_ns, off))
+        (Some(next), held_off(self.wall_ns, off).then_some(off))
     }
 }
 
@@ -121,23 +122,38 @@ impl Stretch {
         Stretch(now)
     }
 
-    /// Whether other work held the thread off its core for a share of the stretch that its
-    /// times carry (see [`held_off`]); always `false` where that cannot be told.
-    pub(crate) fn disturbed(self) -> bool {
+    /// How long other work held the thread off its core, when long enough for the
+    /// stretch's times to carry it (see [`held_off`]); always `None` where that cannot be
+    /// told.
+    pub(crate) fn held_off(self) -> Option<u64> {
         if !COUNTED {
-            return false;
+            return None;
         }
         let end = Instant::now();
         let wall = u64::try_from(end.duration_since(self.0).as_nanos()).unwrap_or(u64::MAX);
         SPAN.with(|cell| {
-            let Some(span) = cell.get() else {
-                return false;
-            };
-            let (next, disturbed) = span.at_end(wall, end, thread_cpu_ns);
+            let span = cell.get()?;
+            let (next, off) = span.at_end(wall, end, thread_cpu_ns);
             cell.set(next);
-            disturbed
+            off
         })
     }
+}
+
+/// How many of a stretch's puzzles, solved in `times` (nanoseconds each), hold the
+/// `off_ns` it was held off its core: the fewest whose times add up to it, the slowest
+/// first (all of them when they do not). A brief interruption lands in one solve; a
+/// neighbour's share of the core, in about as many as it took.
+pub(crate) fn puzzles_holding(off_ns: u64, times: &mut [u64]) -> u64 {
+    times.sort_unstable_by(|a, b| b.cmp(a));
+    let mut held = 0u64;
+    for (k, &time) in times.iter().enumerate() {
+        held = held.saturating_add(time);
+        if held >= off_ns {
+            return k as u64 + 1;
+        }
+    }
+    times.len() as u64
 }
 
 /// The calling thread's CPU time, in nanoseconds; `None` where it is not read (see
@@ -188,6 +204,20 @@ mod tests {
         assert!(!held_off(FLOOR_NS + 1, FLOOR_NS - 1));
     }
 
+    #[test]
+    fn the_time_held_off_is_put_in_the_fewest_puzzles_that_can_hold_it() {
+        // 200 us lost among 4 solves: it fits in the slowest one.
+        assert_eq!(
+            puzzles_holding(200_000, &mut [20_000, 300_000, 10_000, 250_000]),
+            1
+        );
+        // A neighbour's 30 ms among solves of 10 ms: three of them at least.
+        assert_eq!(puzzles_holding(30_000_000, &mut [10_000_000; 8]), 3);
+        // More than all of them took (some was between solves): all of them.
+        assert_eq!(puzzles_holding(1_000_000, &mut [100_000; 8]), 8);
+        assert_eq!(puzzles_holding(1_000_000, &mut []), 0);
+    }
+
     /// A span begun at `at`, the thread's CPU time then `cpu`.
     fn span(at: Instant, cpu: u64) -> Span {
         Span::at_start(None, at, || Some(cpu)).unwrap()
@@ -201,30 +231,30 @@ mod tests {
         // Three tasks of 20 us, back to back, all on the core: not read, not disturbed.
         let mut s = span(at(0), 1_000);
         for k in 1..=3 {
-            let (next, disturbed) = s.at_end(20_000, at(20 * k), never);
-            assert!(!disturbed);
+            let (next, off) = s.at_end(20_000, at(20 * k), never);
+            assert_eq!(off, None);
             s = Span::at_start(next, at(20 * k), never).unwrap();
         }
         // A fourth that took 3 ms, of which the thread ran 80 us: it lost a slice, and the
         // span (3.06 ms, 140 us of CPU) is judged disturbed.
-        let (next, disturbed) = s.at_end(3_000_000, at(3_060), || Some(1_000 + 140_000));
-        assert!(disturbed);
+        let (next, off) = s.at_end(3_000_000, at(3_060), || Some(1_000 + 140_000));
+        assert_eq!(off, Some(3_060_000 - 140_000));
         let next = next.unwrap();
         assert_eq!((next.cpu_ns, next.wall_ns), (141_000, 0));
         // A long task that ran throughout right after: not disturbed.
         let s = Span::at_start(Some(next), at(3_061), never).unwrap();
-        let (next, disturbed) = s.at_end(1_000_000, at(4_061), || Some(141_000 + 999_000));
-        assert!(!disturbed);
+        let (next, off) = s.at_end(1_000_000, at(4_061), || Some(141_000 + 999_000));
+        assert_eq!(off, None);
         // Waiting for work between two tasks (1 ms asleep) is no stretch's: the span starts
         // again at the next task, so the wait is not counted as time lost.
         let s = Span::at_start(next, at(5_061), || Some(1_140_000 + 5_000)).unwrap();
         assert_eq!((s.cpu_ns, s.wall_ns), (1_145_000, 0));
-        let (_, disturbed) = s.at_end(1_000_000, at(6_061), || Some(1_145_000 + 999_000));
-        assert!(!disturbed);
+        let (_, off) = s.at_end(1_000_000, at(6_061), || Some(1_145_000 + 999_000));
+        assert_eq!(off, None);
         // Where the CPU time cannot be read, nothing is judged.
         assert_eq!(Span::at_start(None, at(0), || None), None);
-        let (next, disturbed) = span(at(0), 0).at_end(1_000_000, at(1_000), || None);
-        assert_eq!((next, disturbed), (None, false));
+        let (next, off) = span(at(0), 0).at_end(1_000_000, at(1_000), || None);
+        assert_eq!((next, off), (None, None));
     }
 
     /// Two threads spinning on one core: the scheduler gives each its turn, and a stretch
@@ -253,7 +283,7 @@ mod tests {
                 while start.elapsed() < Duration::from_millis(300) {
                     std::hint::spin_loop();
                 }
-                Some(stretch.disturbed())
+                Some(stretch.held_off())
             });
             scope.spawn(|| {
                 if cpu >= 0 && pin(cpu as usize) {
@@ -262,10 +292,10 @@ mod tests {
                     }
                 }
             });
-            let disturbed = measured.join().unwrap();
+            let held_off = measured.join().unwrap();
             stop.store(true, Ordering::Relaxed);
-            match disturbed {
-                Some(disturbed) => assert!(disturbed, "300 ms on a shared core, not disturbed"),
+            match held_off {
+                Some(off) => assert!(off.is_some(), "300 ms on a shared core, not held off"),
                 None => eprintln!("skipped: cannot pin threads to one core here"),
             }
         });

@@ -41,8 +41,8 @@ thread_local! {
 /// `results`. Its puzzles are solved back to back and timed by `Strategy::solve_batch`;
 /// transforming them (`--permute`) comes before the first solve, and mapping the solutions
 /// back, checking and recording the outcomes after the last, outside the timings.
-/// Returns how many of its puzzles' kept times may carry other work's: all of them when
-/// every round (`--repeat`) was held off its core (see [`preemption`]), else none.
+/// Returns how many of its puzzles' kept times may carry other work's, which held the
+/// thread off its core in every round (`--repeat`; see [`preemption`]).
 pub(super) fn solve_task(
     records: &[Record],
     results: &mut [PuzzleResult],
@@ -56,17 +56,22 @@ pub(super) fn solve_task(
     })
 }
 
-/// Solve `puzzles` once into `out` with `strategy`, telling whether other work held the
-/// thread off its core meanwhile (when `watch`).
+/// Solve `puzzles` once into `out` with `strategy`, telling (when `watch`) how many of
+/// their times hold other work's, which held the thread off its core meanwhile (see
+/// [`preemption::puzzles_holding`]).
 fn round(
     strategy: &mut dyn Strategy,
     puzzles: &[Grid],
     (limits, clock, watch): (&Limits, &dyn Clock, bool),
     out: &mut [Option<(Outcome, u64)>],
-) -> bool {
+) -> u64 {
     let stretch = watch.then(Stretch::start);
     strategy.solve_batch(puzzles, limits, clock, out);
-    stretch.is_some_and(Stretch::disturbed)
+    let Some(off) = stretch.and_then(Stretch::held_off) else {
+        return 0;
+    };
+    let mut times: Vec<u64> = out.iter().flatten().map(|(_, ns)| *ns).collect();
+    preemption::puzzles_holding(off, &mut times)
 }
 
 fn solve_task_in(
@@ -107,8 +112,8 @@ fn solve_task_in(
         again.clear();
         again.resize(puzzles, None);
         for _ in 1..repeat {
-            // A time stays held off only when every round's was.
-            held_off &= round(strategy, grids, (limits, clock, watch), again);
+            // A kept time holds other work's only when every round's did.
+            held_off = held_off.min(round(strategy, grids, (limits, clock, watch), again));
             for (best, timed) in best.iter_mut().zip(again.iter()) {
                 if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
                     *best_ns = (*best_ns).min(*ns);
@@ -137,11 +142,7 @@ fn solve_task_in(
         };
         *result = result_of(record, searched, limits, info);
     }
-    if held_off {
-        puzzles as u64
-    } else {
-        0
-    }
+    held_off
 }
 
 /// Fold a later `--repeat` round's outcome into the one `kept`. A built-in strategy answers

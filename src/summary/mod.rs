@@ -110,10 +110,11 @@ pub struct SummaryRow {
     /// when a few decide `puzzles_per_s_per_core`.
     #[serde(default)]
     pub slowest_1pct_share: f64,
-    /// Puzzles whose kept time may hold other work's: solved in a task during which other
-    /// work on the machine held the worker off its core for a tenth or more of the task's
-    /// time, and 50 us or more, in every round (see [`crate::preemption`]). `null` where
-    /// that is not told: off Linux, and for a solver in a process of its own.
+    /// Puzzles whose kept time may hold other work's: in a task during which other work on
+    /// the machine held the worker off its core for a tenth or more of the task's time, and
+    /// 50 us or more, in every round, the fewest of its puzzles whose times can hold what
+    /// it lost (see [`crate::preemption`]). `null` where that is not told: off Linux, and
+    /// for a solver in a process of its own.
     #[serde(default)]
     pub preemptions: Option<u64>,
     /// Summed solve time.
