@@ -19,6 +19,7 @@ mod corpus;
 #[path = "../../examples/custom_strategy.rs"]
 mod custom_strategy;
 mod endings;
+mod features;
 mod ffi;
 #[cfg(unix)]
 mod foreign_cmd;
