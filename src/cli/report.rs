@@ -33,12 +33,17 @@ pub struct Args {
     scatter: Vec<(String, String)>,
 
     /// Also break the times down by this column of the CSV corpora (e.g. difficulty): the
-    /// corpus files the CSV names are read again.
+    /// corpus files the CSV names are read again, as --input-format, --column and
+    /// --solution-column say (give them as `run` was given them).
     #[arg(long, value_name = "COLUMN")]
     by: Option<String>,
+
+    #[command(flatten)]
+    input: super::args::InputFormat,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let read_as = args.input.read_as()?;
     let output = Output::named("--out", &args.out).staged();
     // Staged: an input that cannot be read, or a disk that fills, leaves the file that was
     // there (say, last week's report) as it was.
@@ -50,6 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let options = ReportOptions {
         scatter: distinct_pairs(args.scatter),
         by: args.by,
+        read_as,
     };
     let html = render(&inputs, &options)?;
     out.writer

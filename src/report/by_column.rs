@@ -10,7 +10,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::read::Inputs;
 use super::ReportError;
-use crate::corpus::{Chunk, Corpus, Kind, Lines};
+use crate::corpus::{Chunk, Corpus, Kind, Lines, ReadAs};
 use crate::grid::Grid;
 use crate::results::csv::RowReader;
 
@@ -22,17 +22,19 @@ pub type ColumnValues = Result<Vec<(u64, String)>, ReportError>;
 type LineKeys = Vec<(u64, u64)>;
 
 /// `column` of each of `corpora` (in that order), each corpus's values or why it has none
-/// (a text corpus, a file gone), for the corpora the per-puzzle rows of `inputs` name.
+/// (a text corpus, a file gone, a corpus the loader cannot read as `read_as` says), for the
+/// corpora the per-puzzle rows of `inputs` name.
 /// Refuses (the outer error) a corpus read whose lines do not hold the puzzles the rows
 /// ran there, naming the corpus file and its first such line.
 pub fn read_columns(
     inputs: &Inputs,
     corpora: &[&str],
     column: &str,
+    read_as: &ReadAs,
 ) -> Result<Vec<ColumnValues>, ReportError> {
     let mut out = Vec::with_capacity(corpora.len());
     for corpus in corpora {
-        match read(corpus, column) {
+        match read(corpus, column, read_as) {
             Ok((values, keys)) => {
                 check_puzzles(inputs, corpus, &keys)?;
                 out.push(Ok(values));
@@ -43,9 +45,14 @@ pub fn read_columns(
     Ok(out)
 }
 
-/// (line, value) of `column` for every entry line of the CSV corpus at `corpus`.
-pub fn read_column(corpus: &str, column: &str) -> Result<Vec<(u64, String)>, ReportError> {
-    read(corpus, column).map(|(values, _)| values)
+/// (line, value) of `column` for every entry line of the CSV corpus at `corpus`, read as
+/// `read_as` says.
+pub fn read_column(
+    corpus: &str,
+    column: &str,
+    read_as: &ReadAs,
+) -> Result<Vec<(u64, String)>, ReportError> {
+    read(corpus, column, read_as).map(|(values, _)| values)
 }
 
 /// The key of a grid, as rows and corpus lines are compared.
@@ -110,7 +117,11 @@ fn check_puzzles(inputs: &Inputs, corpus: &str, keys: &LineKeys) -> Result<(), R
 
 /// (line, value) of `column` for every entry line of the CSV corpus at `corpus`, and the
 /// key of every entry line's grid.
-fn read(corpus: &str, column: &str) -> Result<(Vec<(u64, String)>, LineKeys), ReportError> {
+fn read(
+    corpus: &str,
+    column: &str,
+    read_as: &ReadAs,
+) -> Result<(Vec<(u64, String)>, LineKeys), ReportError> {
     let path = Path::new(corpus);
     let failed = |message: String| ReportError::By {
         corpus: corpus.to_string(),
@@ -122,7 +133,7 @@ fn read(corpus: &str, column: &str) -> Result<(Vec<(u64, String)>, LineKeys), Re
             "the corpus was read from stdin, so there is no file to read the column from".into(),
         ));
     }
-    let mut reader = Corpus::open(path, None).map_err(|e| failed(format!("{e:#}")))?;
+    let mut reader = Corpus::open(path, read_as.clone()).map_err(|e| failed(format!("{e:#}")))?;
     let mut chunk = Chunk::new(Lines::All);
     let mut at: Option<usize> = None;
     let mut values = Vec::new();
@@ -258,7 +269,9 @@ mod tests {
         }
         std::fs::write(&csv, text).unwrap();
         let inputs = Inputs::read(std::slice::from_ref(&csv)).unwrap();
-        let columns = |inputs: &Inputs| read_columns(inputs, &[name.as_str()], "difficulty");
+        let columns = |inputs: &Inputs| {
+            read_columns(inputs, &[name.as_str()], "difficulty", &ReadAs::default())
+        };
 
         write_corpus(&[0, 1, 2, 3]);
         let values = columns(&inputs).unwrap().pop().unwrap().unwrap();
@@ -293,7 +306,7 @@ mod tests {
         );
         std::fs::write(&path, text).unwrap();
         let name = path.display().to_string();
-        let values = read_column(&name, "Difficulty").unwrap();
+        let values = read_column(&name, "Difficulty", &ReadAs::default()).unwrap();
         assert_eq!(
             values,
             [
@@ -302,17 +315,21 @@ mod tests {
                 (6, "1".to_string())
             ]
         );
-        let missing = read_column(&name, "rating").unwrap_err().to_string();
+        let missing = read_column(&name, "rating", &ReadAs::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             missing.contains("rating") && missing.contains("id, puzzle, difficulty"),
             "{missing}"
         );
         assert!(missing.contains(&name), "{missing}");
-        let gone = read_column("no/such.csv", "x").unwrap_err().to_string();
+        let gone = read_column("no/such.csv", "x", &ReadAs::default())
+            .unwrap_err()
+            .to_string();
         assert!(gone.contains("no/such.csv"), "{gone}");
         let text_path = dir.path().join("t.txt");
         std::fs::write(&text_path, format!("{grid}\n")).unwrap();
-        let plain = read_column(&text_path.display().to_string(), "x")
+        let plain = read_column(&text_path.display().to_string(), "x", &ReadAs::default())
             .unwrap_err()
             .to_string();
         assert!(plain.contains("not a CSV corpus"), "{plain}");

@@ -251,3 +251,86 @@ fn an_unknown_scatter_strategy_lists_those_there_are() {
             "--scatter nope: no such strategy in the CSVs; they have: fast, dlx",
         ));
 }
+
+#[test]
+fn by_reads_the_corpus_again_with_the_columns_run_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    // kaggle_id.csv's puzzles under names no loader knows, and a column to group by.
+    let kaggle = read(Path::new(&fixture("kaggle_id.csv")));
+    let mut text = "id,grid,answer,level\n".to_string();
+    for (line, level) in kaggle.lines().skip(1).zip(["easy", "hard", "hard"]) {
+        let fields: Vec<&str> = line.split(',').collect();
+        text.push_str(&format!(
+            "{},{},{},{level}\n",
+            fields[0], fields[1], fields[2]
+        ));
+    }
+    let corpus = dir.path().join("named.csv");
+    std::fs::write(&corpus, text).unwrap();
+    let named = ["--column", "grid", "--solution-column", "answer"];
+    let csv = dir.path().join("run.csv");
+    bench()
+        .arg("run")
+        .arg(&corpus)
+        .args(named)
+        .args(["-s", "fast,dlx", "-q", "--no-warmup", "-o"])
+        .arg(&csv)
+        .assert()
+        .success();
+    let html = dir.path().join("r.html");
+    bench()
+        .arg("report")
+        .arg(&csv)
+        .args(["--by", "level"])
+        .args(named)
+        .arg("-o")
+        .arg(&html)
+        .assert()
+        .success();
+    let page = read(&html);
+    let at = page.find("by level").expect("a level table");
+    let table = &page[at..at + page[at..].find("</table>").unwrap()];
+    for (value, puzzles) in [("easy", 1), ("hard", 2)] {
+        assert!(
+            table.contains(&format!("<td>{value}</td><td class=\"r\">{puzzles}</td>")),
+            "{value} not a class of {puzzles} in\n{table}"
+        );
+    }
+    // Read as its format is detected, the corpus has no puzzle column: the error names
+    // the corpus file, the columns its header has, and the option that names one.
+    bench()
+        .arg("report")
+        .arg(&csv)
+        .args(["--by", "level", "-o"])
+        .arg(&html)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains(format!("{}:1:", corpus.display()))
+                .and(predicate::str::contains(
+                    "its columns: id, grid, answer, level",
+                ))
+                .and(predicate::str::contains("--column NAME")),
+        );
+    // Options that contradict each other are refused as `run` refuses them.
+    bench()
+        .arg("report")
+        .arg(&csv)
+        .args([
+            "--by",
+            "level",
+            "--column",
+            "grid",
+            "--input-format",
+            "text",
+        ])
+        .arg("-o")
+        .arg(&html)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--column names a CSV column: not with --input-format text",
+        ));
+    // The page written with the columns named is still there.
+    assert!(read(&html).contains("by level"));
+}

@@ -6,6 +6,7 @@ mod tests;
 
 use std::path::Path;
 
+use crate::corpus::ReadAs;
 use crate::noise;
 use crate::render::html::{Align, Page};
 use crate::render::plot::{Axis, Chart, Mark};
@@ -28,6 +29,8 @@ pub struct ReportOptions {
     pub scatter: Vec<(String, String)>,
     /// A column of the CSV corpora to break the times down by.
     pub by: Option<String>,
+    /// How `by`'s corpora are read again: as the run read them.
+    pub read_as: ReadAs,
 }
 
 /// The report as one HTML document.
@@ -88,7 +91,7 @@ fn by_columns(
     let Some(column) = &options.by else {
         return Ok(None);
     };
-    let mut values = by_column::read_columns(inputs, corpora, column)?;
+    let mut values = by_column::read_columns(inputs, corpora, column, &options.read_as)?;
     if values.iter().all(Result::is_err) {
         if values.len() == 1 {
             return Err(values.pop().expect("one corpus").unwrap_err());

@@ -251,7 +251,7 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
         &inputs,
         &ReportOptions {
             scatter: vec![("a".into(), "a (run-b)".into())],
-            by: None,
+            ..ReportOptions::default()
         },
     )
     .unwrap_err()
@@ -264,7 +264,7 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
         &inputs,
         &ReportOptions {
             scatter: vec![("a (run-a)".into(), "a (run-b)".into())],
-            by: None,
+            ..ReportOptions::default()
         },
     )
     .unwrap()
