@@ -19,6 +19,7 @@ use sudoku_bench::render::compare_html::CompareHtmlExporter;
 use super::args::parse_pair;
 use super::exit::Exit;
 use super::outputs::{self, Output};
+use super::signals;
 
 /// `--format`: `markdown` (or `md`) as `run --summary-format` takes it.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -197,6 +198,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .flatten()
         .cloned()
         .collect();
+    // A comparison is all or nothing: a signal removes what is written and ends the
+    // command.
+    signals::all_or_nothing("compare")?;
     let output = Output::named("--out", &args.out).staged();
     // Staged: a run that cannot be compared, or a disk that fills, leaves the file that
     // was there as it was, and no empty or partial page.

@@ -1,7 +1,8 @@
 //! `sudoku-bench merge`: the parts of a run split with `--shard K/N` back into one
 //! per-puzzle CSV and one summary, as a single run would have written them. Every check
 //! comes before anything is written; the files appear whole or not at all (each is
-//! staged: written to a temporary file beside it and renamed at the end). `-` is stdout.
+//! staged: written to a temporary file beside it and renamed at the end; a signal removes
+//! it). `-` is stdout.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use sudoku_bench::merge;
 
 use super::exit::Exit;
 use super::outputs::{self, Output};
+use super::signals;
 use super::summary_out::SummaryArgs;
 
 #[derive(Debug, clap::Args)]
@@ -41,6 +43,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         );
     }
     outputs::plain_csv("-o", &args.out)?;
+    // Nothing finished to keep: a signal removes what is written and ends the merge.
+    signals::all_or_nothing("merge")?;
     let jsons: Vec<PathBuf> = args.parts.iter().map(|p| merge::summary_path(p)).collect();
     let inputs: Vec<PathBuf> = args.parts.iter().chain(&jsons).cloned().collect();
     let mut wanted = vec![Output::named("-o", &args.out).staged()];
@@ -77,10 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         _ => None,
     };
     // Put in place last, together: a failure above leaves neither file behind.
-    csv.finish()?;
-    if let Some(out) = summary {
-        out.finish()?;
-    }
+    outputs::finish(std::iter::once(csv).chain(summary).collect())?;
 
     if !args.quiet {
         args.summary.show(&report);

@@ -4,8 +4,9 @@
 //! an existing file, a named output's directory must exist (only a default name's is made),
 //! and an output that cannot be created fails the command before it starts. Outputs made in
 //! one go (`report`, `compare`, `merge`) are staged: written beside the file and renamed
-//! over it once whole. Opening an output FIFO waits for a reader without ever blocking, so
-//! that the first SIGINT or SIGTERM still ends the command.
+//! over it once whole (a signal that stops the command removes what it wrote). Opening an
+//! output FIFO waits for a reader without ever blocking, so that the first SIGINT or
+//! SIGTERM still ends the command.
 //!
 //! Files are told apart by identity, not by spelling: an existing file by its device and
 //! inode (so `./x`, a symlink or a hard link to `x` are `x`), a file still to be created by
@@ -77,11 +78,12 @@ impl Output {
     }
 
     /// Written under a temporary name beside the file (`.NAME.sudoku-bench-PID.tmp`) and
-    /// renamed over it by [`Opened::finish`], so that a command that fails part of the way
-    /// (a full disk, an input it cannot read) leaves the file that was there as it was.
-    /// For outputs made in one go at the end (`report`, `compare`, `merge`); not for a
-    /// corpus, which is streamed and kept in part when a signal stops the command. A FIFO
-    /// or a device is written directly: renaming over it would replace it.
+    /// renamed over it by [`finish`], so that a command that fails part of the way (a full
+    /// disk, an input it cannot read) leaves the file that was there as it was; and so does
+    /// one a signal stops, when it answers signals with [`signals::all_or_nothing`]. For
+    /// outputs made in one go at the end (`report`, `compare`, `merge`); not for a corpus,
+    /// which is streamed and kept in part when a signal stops the command. A FIFO or a
+    /// device is written directly: renaming over it would replace it.
     pub fn staged(mut self) -> Output {
         self.staged = true;
         self
@@ -109,13 +111,10 @@ impl Opened {
         synced.with_context(|| format!("cannot write {}", shown(&self.path)))
     }
 
-    /// `sync`, then put a staged output in place of the file it replaces.
-    pub fn finish(mut self) -> anyhow::Result<()> {
-        self.sync()?;
-        match self.staged.take() {
-            Some(staged) => staged.finish(),
-            None => Ok(()),
-        }
+    /// `sync`, then put a staged output in place of the file it replaces: [`finish`] of
+    /// this one output.
+    pub fn finish(self) -> anyhow::Result<()> {
+        finish(vec![self])
     }
 
     /// The output as a corpus written the way its name says: compressed when it ends in
@@ -137,6 +136,26 @@ impl Opened {
             sink,
         })
     }
+}
+
+/// Sync every output, then put the staged ones in place of the files they replace, one
+/// after the other with no signal answered between them (see [`signals::placing`]): a
+/// signal that comes meanwhile waits for them all. A failure leaves the ones not yet renamed as they
+/// were, their temporary files removed.
+pub fn finish(outputs: Vec<Opened>) -> anyhow::Result<()> {
+    let mut staged = Vec::new();
+    for mut output in outputs {
+        output.sync()?;
+        staged.extend(output.staged.take());
+    }
+    let mut placing = signals::placing();
+    let placed = staged
+        .iter_mut()
+        .try_for_each(|s| s.put_in_place(&mut placing));
+    // Before `staged`, whose files not renamed are removed under the lock this holds.
+    drop(placing);
+    drop(staged);
+    placed
 }
 
 /// A corpus being written by `filter` or `generate`. `finish` must be called on every path
@@ -636,7 +655,8 @@ impl Open {
 }
 
 /// A staged output's temporary file beside the file it is to replace; removed unless
-/// `finish` renames it into place.
+/// `finish` renames it into place. Known to `signals` while it exists, so that a signal
+/// that ends the command removes it too.
 struct Staged {
     temp: PathBuf,
     /// The file replaced: the real path, so that a symlink to it is kept and still
@@ -664,11 +684,10 @@ impl Staged {
             output.flag,
             output.path.display()
         );
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .context(cannot.clone())?;
+        let file = signals::provisional(&temp, || {
+            OpenOptions::new().write(true).create_new(true).open(&temp)
+        })
+        .context(cannot.clone())?;
         let staged = Staged {
             temp,
             target,
@@ -682,8 +701,9 @@ impl Staged {
         Ok(staged)
     }
 
-    fn finish(mut self) -> anyhow::Result<()> {
-        fs::rename(&self.temp, &self.target).with_context(|| {
+    /// Rename the temporary file over the file it replaces.
+    fn put_in_place(&mut self, placing: &mut signals::Placing) -> anyhow::Result<()> {
+        placing.rename(&self.temp, &self.target).with_context(|| {
             format!(
                 "cannot move {} to {}",
                 self.temp.display(),
@@ -699,7 +719,7 @@ impl Drop for Staged {
     fn drop(&mut self) {
         if !self.done {
             // Best effort: the error that ended the command is the one to report.
-            let _ = fs::remove_file(&self.temp);
+            let _ = signals::discard(&self.temp);
         }
     }
 }

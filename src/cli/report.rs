@@ -13,6 +13,7 @@ use sudoku_bench::summary::SummaryReport;
 use super::args::parse_pair;
 use super::exit::Exit;
 use super::outputs::{self, Output};
+use super::signals;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -44,6 +45,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let read_as = args.input.read_as()?;
+    // A page is all or nothing: a signal removes what is written and ends the command.
+    signals::all_or_nothing("report")?;
     let output = Output::named("--out", &args.out).staged();
     // Staged: an input that cannot be read, or a disk that fills, leaves the file that was
     // there (say, last week's report) as it was.

@@ -572,3 +572,145 @@ fn sigint_stops_check_with_the_faults_found_so_far() {
     assert!(checked >= 5 && checked < entries, "{stderr}");
     assert_eq!(checked + left, entries, "{stderr}");
 }
+
+/// The names in `dir`.
+fn names_in(dir: &Path) -> BTreeSet<String> {
+    let entries = std::fs::read_dir(dir).unwrap().flatten();
+    entries
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Wait until `dir` holds a staged output's temporary file: the command is under way, its
+/// output not yet in place.
+fn wait_for_temporary(child: &mut Running, dir: &Path) {
+    let start = Instant::now();
+    while !names_in(dir).iter().any(|n| n.ends_with(".tmp")) {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            panic!(
+                "exited ({status}) before making a temporary file: {}",
+                child.stderr()
+            );
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "no temporary file: {:?}",
+            names_in(dir)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// merge, whose files appear whole or not at all, quits at the first signal and leaves no
+/// file behind: here while blocked writing rows to a pipe nobody reads, its summary made
+/// under a temporary name; the summary that was there stays as it was.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_stops_merge_leaving_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for k in ["1", "2"] {
+        let part = format!("{k}/2");
+        let ran = Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
+            .args(["run", "-s", "fast,dlx", "--shard", &part, "-q"])
+            .args([
+                "-o",
+                &format!("p{k}.csv"),
+                "--summary",
+                &format!("p{k}.json"),
+            ])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            ran.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    }
+    std::fs::write(dir.path().join("m.json"), "old").unwrap();
+    // 2,000 rows: far more than a pipe holds.
+    let args = [
+        "merge",
+        "p1.csv",
+        "p2.csv",
+        "-o",
+        "-",
+        "--summary",
+        "m.json",
+        "-q",
+    ];
+    let mut child = Running::start_to(&args, dir.path(), Stdio::piped());
+    wait_for_temporary(&mut child, dir.path());
+    child.signal(libc::SIGINT);
+    let status = child.exit_within(PATIENCE).expect("exits at the signal");
+    let stderr = child.stderr();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains(
+            "merge: interrupted by SIGINT before its outputs were whole: no file made or \
+             replaced"
+        ),
+        "{stderr}"
+    );
+    let left: BTreeSet<String> = ["m.json", "p1.csv", "p1.json", "p2.csv", "p2.json"]
+        .map(String::from)
+        .into();
+    assert_eq!(names_in(dir.path()), left, "only what was there is left");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("m.json")).unwrap(),
+        "old"
+    );
+}
+
+/// `command` (with `args`), whose output is all or nothing, is stopped by `signal` while
+/// it waits to read its input (a FIFO nobody writes), its output `out.html` under a
+/// temporary name: it exits at once with 128 + the signal, and the `out.html` that was
+/// there is left as it was, alone.
+#[cfg(target_os = "linux")]
+fn stopped_while_reading_leaves_the_old_output(command: &str, args: &[&str], signal: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = std::ffi::CString::new(dir.path().join("in.csv").to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0, "mkfifo");
+    std::fs::write(dir.path().join("out.html"), "old").unwrap();
+    let mut all = vec![command];
+    all.extend(args);
+    all.extend(["-o", "out.html"]);
+    let mut child = Running::start(&all, dir.path());
+    wait_for_temporary(&mut child, dir.path());
+    child.signal(signal);
+    let status = child.exit_within(PATIENCE).expect("exits at the signal");
+    let stderr = child.stderr();
+    assert_eq!(status.code(), Some(128 + signal), "{stderr}");
+    let name = if signal == libc::SIGINT {
+        "SIGINT"
+    } else {
+        "SIGTERM"
+    };
+    assert!(
+        stderr.contains(&format!(
+            "{command}: interrupted by {name} before its outputs were whole: no file made \
+             or replaced"
+        )),
+        "{stderr}"
+    );
+    let left: BTreeSet<String> = ["in.csv", "out.html"].map(String::from).into();
+    assert_eq!(names_in(dir.path()), left, "only what was there is left");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.html")).unwrap(),
+        "old"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_report_leaving_the_old_page() {
+    stopped_while_reading_leaves_the_old_output("report", &["in.csv"], libc::SIGTERM);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_stops_compare_leaving_the_old_page() {
+    let args = ["in.csv", "in.csv", "--format", "html"];
+    stopped_while_reading_leaves_the_old_output("compare", &args, libc::SIGINT);
+}
