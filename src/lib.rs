@@ -16,7 +16,7 @@
 //! | strategies | [`strategy`] (the trait and the built-in solvers), [`foreign`] (`lib:` and `cmd:` solvers), [`clock`], [`generate`] |
 //! | results | [`results`] (statuses, the per-puzzle result, the [`Sink`] seam, the per-puzzle CSV and its one reader), [`summary`] |
 //! | running | [`engine`], [`runner`], [`classify`], [`interrupt`], [`preemption`] |
-//! | analysis | [`compare`], [`merge`], [`resume`], [`report`] (the run report's figures), [`noise`] |
+//! | analysis | [`compare`], [`merge`], [`resume`], [`report`] (the run report's figures), [`noise`], [`history`] (runs over commits and their change points) |
 //! | rendering | [`render`]: tables, Markdown, JSON and CSV summaries, HTML pages and plots |
 //! | front | [`mod@bench`] |
 //!
@@ -33,6 +33,7 @@ pub mod engine;
 pub mod foreign;
 pub mod generate;
 pub mod grid;
+pub mod history;
 pub mod interrupt;
 pub mod machine;
 pub mod merge;

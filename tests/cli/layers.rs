@@ -24,7 +24,7 @@ const LAYERS: &[(u32, &str, &[&str])] = &[
     (2, "strategies", &["clock", "strategy", "foreign", "generate"]),
     (3, "results", &["results", "summary"]),
     (4, "running", &["engine", "runner", "classify", "interrupt", "preemption", "per_worker"]),
-    (5, "analysis", &["noise", "compare", "merge", "resume", "report"]),
+    (5, "analysis", &["noise", "compare", "merge", "resume", "report", "history"]),
     (6, "rendering", &["render"]),
     (7, "front", &["bench"]),
 ];

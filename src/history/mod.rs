@@ -1,0 +1,4 @@
+//! `history`: a store of runs keyed by commit, and the change points in each series it holds
+//! (see [`changes`]).
+
+pub mod changes;
