@@ -1,0 +1,319 @@
+//! What `history add` records of the files it is given: each summary JSON (read through the
+//! one summary reader, [`crate::summary::read`]) as a [`RunRecord`], and each in-run
+//! comparison JSON (`compare RUN.csv --between OLD,NEW --format json`) as A/B results of the
+//! summary of the same run, given beside it: a comparison names neither the machine nor
+//! what its corpus held, the summary does. Whatever cannot be placed is refused, naming the
+//! file.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::store::{AbRecord, CorpusKey, RowRecord, RunRecord};
+use crate::compare::load::normal_name;
+use crate::corpus::Identity;
+use crate::results::Status;
+use crate::summary::read::{parse_summary, RunFileError};
+use crate::summary::{StateError, Summary, SummaryReport};
+
+/// Why a file cannot be placed in the history. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// Unreadable, or not a summary JSON.
+    #[error(transparent)]
+    Read(#[from] RunFileError),
+    /// A run stopped before the end of its input.
+    #[error("{0}: an interrupted run: its rows count only part of its corpora")]
+    Interrupted(PathBuf),
+    /// One part of a split run.
+    #[error(
+        "{0}: one part of a run split with --shard: merge the parts first (sudoku-bench merge)"
+    )]
+    Part(PathBuf),
+    /// A merge of parts run on several machines.
+    #[error("{0}: merged from parts run on {1} machines: its times mix them")]
+    Machines(PathBuf, usize),
+    /// A summary without the accumulators (written before summaries carried them).
+    #[error(
+        "{0}: the summary holds no state (time histogram, corpus identities): written by an \
+         older sudoku-bench; run it again"
+    )]
+    NoState(PathBuf),
+    /// The accumulators cannot be read back.
+    #[error("{file}: {source}")]
+    State {
+        /// The summary.
+        file: PathBuf,
+        /// Why.
+        source: StateError,
+    },
+    /// A corpus whose contents the summary does not say (its read was stopped or failed).
+    #[error(
+        "{file}: corpus {corpus}: the summary does not say what it held (was its read cut short?)"
+    )]
+    NoIdentity {
+        /// The summary.
+        file: PathBuf,
+        /// The corpus.
+        corpus: String,
+    },
+    /// A count past what the history stores.
+    #[error("{file}: {corpus} / {strategy}: {what} {value} is too large to record")]
+    TooLarge {
+        /// The summary.
+        file: PathBuf,
+        /// The corpus.
+        corpus: String,
+        /// The strategy.
+        strategy: String,
+        /// What.
+        what: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// A comparison that is not JSON written by `compare --format json`.
+    #[error(
+        "{file}: not a comparison JSON written by `sudoku-bench compare --format json`: {source}"
+    )]
+    ComparisonJson {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A comparison that cannot be placed.
+    #[error("{file}: {why}")]
+    Comparison {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        why: String,
+    },
+}
+
+/// The corpus identity as the history keys it: what was read, content only (lines, bytes
+/// and their hash), so that a compressed copy or a moved file is the same corpus.
+pub fn identity_key(identity: &Identity) -> String {
+    format!(
+        "{}:{}:{:016x}",
+        identity.lines, identity.bytes, identity.hash
+    )
+}
+
+/// Every file's records, in order: one per summary, with the A/B results of the
+/// comparisons given beside it. Nothing is recorded here; a file that cannot be placed
+/// fails the whole.
+pub fn read_runs(paths: &[PathBuf]) -> Result<Vec<RunRecord>, PlaceError> {
+    let mut runs = Vec::new();
+    let mut comparisons = Vec::new();
+    for path in paths {
+        let bytes = std::fs::read(path).map_err(|e| RunFileError::io(path, e))?;
+        if is_comparison(&bytes) {
+            let cmp: ComparisonJson =
+                serde_json::from_slice(&bytes).map_err(|source| PlaceError::ComparisonJson {
+                    file: path.clone(),
+                    source,
+                })?;
+            comparisons.push((path.clone(), cmp));
+        } else {
+            let report = parse_summary(path, &bytes)?;
+            runs.push(run_record(path, &bytes, &report)?);
+        }
+    }
+    for (path, cmp) in comparisons {
+        attach(&path, &cmp, &mut runs)?;
+    }
+    Ok(runs)
+}
+
+/// When a run finished, in Unix seconds, as its summary says; `None` when the date cannot
+/// be read.
+pub fn finished_at(run: &RunRecord) -> Option<i64> {
+    let at = humantime::parse_rfc3339_weak(&run.date).ok()?;
+    let secs = at.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    i64::try_from(secs).ok()
+}
+
+/// A comparison JSON opens with its mode; a summary JSON names its tool.
+fn is_comparison(bytes: &[u8]) -> bool {
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_slice(bytes) else {
+        return false;
+    };
+    fields.contains_key("mode") && !fields.contains_key("tool")
+}
+
+fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRecord, PlaceError> {
+    let file = || path.to_path_buf();
+    if report.interrupted {
+        return Err(PlaceError::Interrupted(file()));
+    }
+    if report.shard.is_some() {
+        return Err(PlaceError::Part(file()));
+    }
+    if report.machines.len() > 1 {
+        return Err(PlaceError::Machines(file(), report.machines.len()));
+    }
+    let state = report
+        .state
+        .as_ref()
+        .ok_or_else(|| PlaceError::NoState(file()))?;
+    let summary = Summary::from_state(state).map_err(|source| PlaceError::State {
+        file: file(),
+        source,
+    })?;
+    let mut settings: Vec<String> = report
+        .limits()
+        .iter()
+        .map(|(option, value)| format!("{option} {value}"))
+        .collect();
+    settings.push(format!("-j {}", report.threads));
+    let rows = summary
+        .rows()
+        .into_iter()
+        .zip(&state.groups)
+        .map(|(row, group)| {
+            let identity = summary
+                .identity(&row.corpus)
+                .ok_or_else(|| PlaceError::NoIdentity {
+                    file: file(),
+                    corpus: row.corpus.clone(),
+                })?;
+            let exact = |what: &'static str, sum: &str, count: u64| -> Result<_, PlaceError> {
+                if count == 0 {
+                    return Ok(None);
+                }
+                let too_large = || PlaceError::TooLarge {
+                    file: file(),
+                    corpus: row.corpus.clone(),
+                    strategy: row.strategy.clone(),
+                    what,
+                    value: sum.to_string(),
+                };
+                let sum: u64 = sum.parse().map_err(|_| too_large())?;
+                Ok(Some((sum, count)))
+            };
+            Ok(RowRecord {
+                corpus: CorpusKey {
+                    identity: identity_key(identity),
+                    name: normal_name(&row.corpus),
+                },
+                nodes: exact("summed nodes", &group.nodes_sum, group.nodes_counted)?,
+                guesses: exact("summed guesses", &group.guesses_sum, group.guessed)?,
+                statuses: Status::ALL.map(|s| group.counts.get(s.as_str()).copied().unwrap_or(0)),
+                strategy: row.strategy,
+                puzzles: row.puzzles,
+                mismatches: row.mismatches,
+                failures: row.failures,
+                searched: row.searched,
+                rate: row.puzzles_per_s_per_core,
+                median_rate: row.median_puzzles_per_s_per_core,
+                time_sum_ns: row.total_time_ns,
+                median_ns: row.median_ns,
+                p90_ns: row.p90_ns,
+                p99_ns: row.p99_ns,
+                max_ns: row.max_ns,
+                times: group.times.clone(),
+            })
+        })
+        .collect::<Result<_, PlaceError>>()?;
+    Ok(RunRecord {
+        source: file(),
+        digest: format!("{:032x}", xxh3_128(bytes)),
+        date: report.date.clone(),
+        tool_version: report.version.clone(),
+        machine: report.machine.clone(),
+        settings: settings.join(" "),
+        rows,
+        ab: Vec::new(),
+    })
+}
+
+/// What `history add` reads of a comparison JSON.
+#[derive(Debug, Deserialize)]
+struct ComparisonJson {
+    mode: String,
+    confidence: f64,
+    rows: Vec<ComparisonRowJson>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ComparisonRowJson {
+    corpus: String,
+    strategy: String,
+    baseline_strategy: Option<String>,
+    time_ratio: Option<f64>,
+    ci: Option<(f64, f64)>,
+    verdict: String,
+}
+
+/// Put each row of an in-run comparison with the one summary given beside it that holds
+/// its corpus and both strategies.
+fn attach(path: &Path, cmp: &ComparisonJson, runs: &mut [RunRecord]) -> Result<(), PlaceError> {
+    let refuse = |why: String| PlaceError::Comparison {
+        file: path.to_path_buf(),
+        why,
+    };
+    if cmp.mode != "in_run" {
+        return Err(refuse(format!(
+            "a comparison of separate runs (mode {}): only in-run results (compare RUN.csv \
+             --between OLD,NEW) are recorded; record the runs' summaries themselves",
+            cmp.mode
+        )));
+    }
+    for row in &cmp.rows {
+        let old = row.baseline_strategy.as_deref().ok_or_else(|| {
+            refuse(format!(
+                "{} / {}: no OLD strategy in an in-run row",
+                row.corpus, row.strategy
+            ))
+        })?;
+        let pair = format!("{} {old} -> {}", row.corpus, row.strategy);
+        let ratio = row
+            .time_ratio
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .ok_or_else(|| refuse(format!("{pair}: no time ratio (nothing was timed)")))?;
+        let holds = |run: &RunRecord, strategy: &str| {
+            run.rows
+                .iter()
+                .find(|r| r.corpus.name == row.corpus && r.strategy == strategy)
+                .map(|r| r.corpus.clone())
+        };
+        let mut matching = runs
+            .iter_mut()
+            .filter_map(|run| {
+                let corpus = holds(run, old).filter(|_| holds(run, &row.strategy).is_some())?;
+                Some((run, corpus))
+            })
+            .collect::<Vec<_>>();
+        if matching.len() > 1 {
+            let names: Vec<String> = matching
+                .iter()
+                .map(|(run, _)| run.source.display().to_string())
+                .collect();
+            return Err(refuse(format!(
+                "{pair}: several summaries given hold it ({}): give the one of the run compared",
+                names.join(", ")
+            )));
+        }
+        let Some((run, corpus)) = matching.pop() else {
+            return Err(refuse(format!(
+                "{pair}: no summary given beside it holds that corpus with both strategies: \
+                 give the summary of the run it compared (run ... --summary S.json)"
+            )));
+        };
+        run.ab.push(AbRecord {
+            corpus,
+            old: old.to_string(),
+            new: row.strategy.clone(),
+            ratio,
+            interval: row.ci,
+            confidence: cmp.confidence,
+            verdict: row.verdict.clone(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

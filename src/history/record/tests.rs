@@ -1,0 +1,228 @@
+use super::*;
+use crate::results::PuzzleResult;
+use crate::strategy::Limits;
+
+fn identity(hash: u64) -> Identity {
+    Identity {
+        lines: 3,
+        last_line: 3,
+        bytes: 246,
+        hash,
+        entries: 3,
+        ..Identity::default()
+    }
+}
+
+/// A summary of `./c.txt` (and its identity unless `known` is false) with strategies
+/// `fast` (nodes and guesses counted) and `other` (neither).
+fn report(known: bool) -> SummaryReport {
+    let mut s = Summary::default();
+    for (strategy, counted) in [("fast", true), ("other", false)] {
+        let g = s.group("./c.txt", strategy);
+        for ns in [1000, 2000, 4000] {
+            s.add(
+                g,
+                &PuzzleResult {
+                    status: Status::Unique,
+                    solutions: Some(1),
+                    nodes: counted.then_some(ns / 100),
+                    guesses: counted.then_some(1),
+                    time_ns: Some(ns),
+                    ..PuzzleResult::default()
+                },
+            );
+        }
+        s.add(g, &PuzzleResult::unsearched(Status::Malformed, "bad"));
+    }
+    if known {
+        s.set_identity("./c.txt", identity(0xabc));
+    }
+    SummaryReport::new(&s, (&Limits::default(), 1, None), 3, 1_000_000)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn json(report: &SummaryReport) -> String {
+    serde_json::to_string_pretty(report).unwrap()
+}
+
+#[test]
+fn a_summary_is_recorded_with_its_counts_rates_histogram_and_corpus_identity() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = report(true);
+    let path = write(dir.path(), "s.json", &json(&r));
+    let runs = read_runs(std::slice::from_ref(&path)).unwrap();
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
+    assert_eq!(run.source, path);
+    assert_eq!(run.machine, r.machine);
+    assert_eq!(run.date, r.date);
+    assert!(
+        run.settings.ends_with("--repeat 1 --permute none -j 3"),
+        "{}",
+        run.settings
+    );
+    assert_eq!(run.digest.len(), 32);
+    assert_eq!(run.rows.len(), 2);
+    let fast = &run.rows[0];
+    assert_eq!(
+        fast.corpus,
+        CorpusKey {
+            identity: "3:246:0000000000000abc".into(),
+            name: "c.txt".into()
+        }
+    );
+    assert_eq!(fast.strategy, "fast");
+    assert_eq!((fast.puzzles, fast.searched), (4, 3));
+    assert_eq!(fast.statuses, [3, 0, 0, 0, 0, 1, 0]);
+    assert_eq!(fast.nodes, Some((70, 3)));
+    assert_eq!(fast.guesses, Some((3, 3)));
+    assert_eq!(fast.time_sum_ns, 7000);
+    assert!((fast.median_rate - 1e9 / 2000.0).abs() < 1e9 / 2000.0 * 1e-3);
+    assert!((fast.rate - 3.0 / 7e-6).abs() < 1.0);
+    assert_eq!(fast.times, r.state.as_ref().unwrap().groups[0].times);
+    assert_eq!((run.rows[1].nodes, run.rows[1].guesses), (None, None));
+    // When it finished: the default time of its commit.
+    assert!(finished_at(run).is_some_and(|t| t > 1_700_000_000));
+}
+
+#[test]
+fn summaries_that_cannot_be_placed_are_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |name: &str, r: &SummaryReport, says: &str| {
+        let path = write(dir.path(), name, &json(r));
+        let err = read_runs(&[path]).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("{}: ", dir.path().join(name).display())),
+            "{err}"
+        );
+        assert!(err.contains(says), "{err}");
+    };
+    let interrupted = SummaryReport {
+        interrupted: true,
+        ..report(true)
+    };
+    refused("i.json", &interrupted, "interrupted");
+    let part = SummaryReport {
+        shard: Some("1/2".parse().unwrap()),
+        ..report(true)
+    };
+    refused("p.json", &part, "--shard");
+    let two = SummaryReport {
+        machines: vec![crate::machine::Machine::detect(); 2],
+        ..report(true)
+    };
+    refused("m.json", &two, "2 machines");
+    let old = SummaryReport {
+        state: None,
+        ..report(true)
+    };
+    refused("o.json", &old, "no state");
+    refused("n.json", &report(false), "corpus ./c.txt");
+    let path = write(dir.path(), "bad.json", "{ not json");
+    let err = read_runs(&[path]).unwrap_err().to_string();
+    assert!(err.contains("bad.json: not a summary JSON"), "{err}");
+    let missing = dir.path().join("missing.json");
+    let err = read_runs(&[missing]).unwrap_err().to_string();
+    assert!(err.contains("missing.json"), "{err}");
+}
+
+/// A comparison JSON as `compare --format json` writes it, with one row.
+fn comparison(mode: &str, old: Option<&str>, ratio: Option<f64>) -> String {
+    serde_json::json!({
+        "mode": mode,
+        "baseline_runs": 1,
+        "current_runs": 1,
+        "threshold": 0.05,
+        "confidence": 0.95,
+        "rows": [{
+            "corpus": "c.txt",
+            "strategy": "other",
+            "baseline_strategy": old,
+            "paired": 3,
+            "time_ratio": ratio,
+            "ci": ratio.map(|r| [r * 0.99, r * 1.01]),
+            "verdict": "no_change"
+        }]
+    })
+    .to_string()
+}
+
+#[test]
+fn an_in_run_comparison_goes_with_the_summary_of_its_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write(dir.path(), "s.json", &json(&report(true)));
+    let cmp = write(
+        dir.path(),
+        "ab.json",
+        &comparison("in_run", Some("fast"), Some(1.2)),
+    );
+    // Either order on the command line.
+    let runs = read_runs(&[cmp, summary]).unwrap();
+    assert_eq!(runs.len(), 1);
+    let ab = &runs[0].ab;
+    assert_eq!(ab.len(), 1);
+    assert_eq!((ab[0].old.as_str(), ab[0].new.as_str()), ("fast", "other"));
+    assert_eq!(ab[0].corpus, runs[0].rows[0].corpus);
+    assert_eq!(ab[0].ratio, 1.2);
+    assert_eq!(ab[0].interval, Some((1.2 * 0.99, 1.2 * 1.01)));
+    assert_eq!(
+        (ab[0].confidence, ab[0].verdict.as_str()),
+        (0.95, "no_change")
+    );
+}
+
+#[test]
+fn comparisons_that_cannot_be_placed_are_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write(dir.path(), "s.json", &json(&report(true)));
+    let refused = |text: String, with: &[&PathBuf], says: &str| {
+        let cmp = write(dir.path(), "ab.json", &text);
+        let mut paths: Vec<PathBuf> = with.iter().map(|p| p.to_path_buf()).collect();
+        paths.push(cmp.clone());
+        let err = read_runs(&paths).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}: ", cmp.display())), "{err}");
+        assert!(err.contains(says), "{err}");
+    };
+    refused(
+        comparison("in_run", Some("fast"), Some(1.2)),
+        &[],
+        "no summary given",
+    );
+    refused(
+        comparison("per_puzzle", None, Some(1.2)),
+        &[&summary],
+        "separate runs",
+    );
+    refused(
+        comparison("in_run", Some("fast"), None),
+        &[&summary],
+        "no time ratio",
+    );
+    refused(
+        comparison("in_run", Some("dlx"), Some(1.2)),
+        &[&summary],
+        "no summary given",
+    );
+    let twin = write(
+        dir.path(),
+        "t.json",
+        &json(&report(true))
+            .replace("\"date\"", "\"date\" ")
+            .replace("  ", " "),
+    );
+    refused(
+        comparison("in_run", Some("fast"), Some(1.2)),
+        &[&summary, &twin],
+        "several summaries",
+    );
+    refused(
+        "{\"mode\": 3}".to_string(),
+        &[&summary],
+        "not a comparison JSON",
+    );
+}
