@@ -84,7 +84,7 @@ pub struct Args {
 const NAMED_UNPAIRED: usize = 5;
 
 /// `5%` or `0.05`.
-fn parse_fraction(s: &str) -> Option<f64> {
+pub(super) fn parse_fraction(s: &str) -> Option<f64> {
     let t = s.trim();
     match t.strip_suffix('%') {
         Some(p) => p.trim().parse::<f64>().ok().map(|v| v / 100.0),
@@ -92,7 +92,7 @@ fn parse_fraction(s: &str) -> Option<f64> {
     }
 }
 
-fn parse_threshold(s: &str) -> Result<f64, String> {
+pub(super) fn parse_threshold(s: &str) -> Result<f64, String> {
     let value =
         parse_fraction(s).ok_or_else(|| format!("{s:?} is not a threshold (try 5% or 0.05)"))?;
     if !(value.is_finite() && value >= 0.0) {

@@ -7,6 +7,7 @@ mod eta;
 mod exit;
 mod filter;
 mod generate;
+mod history;
 mod merge;
 mod outputs;
 mod progress;
@@ -58,6 +59,8 @@ enum Command {
     /// Put the parts of a run split with --shard K/N back together: one per-puzzle CSV in
     /// input order and the summary a single run would have written.
     Merge(merge::Args),
+    /// Record runs by commit and find where a strategy got slower or faster over commits.
+    History(history::Args),
 }
 
 /// Parse the arguments and run the command they name. Arguments clap refuses are a usage
@@ -84,6 +87,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Generate(args) => generate::run(args),
         Command::Report(args) => report::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::History(args) => history::run(args),
     }
 }
 

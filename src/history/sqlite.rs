@@ -244,16 +244,6 @@ fn version(conn: &Connection, path: &Path) -> Result<i64, StoreError> {
     })
 }
 
-fn rfc3339(time: i64) -> String {
-    let at = u64::try_from(time)
-        .ok()
-        .map(|s| std::time::UNIX_EPOCH + Duration::from_secs(s));
-    at.map_or_else(
-        || format!("{time} (Unix seconds)"),
-        |t| humantime::format_rfc3339_seconds(t).to_string(),
-    )
-}
-
 impl SqliteStore {
     /// The commit's row, made when new; a given time that differs from the recorded one
     /// is refused.
@@ -276,8 +266,8 @@ impl SqliteStore {
                 Err(StoreError::OtherTime {
                     file: first.to_path_buf(),
                     commit: placement.commit.clone(),
-                    recorded: rfc3339(time),
-                    given: rfc3339(placement.time),
+                    recorded: super::shown_time(time),
+                    given: super::shown_time(placement.time),
                 })
             }
             Some(_) => Ok(()),

@@ -219,6 +219,45 @@ fn aligned<S: AsRef<str>>(out: &mut String, values: &[S], widths: &[usize]) {
     out.push('\n');
 }
 
+/// A table aligned for a terminal, its heading first, two spaces between columns and none
+/// at a line's end: column `i` left-aligned when `left(i)` (names), else right-aligned
+/// (numbers).
+pub(crate) fn aligned_table<S: AsRef<str>>(
+    head: &[S],
+    rows: &[Vec<String>],
+    left: impl Fn(usize) -> bool,
+) -> String {
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|v| v.chars().count())
+                .chain([head[i].as_ref().chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    let heading: Vec<&str> = head.iter().map(AsRef::as_ref).collect();
+    for values in
+        std::iter::once(heading).chain(rows.iter().map(|r| r.iter().map(String::as_str).collect()))
+    {
+        let start = out.len();
+        for (i, v) in values.iter().enumerate() {
+            let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
+            if left(i) {
+                let _ = write!(out, "{v}{pad}  ");
+            } else {
+                let _ = write!(out, "{pad}{v}  ");
+            }
+        }
+        let trimmed = out[start..].trim_end().len();
+        out.truncate(start + trimmed);
+        out.push('\n');
+    }
+    out
+}
+
 /// The notes every text table ends with.
 fn notes(out: &mut String, report: &SummaryReport) {
     for note in pipe_notes(report) {

@@ -24,6 +24,8 @@ mod ffi;
 #[cfg(unix)]
 mod foreign_cmd;
 mod foreign_lib;
+#[cfg(unix)]
+mod history;
 mod integrity;
 #[cfg(unix)]
 mod interrupt;

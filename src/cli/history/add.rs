@@ -1,0 +1,136 @@
+//! `sudoku-bench history add`: record runs' summary JSONs (with the in-run comparison JSONs
+//! of the same runs) under a commit, all or nothing; whatever cannot be placed is refused
+//! (exit 2) naming the file.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use sudoku_bench::history::record::finished_at;
+use sudoku_bench::history::{
+    parse_time, read_runs, shown_time, HistoryStore, Placement, SqliteStore,
+};
+
+use super::super::exit::Exit;
+use super::DEFAULT_DB;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Summary JSONs written by `run --summary`, and in-run comparison JSONs (`compare
+    /// RUN.csv --between OLD,NEW --format json`) given beside the summary of their run.
+    #[arg(value_name = "SUMMARY.json", required = true)]
+    files: Vec<PathBuf>,
+
+    /// The commit the runs measured: its full hash (`git rev-parse HEAD`). Required.
+    #[arg(long, value_name = "SHA")]
+    commit: Option<String>,
+
+    /// The commit's time, its place in the series: RFC 3339 (`git log -1 --format=%cI`) or
+    /// Unix seconds (`--format=%ct`). Default: when the earliest of the runs finished.
+    #[arg(long, value_name = "T")]
+    time: Option<String>,
+
+    /// The branch the runs were made for (`history check --branch` takes only its runs).
+    #[arg(long, value_name = "B")]
+    branch: Option<String>,
+
+    /// A label of the runs, kept with them (repeatable): a runner's name, a compiler.
+    #[arg(long = "label", value_name = "K=V", value_parser = parse_label)]
+    labels: Vec<(String, String)>,
+
+    /// The history (SQLite); made when it is not there.
+    #[arg(long, value_name = "PATH", default_value = DEFAULT_DB)]
+    db: PathBuf,
+}
+
+fn parse_label(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+        _ => Err(format!("{s:?} is not a label: write KEY=VALUE")),
+    }
+}
+
+/// A commit's hash: 4 to 64 hex digits (SHA-1 or SHA-256, as git writes them), lower case.
+fn commit_hash(given: &str) -> anyhow::Result<String> {
+    let hex = given.len() >= 4 && given.len() <= 64 && given.bytes().all(|b| b.is_ascii_hexdigit());
+    if !hex {
+        bail!(
+            "--commit {given}: not a commit's hash (give its hash: --commit $(git rev-parse HEAD))"
+        );
+    }
+    Ok(given.to_ascii_lowercase())
+}
+
+fn shown(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let Some(commit) = &args.commit else {
+        bail!(
+            "{}: no commit to place the runs under: give --commit SHA (e.g. --commit \
+             $(git rev-parse HEAD))",
+            shown(&args.files)
+        );
+    };
+    let commit = commit_hash(commit)?;
+    for (i, (key, _)) in args.labels.iter().enumerate() {
+        if args.labels[..i].iter().any(|(k, _)| k == key) {
+            bail!("--label {key}: given twice");
+        }
+    }
+    let given = match args.time.as_deref() {
+        Some(t) => Some(parse_time(t).with_context(|| {
+            format!("--time {t}: not a time (give RFC 3339, 2026-11-25T07:00:00Z, or Unix seconds)")
+        })?),
+        None => None,
+    };
+    // The library's errors name the file.
+    let runs = read_runs(&args.files)?;
+    let time = match given {
+        Some(t) => t,
+        None => {
+            let mut earliest = None;
+            for run in &runs {
+                let at = finished_at(run).with_context(|| {
+                    format!(
+                        "{}: its date {:?} cannot be read: give --time",
+                        run.source.display(),
+                        run.date
+                    )
+                })?;
+                earliest = Some(earliest.map_or(at, |e: i64| e.min(at)));
+            }
+            earliest.context("no summary given: a comparison goes with its run's summary")?
+        }
+    };
+    let placement = Placement {
+        commit,
+        time,
+        time_given: given.is_some(),
+        branch: args.branch,
+        labels: args.labels,
+    };
+    let mut store = SqliteStore::open_or_create(&args.db)?;
+    let added = store.add(&placement, &runs)?;
+    for file in &added.already {
+        eprintln!(
+            "note: {}: already recorded under this commit; not recorded again",
+            file.display()
+        );
+    }
+    let rows: usize = runs
+        .iter()
+        .filter(|r| !added.already.contains(&r.source))
+        .map(|r| r.rows.len())
+        .sum();
+    eprintln!(
+        "recorded {} run(s) ({rows} row(s), {} in-run result(s)) under commit {} ({}) in {}",
+        added.runs,
+        added.ab,
+        placement.commit,
+        shown_time(placement.time),
+        args.db.display()
+    );
+    Ok(Exit::Success)
+}

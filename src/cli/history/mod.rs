@@ -1,0 +1,34 @@
+//! `sudoku-bench history`: a store of runs keyed by commit (`add`) and the change points in
+//! its series (`check`); one file per subcommand.
+
+mod add;
+mod check;
+
+use clap::Subcommand;
+
+use super::exit::Exit;
+
+/// The history every subcommand reads and writes unless `--db` says otherwise.
+const DEFAULT_DB: &str = "results/history.sqlite";
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Record runs' summary JSONs (and in-run comparison JSONs of the same runs) under a
+    /// commit.
+    Add(add::Args),
+    /// Find the change points of every series; exit 1 when a slowdown lies after --since.
+    Check(check::Args),
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    match args.command {
+        Command::Add(args) => add::run(args),
+        Command::Check(args) => check::run(args),
+    }
+}

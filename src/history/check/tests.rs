@@ -1,0 +1,170 @@
+use super::*;
+use crate::history::store::{Added, CorpusKey, Observation, Placement, RunRecord};
+
+/// A store in memory: the check needs nothing of SQLite.
+#[derive(Default)]
+struct Memory {
+    commits: Vec<CommitRecord>,
+    observations: Vec<Observation>,
+}
+
+impl HistoryStore for Memory {
+    fn add(&mut self, _: &Placement, _: &[RunRecord]) -> Result<Added, StoreError> {
+        unreachable!("the check only reads")
+    }
+    fn commits(&mut self) -> Result<Vec<CommitRecord>, StoreError> {
+        Ok(self.commits.clone())
+    }
+    fn observations(&mut self) -> Result<Vec<Observation>, StoreError> {
+        Ok(self.observations.clone())
+    }
+}
+
+fn key(machine: &str, strategy: &str) -> SeriesKey {
+    SeriesKey {
+        machine: machine.to_string(),
+        settings: "-j 2".into(),
+        corpus: CorpusKey {
+            identity: "1:2:0000000000000003".into(),
+            name: "c.txt".into(),
+        },
+        strategy: strategy.to_string(),
+    }
+}
+
+fn sha(i: usize) -> String {
+    format!("{i:02x}{}", "0".repeat(38))
+}
+
+/// 30 commits; `fast` on machine `m1` with a median rate that drops 20% from commit 20 and
+/// nodes that change at commit 25; on `m2` the same until commit 20, then 60% faster (were
+/// the machines' runs one series, its mean would go up there and m1's drop would vanish).
+fn memory() -> Memory {
+    let mut m = Memory::default();
+    // Recorded out of order: the commits' times decide.
+    for i in (0..30).rev() {
+        m.commits.push(CommitRecord {
+            commit: sha(i),
+            time: 1000 + i as i64,
+            branch: Some("main".into()),
+        });
+    }
+    m.commits.sort_by_key(|c| c.time);
+    let wobble = |i: usize| 1.0 + [0.01, -0.01, 0.02, 0.0, -0.02][i % 5];
+    for i in 0..30 {
+        let rate = if i < 20 { 1000.0 } else { 800.0 };
+        let nodes = if i < 25 { (500, 10) } else { (480, 10) };
+        for (machine, factor) in [("m1", 1.0), ("m2", 2.5)] {
+            m.observations.push(Observation {
+                key: key(machine, "fast"),
+                commit: sha(i),
+                branch: Some(if i < 28 { "main" } else { "topic" }.into()),
+                measured: Measured::Row {
+                    median_rate: rate * wobble(i) * if i < 20 { 1.0 } else { factor },
+                    nodes: Some(nodes),
+                    guesses: None,
+                },
+            });
+        }
+    }
+    m
+}
+
+#[test]
+fn each_machine_s_series_is_judged_alone_and_changes_come_with_their_commits() {
+    let mut store = memory();
+    let checked = check(&mut store, &Detection::default(), None).unwrap();
+    assert_eq!(checked.commits.len(), 30);
+    // Median rate and nodes, on each of two machines.
+    assert_eq!(checked.series, 4);
+    let seen: Vec<(&str, Measure, &str, &str, &str)> = checked
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.key.machine.as_str(),
+                c.measure,
+                &c.before[..2],
+                &c.after[..2],
+                c.direction(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("m1", Measure::MedianRate, "13", "14", "slower"),
+            ("m1", Measure::Nodes, "18", "19", "fewer"),
+            ("m2", Measure::MedianRate, "13", "14", "faster"),
+            ("m2", Measure::Nodes, "18", "19", "fewer"),
+        ]
+    );
+    let slower = &checked.changes[0];
+    assert!(slower.slowdown());
+    assert_eq!(slower.after_index, 20);
+    assert!((slower.point.ratio() - 0.8).abs() < 0.01, "{slower:?}");
+    assert!(!checked.changes[1].slowdown(), "counts are not time");
+}
+
+#[test]
+fn a_branch_takes_only_its_runs() {
+    let mut store = memory();
+    let checked = check(&mut store, &Detection::default(), Some("topic")).unwrap();
+    // Two runs a machine on `topic`: series, but too short for a change of rate.
+    assert_eq!(checked.series, 4);
+    assert!(checked.changes.is_empty(), "{:?}", checked.changes);
+    let none = check(&mut store, &Detection::default(), Some("nowhere")).unwrap();
+    assert_eq!((none.series, none.changes.len()), (0, 0));
+}
+
+#[test]
+fn a_higher_time_ratio_is_a_slowdown() {
+    let mut m = Memory::default();
+    for i in 0..12 {
+        m.commits.push(CommitRecord {
+            commit: sha(i),
+            time: i as i64,
+            branch: None,
+        });
+        m.observations.push(Observation {
+            key: key("m1", "base -> head"),
+            commit: sha(i),
+            branch: None,
+            measured: Measured::Ab {
+                ratio: if i < 6 { 1.0 } else { 1.2 } + i as f64 * 1e-3,
+                interval: Some((0.9, 1.3)),
+            },
+        });
+    }
+    let checked = check(&mut m, &Detection::default(), None).unwrap();
+    assert_eq!(checked.changes.len(), 1, "{:?}", checked.changes);
+    let c = &checked.changes[0];
+    assert_eq!(
+        (c.measure, c.direction(), c.slowdown()),
+        (Measure::TimeRatio, "slower", true)
+    );
+    assert_eq!(c.after_index, 6);
+}
+
+#[test]
+fn since_takes_a_unique_prefix_of_a_recorded_commit() {
+    let commits = memory().commits;
+    assert_eq!(commit_index(&commits, &sha(7)).unwrap(), 7);
+    assert_eq!(commit_index(&commits, "1A").unwrap(), 26);
+    let err = commit_index(&commits, "0").unwrap_err().to_string();
+    assert!(err.contains("names 16 recorded commits"), "{err}");
+    let err = commit_index(&commits, "ff").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "--since ff: no such commit in the history (30 recorded)"
+    );
+    assert!(commit_index(&commits, "").is_err());
+}
+
+#[test]
+fn a_run_of_an_unlisted_commit_is_an_error_not_a_panic() {
+    let mut m = memory();
+    m.commits.pop();
+    let err = check(&mut m, &Detection::default(), None).unwrap_err();
+    assert!(matches!(err, CheckError::UnknownCommit(_)), "{err:?}");
+}

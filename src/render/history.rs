@@ -1,0 +1,112 @@
+//! What `history check` prints: the change points found, a table per machine and settings
+//! (a series never mixes them), and what was examined with which knobs.
+
+use std::fmt::Write;
+
+use crate::history::changes::Detection;
+use crate::history::{Change, Checked, Measure};
+use crate::render::table::{aligned_table, rate};
+
+/// Digits of a commit's hash shown.
+const SHORT: usize = 10;
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(SHORT)]
+}
+
+/// A mean of `measure` as read: a rate per second, a ratio, a count per puzzle.
+fn level(measure: Measure, value: f64) -> String {
+    match measure {
+        Measure::MedianRate => format!("{}/s", rate(value)),
+        Measure::TimeRatio => format!("{value:.3}x"),
+        Measure::Nodes | Measure::Guesses => format!("{value:.2}"),
+    }
+}
+
+fn change(c: &Change) -> String {
+    let ratio = c.point.ratio();
+    if ratio.is_finite() {
+        format!("{:+.1}%", (ratio - 1.0) * 100.0)
+    } else {
+        "from 0".to_string()
+    }
+}
+
+/// The report of `checked`, found with `knobs`; with `since` (a commit's place in
+/// [`Checked::commits`]), the changes after it are marked and the slowdowns among them
+/// counted.
+pub fn changes_text(checked: &Checked, knobs: &Detection, since: Option<usize>) -> String {
+    let mut out = String::new();
+    let mut groups: Vec<(&str, &str, Vec<&Change>)> = Vec::new();
+    for c in &checked.changes {
+        match groups.last_mut() {
+            Some((m, s, list)) if *m == c.key.machine && *s == c.key.settings => list.push(c),
+            _ => groups.push((&c.key.machine, &c.key.settings, vec![c])),
+        }
+    }
+    let mut head = vec![
+        "corpus",
+        "strategy",
+        "measure",
+        "commits",
+        "before",
+        "after",
+        "change",
+        "direction",
+        "p",
+    ];
+    if since.is_some() {
+        head.push("since");
+    }
+    for (machine, settings, list) in &groups {
+        let _ = writeln!(out, "machine {machine}; {settings}");
+        let rows: Vec<Vec<String>> = list
+            .iter()
+            .map(|c| {
+                let mut row = vec![
+                    c.key.corpus.name.clone(),
+                    c.key.strategy.clone(),
+                    c.measure.name().to_string(),
+                    format!("{}..{}", short(&c.before), short(&c.after)),
+                    level(c.measure, c.point.mean_before),
+                    level(c.measure, c.point.mean_after),
+                    change(c),
+                    c.direction().to_string(),
+                    c.point
+                        .p_value
+                        .map_or_else(|| "exact".to_string(), |p| format!("{p:.4}")),
+                ];
+                if let Some(at) = since {
+                    row.push(if c.after_index > at { "yes" } else { "" }.to_string());
+                }
+                row
+            })
+            .collect();
+        // Names, the range and the direction read left-aligned, numbers right-aligned.
+        out.push_str(&aligned_table(&head, &rows, |i| matches!(i, 0..=3 | 7 | 9)));
+        out.push('\n');
+    }
+    let knobs_text = format!(
+        "p-value {}, minimal change {}%",
+        knobs.p_value,
+        knobs.min_change * 100.0
+    );
+    let examined = format!(
+        "{} series over {} commits ({knobs_text})",
+        checked.series,
+        checked.commits.len()
+    );
+    let _ = match checked.changes.len() {
+        0 => writeln!(out, "no change in {examined}"),
+        n => writeln!(out, "{n} change(s) in {examined}"),
+    };
+    if let Some(at) = since {
+        let slower = checked.slowdowns_since(at);
+        let commit = short(&checked.commits[at].commit);
+        let _ = match slower {
+            0 => writeln!(out, "since {commit}: no slowdown"),
+            n => writeln!(out, "since {commit}: {n} slowdown(s)"),
+        };
+    }
+    out
+}

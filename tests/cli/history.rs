@@ -1,0 +1,383 @@
+//! `history add` and `history check` end to end, on summaries made by real `run --summary`
+//! calls: the step `check` must find is a `cmd:` solver (tests/solvers/steady.py) that
+//! sleeps longer on some commits. Skipped, saying so, where python3 is not found.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::{bench, say_skipped};
+
+/// A solved grid; the corpus is it with two cells blanked per line, so that the solver's
+/// search takes nothing beside its sleep.
+const SOLVED: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// The commit hash of commit `i` of a test's history.
+fn sha(i: usize) -> String {
+    format!("{i:02x}c0ffee{}", "0".repeat(32))
+}
+
+struct Setup {
+    dir: tempfile::TempDir,
+    python: String,
+}
+
+impl Setup {
+    /// `None`, after saying so, where there is no python3.
+    fn new() -> Option<Setup> {
+        let found = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output();
+        let python = match found {
+            Ok(out) if out.status.success() => String::from_utf8(out.stdout).unwrap(),
+            _ => {
+                say_skipped("python3 not found: the history tests' cmd: solver needs it");
+                return None;
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let lines: Vec<String> = (0..8)
+            .map(|i| {
+                let mut cells = SOLVED.as_bytes().to_vec();
+                cells[i * 10] = b'.';
+                cells[80 - i * 9] = b'.';
+                String::from_utf8(cells).unwrap()
+            })
+            .collect();
+        std::fs::write(dir.path().join("easy.txt"), lines.join("\n") + "\n").unwrap();
+        Some(Setup {
+            dir,
+            python: python.trim().to_string(),
+        })
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn db(&self) -> String {
+        self.path("history.sqlite").display().to_string()
+    }
+
+    /// A real run of the corpus by steady.py sleeping `seconds` a puzzle, as strategy
+    /// `slow`; its summary JSON.
+    fn run(&self, name: &str, seconds: &str) -> PathBuf {
+        let summary = self.path(name);
+        let solver = format!(
+            "slow=cmd:{}",
+            shlex::try_join([
+                self.python.as_str(),
+                "tests/solvers/steady.py",
+                seconds,
+                &self.path("answers.log").display().to_string(),
+                "1000000000",
+                &self.path("never").display().to_string(),
+            ])
+            .unwrap()
+        );
+        bench()
+            .args(["run", &self.path("easy.txt").display().to_string()])
+            .args([
+                "-s", "none", "--solver", &solver, "-j", "1", "-q", "-o", "-",
+            ])
+            .args(["--summary".as_ref(), summary.as_os_str()])
+            .assert()
+            .success();
+        summary
+    }
+
+    /// `history add SUMMARY --commit sha(i)` at time `i` into the setup's history.
+    fn add(&self, summary: &Path, i: usize) -> Output {
+        bench()
+            .args(["history", "add", &summary.display().to_string()])
+            .args([
+                "--commit",
+                &sha(i),
+                "--time",
+                &(1_700_000_000 + i).to_string(),
+            ])
+            .args(["--db", &self.db()])
+            .output()
+            .unwrap()
+    }
+
+    /// `history check` of the setup's history with `args`.
+    fn check(&self, args: &[&str]) -> (Option<i32>, String, String) {
+        let out = bench()
+            .args(["history", "check", "--db", &self.db()])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+/// Commits 0-6 at 10 ms a puzzle, 7-12 at 5 ms (faster), 13-17 at 10 ms again (slower):
+/// each commit a run of its own, recorded as CI would, one `history add` per commit.
+#[test]
+fn check_finds_where_a_solver_got_faster_and_slower_and_fails_only_on_a_new_slowdown() {
+    let Some(s) = Setup::new() else { return };
+    for i in 0..18 {
+        let seconds = if (7..13).contains(&i) {
+            "0.005"
+        } else {
+            "0.010"
+        };
+        let summary = s.run(&format!("s{i}.json"), seconds);
+        let added = s.add(&summary, i);
+        let stderr = String::from_utf8_lossy(&added.stderr);
+        assert_eq!(added.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "recorded 1 run(s) (1 row(s), 0 in-run result(s)) under commit {}",
+                sha(i)
+            )),
+            "{stderr}"
+        );
+        if i == 12 {
+            // The history so far: a speed-up, which is a change but never a failure.
+            let (code, out, err) = s.check(&["--since", &sha(3), "--min-change", "20%"]);
+            assert_eq!(code, Some(0), "{out}{err}");
+            let lines: Vec<&str> = out.lines().filter(|l| l.contains("median rate")).collect();
+            assert_eq!(lines.len(), 1, "{out}");
+            assert!(
+                lines[0].contains(&format!("{}..{}", &sha(6)[..10], &sha(7)[..10])),
+                "{out}"
+            );
+            assert!(
+                lines[0].contains("faster") && lines[0].ends_with("yes"),
+                "{out}"
+            );
+            assert!(out.contains("since 03c0ffee00: no slowdown"), "{out}");
+        }
+    }
+    // Without --since: changes are reported, nothing fails.
+    let (code, out, err) = s.check(&["--min-change", "20%"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let changes: Vec<&str> = out.lines().filter(|l| l.contains("median rate")).collect();
+    assert_eq!(changes.len(), 2, "{out}");
+    assert!(
+        changes[0].contains("faster") && changes[1].contains("slower"),
+        "{out}"
+    );
+    assert!(
+        changes[1].contains(&format!("{}..{}", &sha(12)[..10], &sha(13)[..10])),
+        "{out}"
+    );
+    assert!(out.starts_with("machine "), "{out}");
+    // The median rate, and the nodes the solver counts (the same on every commit).
+    assert!(
+        out.contains("2 change(s) in 2 series over 18 commits (p-value 0.01, minimal change 20%)"),
+        "{out}"
+    );
+    // The slowdown lies after commit 12 (a prefix of its hash will do): exit 1.
+    let (code, out, _) = s.check(&["--min-change", "20%", "--since", &sha(12)[..12]]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("since 0cc0ffee00: 1 slowdown(s)"), "{out}");
+    // From commit 13 on it is behind: exit 0.
+    let (code, out, _) = s.check(&["--min-change", "20%", "--since", &sha(13)]);
+    assert_eq!(code, Some(0), "{out}");
+    // The same summary again under its commit is a no-op said as such; under another
+    // commit, refused naming it.
+    let again = s.add(&s.path("s3.json"), 3);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already recorded under this commit"));
+    let other = s.add(&s.path("s3.json"), 4);
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains(&format!(
+            "s3.json: already recorded under commit {}",
+            sha(3)
+        )),
+        "{err}"
+    );
+}
+
+fn run_fast(corpus: &str, extra: &[&str], summary: &Path) {
+    bench()
+        .args(["run", corpus, "-s", "fast,dlx", "-j", "1", "-q"])
+        .args(extra)
+        .args(["--summary".as_ref(), summary.as_os_str()])
+        .assert()
+        .success();
+}
+
+fn add(db: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = bench()
+        .args(["history", "add", "--db", &db.display().to_string()])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn add_refuses_what_it_cannot_place_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let first = dir.path().join("first.json");
+    run_fast("datasets/classic.txt", &["-o", "-"], &first);
+    let first_s = first.display().to_string();
+
+    // No commit: nothing is made.
+    let (code, err) = add(&db, &[&first_s]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{first_s}: no commit to place the runs under")),
+        "{err}"
+    );
+    assert!(!db.exists());
+    let (code, err) = add(&db, &[&first_s, "--commit", "HEAD"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--commit HEAD: not a commit's hash"), "{err}");
+
+    let (code, err) = add(
+        &db,
+        &[&first_s, "--commit", &sha(1), "--label", "runner=ci"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+
+    // The same puzzles under another name.
+    let copy = dir.path().join("classic-copy.txt");
+    std::fs::copy("datasets/classic.txt", &copy).unwrap();
+    let renamed = dir.path().join("renamed.json");
+    run_fast(&copy.display().to_string(), &["-o", "-"], &renamed);
+    let renamed_s = renamed.display().to_string();
+    let (code, err) = add(&db, &[&renamed_s, "--commit", &sha(2)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{renamed_s}: corpus {} holds the same puzzles as datasets/classic.txt",
+            copy.display()
+        )),
+        "{err}"
+    );
+
+    // An interrupted run, a per-puzzle CSV, a file that is not there.
+    let text = std::fs::read_to_string(&first).unwrap();
+    let cut = dir.path().join("cut.json");
+    std::fs::write(
+        &cut,
+        text.replacen("\"interrupted\": false", "\"interrupted\": true", 1),
+    )
+    .unwrap();
+    let (code, err) = add(&db, &[&cut.display().to_string(), "--commit", &sha(2)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cut.json: an interrupted run"), "{err}");
+    let csv = dir.path().join("rows.csv");
+    std::fs::write(&csv, "corpus,line,strategy\n").unwrap();
+    let (code, err) = add(&db, &[&csv.display().to_string(), "--commit", &sha(2)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("rows.csv: not a summary JSON"), "{err}");
+    let (code, err) = add(&db, &["missing.json", "--commit", &sha(2)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("missing.json"), "{err}");
+
+    // Nothing of the refused adds was kept: one commit.
+    let out = bench()
+        .args(["history", "check", "--db", &db.display().to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("over 1 commits"), "{text}");
+}
+
+#[test]
+fn an_in_run_comparison_is_recorded_with_its_run_s_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let summary = dir.path().join("run.json");
+    let csv = dir.path().join("run.csv");
+    run_fast(
+        "datasets/classic.txt",
+        &["-o", &csv.display().to_string()],
+        &summary,
+    );
+    let ab = dir.path().join("ab.json");
+    let compared = bench()
+        .args([
+            "compare",
+            &csv.display().to_string(),
+            "--between",
+            "dlx,fast",
+        ])
+        .args([
+            "--allow-search-changes",
+            "--format",
+            "json",
+            "-o",
+            &ab.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        matches!(compared.status.code(), Some(0 | 1)),
+        "{compared:?}"
+    );
+    let ab_s = ab.display().to_string();
+    // Alone it cannot be placed.
+    let (code, err) = add(&db, &[&ab_s, "--commit", &sha(1)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(&format!("{ab_s}: ")), "{err}");
+    let (code, err) = add(
+        &db,
+        &[&ab_s, &summary.display().to_string(), "--commit", &sha(1)],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("recorded 1 run(s) (2 row(s), 1 in-run result(s))"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_refuses_a_missing_history_a_future_one_and_an_unknown_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db_s = db.display().to_string();
+    let check = |args: &[&str]| {
+        let out = bench()
+            .args(["history", "check", "--db", &db_s])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = check(&[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains(&format!("{db_s}: no history there")), "{err}");
+    assert!(!db.exists(), "check made a history");
+    let summary = dir.path().join("s.json");
+    run_fast("datasets/classic.txt", &["-o", "-"], &summary);
+    let (code, err) = add(&db, &[&summary.display().to_string(), "--commit", &sha(1)]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = check(&["--since", "abcdef"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--since abcdef: no such commit in the history (1 recorded)"),
+        "{err}"
+    );
+    let (code, err) = check(&["--p-value", "5"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not a p-value"), "{err}");
+    // A history written by a newer sudoku-bench.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("UPDATE schema_version SET version = version + 1", [])
+        .unwrap();
+    drop(conn);
+    let (code, err) = check(&[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("newer than this sudoku-bench knows"), "{err}");
+}
