@@ -37,9 +37,10 @@ pub struct Args {
     #[arg(long = "label", value_name = "K=V", value_parser = parse_label)]
     labels: Vec<(String, String)>,
 
-    /// The history (SQLite); made when it is not there.
-    #[arg(long, value_name = "PATH", default_value = DEFAULT_DB)]
-    db: PathBuf,
+    /// The history (SQLite), made when it is not there [default: results/history.sqlite,
+    /// its directory made too; a named one's directory must exist].
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
 }
 
 fn parse_label(s: &str) -> Result<(String, String), String> {
@@ -111,7 +112,18 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         branch: args.branch,
         labels: args.labels,
     };
-    let mut store = SqliteStore::open_or_create(&args.db)?;
+    let db = match args.db {
+        Some(db) => db,
+        None => {
+            let db = PathBuf::from(DEFAULT_DB);
+            if let Some(dir) = db.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot make {}", dir.display()))?;
+            }
+            db
+        }
+    };
+    let mut store = SqliteStore::open_or_create(&db)?;
     let added = store.add(&placement, &runs)?;
     for file in &added.already {
         eprintln!(
@@ -130,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         added.ab,
         placement.commit,
         shown_time(placement.time),
-        args.db.display()
+        db.display()
     );
     Ok(Exit::Success)
 }

@@ -21,9 +21,9 @@ pub struct Args {
     #[arg(long, value_name = "SHA")]
     since: Option<String>,
 
-    /// The history (SQLite).
-    #[arg(long, value_name = "PATH", default_value = DEFAULT_DB)]
-    db: PathBuf,
+    /// The history (SQLite) [default: results/history.sqlite].
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
 
     /// The false-alarm probability of each split: a split is a change when its permutation
     /// p-value is at most this (`0.01` or `1%`).
@@ -49,7 +49,8 @@ fn parse_p_value(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let mut store = SqliteStore::open(&args.db)?;
+    let db = args.db.unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
+    let mut store = SqliteStore::open(&db)?;
     let knobs = Detection {
         p_value: args.p_value,
         min_change: args.min_change,
