@@ -124,7 +124,7 @@ impl std::fmt::Debug for SqliteStore {
 fn db(path: &Path) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
     move |e| StoreError::Database {
         path: path.display().to_string(),
-        source: Box::new(e),
+        why: Box::new(e),
     }
 }
 
@@ -132,7 +132,7 @@ fn db(path: &Path) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
 fn to_i64(path: &Path, what: &str, n: u64) -> Result<i64, StoreError> {
     i64::try_from(n).map_err(|_| StoreError::Database {
         path: path.display().to_string(),
-        source: format!("{what} {n} is past the largest integer SQLite stores").into(),
+        why: format!("{what} {n} is past the largest integer SQLite stores").into(),
     })
 }
 

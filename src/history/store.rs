@@ -191,12 +191,12 @@ pub struct Added {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The database could not be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {why}")]
     Database {
         /// The database.
         path: String,
         /// Why.
-        source: Box<dyn std::error::Error + Send + Sync>,
+        why: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Asked to read a history that is not there.
     #[error("{path}: no history there (`sudoku-bench history add` makes one)")]

@@ -239,6 +239,39 @@ fn add_refuses_what_it_cannot_place_naming_the_file() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--commit HEAD: not a commit's hash"), "{err}");
 
+    // The default history is made with its directory, where the command runs.
+    let here = tempfile::tempdir().unwrap();
+    for words in [
+        vec!["add", first_s.as_str(), "--commit", "abcdef12"],
+        vec!["check"],
+    ] {
+        let out = bench()
+            .current_dir(here.path())
+            .arg("history")
+            .args(&words)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+    assert!(here.path().join("results/history.sqlite").is_file());
+    // A named history's directory must exist.
+    let (code, err) = add(
+        &dir.path().join("no/h.sqlite"),
+        &[&first_s, "--commit", &sha(1)],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    // Said once: SQLite's message, not its chain of causes over again.
+    assert_eq!(
+        err.matches("unable to open database file").count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains("no/h.sqlite: unable to open database file"),
+        "{err}"
+    );
+    assert!(!dir.path().join("no").exists());
+
     let (code, err) = add(
         &db,
         &[&first_s, "--commit", &sha(1), "--label", "runner=ci"],
