@@ -10,8 +10,8 @@ use crate::render::table::{aligned_table, rate};
 /// Digits of a commit's hash shown.
 const SHORT: usize = 10;
 
-fn short(commit: &str) -> &str {
-    &commit[..commit.len().min(SHORT)]
+fn short(commit: &str) -> String {
+    commit.chars().take(SHORT).collect()
 }
 
 /// A mean of `measure` as read: a rate per second, a ratio, a count per puzzle.
