@@ -110,3 +110,73 @@ pub fn changes_text(checked: &Checked, knobs: &Detection, since: Option<usize>) 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::changes::ChangePoint;
+    use crate::history::store::{CommitRecord, CorpusKey, SeriesKey};
+
+    fn checked(before: &str, after: &str) -> Checked {
+        let commit = |c: &str| CommitRecord {
+            commit: c.to_string(),
+            time: 0,
+            branch: None,
+        };
+        Checked {
+            commits: vec![commit(before), commit(after)],
+            series: 3,
+            changes: vec![Change {
+                key: SeriesKey {
+                    machine: "cpu, 2 cores, linux x86_64".into(),
+                    settings: "-j 2".into(),
+                    corpus: CorpusKey {
+                        identity: "1:2:0000000000000003".into(),
+                        name: "c.txt".into(),
+                    },
+                    strategy: "fast".into(),
+                },
+                measure: Measure::MedianRate,
+                before: before.to_string(),
+                after: after.to_string(),
+                after_index: 1,
+                point: ChangePoint {
+                    before: 0,
+                    after: 1,
+                    mean_before: 1000.0,
+                    mean_after: 800.0,
+                    p_value: Some(0.002),
+                },
+            }],
+        }
+    }
+
+    #[test]
+    fn changes_are_a_table_per_machine_with_what_was_examined() {
+        let text = changes_text(
+            &checked("0123456789abcdef", "fedcba9876543210"),
+            &Detection::default(),
+            Some(0),
+        );
+        assert_eq!(
+            text,
+            "machine cpu, 2 cores, linux x86_64; -j 2\n\
+             corpus  strategy  measure      commits                  before  after  change  direction       p  since\n\
+             c.txt   fast      median rate  0123456789..fedcba9876  1,000/s  800/s  -20.0%  slower     0.0020  yes\n\
+             \n\
+             1 change(s) in 3 series over 2 commits (p-value 0.01, minimal change 5%)\n\
+             since 0123456789: 1 slowdown(s)\n"
+        );
+    }
+
+    #[test]
+    fn a_commit_that_is_not_ascii_is_shown_cut_at_a_character() {
+        // Nine ASCII letters and then a two-byte one: cut at byte 10, it would split it.
+        let text = changes_text(
+            &checked("abcdefghié-1", "abcdefghié-2"),
+            &Detection::default(),
+            None,
+        );
+        assert!(text.contains("abcdefghié..abcdefghié"), "{text}");
+    }
+}
