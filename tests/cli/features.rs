@@ -61,9 +61,11 @@ fn the_release_profile_says_how_it_strips() {
         .take_while(|line| !line.starts_with('['))
         .collect();
     assert!(
-        release.iter().any(|line| line.trim_start().starts_with("strip")),
-        "[profile.release] must set `strip`: left to Cargo's default (which depends on the \
-         debug setting and differs for tests), `cargo test --release` rebuilds every \
-         dependency; it has: {release:#?}"
+        release
+            .iter()
+            .any(|line| line.trim_start().starts_with("strip")),
+        "[profile.release] must set `strip`, not leave it to Cargo's default (which follows \
+         the debug setting), so the release and test builds resolve one profile; it has: \
+         {release:#?}"
     );
 }
