@@ -324,25 +324,10 @@ fn add_one(
     rng: &mut Rng,
     solver: &mut dyn Strategy,
 ) -> Option<Grid> {
-    let mut blanks: Vec<usize> = (0..81).filter(|&c| puzzle.get(c) == 0).collect();
-    rng.shuffle(&mut blanks);
-    let mut digits: Vec<u8> = (1..=9).collect();
-    for cell in blanks {
-        rng.shuffle(&mut digits);
-        for &d in &digits {
-            let mut added = puzzle;
-            added.set(cell, d);
-            if d == solution.get(cell) || !added.breaks_no_rule() {
-                continue;
-            }
-            // The one solution has another digit here, so none is left; checked all the
-            // same, as every class is.
-            if solver.solve(&added, &FIRST).solutions == 0 {
-                return Some(added);
-            }
-        }
-    }
-    None
+    let blanks = (0..81).filter(|&c| puzzle.get(c) == 0).collect();
+    // The one solution has another digit there, so none is left; checked all the same, as
+    // every class is.
+    first_unsolvable(puzzle, blanks, |cell| solution.get(cell), rng, solver)
 }
 
 /// `puzzle` (unique) with `extra` more groups of givens blanked, in random order, then more
@@ -374,19 +359,32 @@ fn blank_more(
 /// `puzzle` (unique) with one given changed to a digit its row, column and box do not hold,
 /// such that no solution is left; `None` when no given can be changed so.
 fn break_one(puzzle: Grid, rng: &mut Rng, solver: &mut dyn Strategy) -> Option<Grid> {
-    let mut givens: Vec<usize> = (0..81).filter(|&c| puzzle.get(c) != 0).collect();
-    rng.shuffle(&mut givens);
+    let givens = (0..81).filter(|&c| puzzle.get(c) != 0).collect();
+    first_unsolvable(puzzle, givens, |cell| puzzle.get(cell), rng, solver)
+}
+
+/// `puzzle` with one of `cells` (tried in random order) set to a digit (in random order)
+/// other than `other_than(cell)` that breaks no rule, the first such that leaves no
+/// solution; `None` when none does. The one search behind `add_one` and `break_one`.
+fn first_unsolvable(
+    puzzle: Grid,
+    mut cells: Vec<usize>,
+    other_than: impl Fn(usize) -> u8,
+    rng: &mut Rng,
+    solver: &mut dyn Strategy,
+) -> Option<Grid> {
+    rng.shuffle(&mut cells);
     let mut digits: Vec<u8> = (1..=9).collect();
-    for cell in givens {
+    for cell in cells {
         rng.shuffle(&mut digits);
         for &d in &digits {
-            let mut broken = puzzle;
-            broken.set(cell, d);
-            if d == puzzle.get(cell) || !broken.breaks_no_rule() {
+            let mut set = puzzle;
+            set.set(cell, d);
+            if d == other_than(cell) || !set.breaks_no_rule() {
                 continue;
             }
-            if solver.solve(&broken, &FIRST).solutions == 0 {
-                return Some(broken);
+            if solver.solve(&set, &FIRST).solutions == 0 {
+                return Some(set);
             }
         }
     }
