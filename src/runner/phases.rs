@@ -530,12 +530,9 @@ mod tests {
         }
     }
 
-    /// Runs `others` (built-in), then `slow`, a strategy that asks to stop on its `at`-th
-    /// solve, over `entries` easy puzzles in chunks of 64 on `threads`, with `clock`:
-    /// the lines reported (checked to be the first, each with every strategy's row, and
-    /// counted by the summary), and how many puzzles `slow` solved.
-    fn stopped_by_slow(others: &[&str], at: u64, threads: usize, clock: &MockClock) -> (u64, u64) {
-        let entries = 400;
+    /// `slow`, a strategy that solves as `fast` and asks `stop` to stop on its `at`-th solve,
+    /// with the stop and the count of its solves.
+    fn stops_at(at: u64) -> (StrategyInfo, Stop, Arc<AtomicU64>) {
         let (stop, solves) = (Stop::default(), Arc::new(AtomicU64::new(0)));
         let (asks, counts) = (stop.clone(), Arc::clone(&solves));
         let slow = StrategyInfo::new("slow", move || {
@@ -546,6 +543,16 @@ mod tests {
                 stop: asks.clone(),
             })
         });
+        (slow, stop, solves)
+    }
+
+    /// Runs `others` (built-in), then `slow`, a strategy that asks to stop on its `at`-th
+    /// solve, over `entries` easy puzzles in chunks of 64 on `threads`, with `clock`:
+    /// the lines reported (checked to be the first, each with every strategy's row, and
+    /// counted by the summary), and how many puzzles `slow` solved.
+    fn stopped_by_slow(others: &[&str], at: u64, threads: usize, clock: &MockClock) -> (u64, u64) {
+        let entries = 400;
+        let (slow, stop, solves) = stops_at(at);
         let mut s = settings(others, 64, 1);
         s.strategies.push(slow);
         s.warmup = false;
@@ -743,17 +750,8 @@ mod tests {
 
     #[test]
     fn a_stop_between_repeat_rounds_keeps_every_puzzle_solved_with_the_rounds_it_had() {
-        let (stop, solves) = (Stop::default(), Arc::new(AtomicU64::new(0)));
-        let (asks, counts) = (stop.clone(), Arc::clone(&solves));
         // Asks to stop on its 25th solve: in the second round, on its fifth puzzle.
-        let slow = StrategyInfo::new("slow", move || {
-            Box::new(StopsAt {
-                fast: by_name("fast").unwrap().make(),
-                solves: Arc::clone(&counts),
-                at: 25,
-                stop: asks.clone(),
-            })
-        });
+        let (slow, stop, solves) = stops_at(25);
         let s = Settings {
             strategies: vec![slow],
             warmup: false,

@@ -473,12 +473,7 @@ fn generated_classes_of_many_and_no_solutions_are_what_filter_calls_them() {
             "--extra-blanks goes with --solutions many or none",
         ),
     ] {
-        bench()
-            .args(["generate", "-q", "--count", "3"])
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(message));
+        generate_refuses(args, message);
     }
 }
 
@@ -615,12 +610,7 @@ fn kept_and_added_classes_have_the_clues_and_solutions_asked_for() {
             "use a MAX of 18 or more",
         ),
     ] {
-        bench()
-            .args(["generate", "-q", "--count", "3"])
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(message));
+        generate_refuses(args, message);
     }
     // A class no kept cells reach is an error naming why, not a hang.
     bench()
@@ -761,4 +751,14 @@ fn filter_refuses_to_overwrite_its_input() {
         std::fs::read(&corpus).unwrap() == text,
         "the corpus was touched"
     );
+}
+
+/// `generate --count 3` with `args` exits 2 saying `message`.
+fn generate_refuses(args: &[&str], message: &str) {
+    bench()
+        .args(["generate", "-q", "--count", "3"])
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(message));
 }
