@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
-# `fast` against tdoku, the fastest published solver, on this machine: prints a Markdown
-# table for README.md.
+# `fast` against tdoku, the fastest published solver, over the whole map of puzzles: clue
+# count x solution count, plus the public corpora. Prints Markdown tables on stdout.
 #
-#   scripts/vs-tdoku.sh            (ROUNDS=5 by default; CXX: clang++ if present, else g++)
+#   scripts/vs-tdoku.sh              COUNT=2000 puzzles a class (about 5 minutes here, most
+#                                    of it making the 17-21 classes)
+#   COUNT=100 scripts/vs-tdoku.sh    a smoke run (seconds)
 #
-# Builds ../shared/anchors/tdoku (scripts/build-tdoku.sh), then times both in the same `sudoku-bench run` (`-s fast --solver
-# tdoku=lib:...`), one thread, no node budget or timeout, so their phases interleave
-# chunk by chunk and share whatever the machine is doing. Each corpus runs counting to 2
-# and stopping at 1, ROUNDS times (rounds outermost, so a slow spell hits every cell
-# alike). The table gives the medians over the rounds of each one's per-core puzzles/s
-# (the summary's, from summed solve times), of their ratio within a round, and of
-# each one's median time per puzzle. A row whose answers were wrong or failed says so.
+# Knobs: COUNT (puzzles per class, and per public corpus, sampled every k-th line; default
+# 2000), SEED (of the generated classes; default 1), ROUNDS (default 1: the runs made again
+# ROUNDS times, rounds outermost, each round printing its own tables, for the run-to-run
+# spread beside the intervals), CXX (tdoku's compiler: clang++ if present, else g++).
 #
-# Four classes are made on the fly with `sudoku-bench generate` (recipes in
-# datasets/README.md): puzzles with 2+ solutions and puzzles with none whose givens break no
-# rule, COUNT each (default 10000), seed 1.
-#
-# More corpora: add a "label|path" line to CORPORA.
+# The classes are made on the fly by `sudoku-bench generate` (recipes in datasets/README.md;
+# the same SEED and COUNT give the same puzzles on any machine): clues 17-21, 22-26, 27-31,
+# 32-36, 37-41 and 42-50, each with 0 solutions (givens that break no rule), 1, and 2+.
+# tdoku is built by scripts/build-tdoku.sh and loaded with `--solver tdoku=lib:...`, in a
+# process of its own (it keeps its state in globals). For each mode (counting to 2, then
+# stopping at the first solution) ONE `sudoku-bench run` times both over every corpus, one
+# thread, one solve a puzzle (no --repeat), no node budget or timeout: their phases take
+# turns chunk by chunk, so both see whatever the machine is doing. Each cell is then, from
+# the per-puzzle rows of that run, `compare --between tdoku,fast`'s two figures as speed
+# ratios, fast / tdoku (above 1: fast is faster):
+#   typical: the geometric mean of per-puzzle ratios (tdoku's time / fast's);
+#   throughput: tdoku's summed time / fast's (their puzzles/s/core ratio);
+# each with its 95% interval (moving-block bootstrap over the puzzles in solve order).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,80 +34,153 @@ if [ ! -d "$shared/datasets" ] || [ ! -f "$tdoku_src/src/solver_dpll_triad_simd.
     exit 0
 fi
 
-CORPORA=(
-    "17-clue|$shared/datasets/puzzles2_17_clue"
-    "magictour top1465|$shared/datasets/puzzles3_magictour_top1465"
-    "forum hardest 1905 11+|$shared/datasets/puzzles5_forum_hardest_1905_11+"
-)
+count=${COUNT:-2000}
+seed=${SEED:-1}
+rounds=${ROUNDS:-1}
 MODES=(2 1)
-count=${COUNT:-10000}
-rounds=${ROUNDS:-5}
 lib=$(scripts/build-tdoku.sh)
 compiler=$(cat "$lib.compiler")
 echo "== building sudoku-bench (release)" >&2
 cargo build --release --quiet
-bin=target/release/sudoku-bench
+bin=${CARGO_TARGET_DIR:-target}/release/sudoku-bench
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "== generating the classes of $count puzzles each" >&2
+
+# label|file name|generate options. Few clues and one solution: clues removed while the
+# solution stays unique (17-21: random removal rarely ends below 22, so these are mostly
+# 21, and cost most of the script's time); more clues: cells kept at random, kept only
+# with the class's count. No solution: one given added to a unique puzzle of one clue
+# less; 17-21: one given changed instead (a unique puzzle of 20 clues or fewer is too rare
+# to make this way).
 CLASSES=(
-    "2+ solutions, 3 more blanks|--solutions many --extra-blanks 3"
-    "2+ solutions, 12 more blanks|--solutions many --extra-blanks 12"
-    "no solution, 1 given changed|--solutions none"
-    "no solution, 8 blanks and 1 given changed|--solutions none --extra-blanks 8"
+    "17-21|17-21-0|--clues 17..21 --solutions none"
+    "17-21|17-21-1|--clues 17..21"
+    "17-21|17-21-2|--method keep --clues 17..21 --solutions many"
+    "22-26|22-26-0|--clues 22..26 --solutions none --by add"
+    "22-26|22-26-1|--clues 22..26"
+    "22-26|22-26-2|--method keep --clues 22..26 --solutions many"
 )
-for k in "${!CLASSES[@]}"; do
-    # shellcheck disable=SC2086 # the class's options, split on purpose
-    "$bin" generate --count "$count" --seed 1 ${CLASSES[$k]#*|} --quiet \
-        --out "$work/class-$k.txt" 2>/dev/null
-    CORPORA+=("${CLASSES[$k]%%|*} (generated)|$work/class-$k.txt")
+for range in 27..31 32..36 37..41 42..50; do
+    label=${range/../-}
+    CLASSES+=(
+        "$label|$label-0|--method keep --clues $range --solutions none --by add"
+        "$label|$label-1|--method keep --clues $range"
+        "$label|$label-2|--method keep --clues $range --solutions many"
+    )
 done
-for round in $(seq 1 "$rounds"); do
-    for c in "${!CORPORA[@]}"; do
-        corpus=${CORPORA[$c]#*|}
-        for mode in "${MODES[@]}"; do
-            echo "== round $round/$rounds: ${CORPORA[$c]%%|*}, counting to $mode" >&2
-            # tdoku keeps its solver in globals: its own process (the default) keeps them
-            # its own; times are taken inside that process, so they compare with fast's.
-            "$bin" run "$corpus" -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd" \
-                --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" \
-                --quiet --out /dev/null --summary "$work/$c-$mode-$round.json"
-        done
-    done
+# label|file name|source: the shared corpora, every k-th puzzle to about COUNT.
+PUBLIC=(
+    "17-clue (public)|p-17|$shared/datasets/puzzles2_17_clue"
+    "magictour top1465 (public)|p-top1465|$shared/datasets/puzzles3_magictour_top1465"
+    "forum hardest 1905 11+ (public): the hardest|p-hardest|$shared/datasets/puzzles5_forum_hardest_1905_11+"
+)
+
+echo "== generating ${#CLASSES[@]} classes of $count puzzles each (seed $seed)" >&2
+corpora=()
+for class in "${CLASSES[@]}"; do
+    IFS='|' read -r _ name options <<<"$class"
+    # shellcheck disable=SC2086 # the class's options, split on purpose
+    "$bin" generate --count "$count" --seed "$seed" $options --quiet --out "$work/$name.txt" 2>/dev/null
+    corpora+=("$work/$name.txt")
+done
+sampled=()
+for set in "${PUBLIC[@]}"; do
+    IFS='|' read -r label name source <<<"$set"
+    grep -v -e '^#' -e '^[[:space:]]*$' "$source" >"$work/all.txt"
+    every=$((($(wc -l <"$work/all.txt") + count - 1) / count))
+    awk -v k="$every" '(NR - 1) % k == 0' "$work/all.txt" >"$work/$name.txt"
+    corpora+=("$work/$name.txt")
+    sampled+=("$label|$name|$every")
 done
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+for round in $(seq 1 "$rounds"); do
+    for mode in "${MODES[@]}"; do
+        echo "== round $round/$rounds: every corpus, counting to $mode" >&2
+        "$bin" run "${corpora[@]}" -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd" \
+            --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" --quiet \
+            --out "$work/$round-$mode.csv" --summary "$work/$round-$mode.json"
+        # Exit 1 is a verdict (fast slower by more than the threshold somewhere), not a failure.
+        "$bin" compare "$work/$round-$mode.csv" --between tdoku,fast --allow-search-changes \
+            --format json --out "$work/$round-$mode.cmp.json" || [ $? -eq 1 ]
+    done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-python3 - "$work" "$rounds" "$commit" "$compiler" "${MODES[*]}" "${CORPORA[@]%%|*}" <<'EOF'
-import json, statistics, sys
-work, rounds, commit, compiler, modes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split()
-labels = sys.argv[6:]
-median = statistics.median
-first = None
-lines = []
-for c, label in enumerate(labels):
-    for mode in modes:
-        runs = [json.load(open(f"{work}/{c}-{mode}-{r}.json")) for r in range(1, rounds + 1)]
-        first = first or runs[0]
-        rows = [{row["strategy"]: row for row in run["rows"]} for run in runs]
-        def med(name, field):
-            return median(r[name][field] for r in rows)
-        fast, tdoku = med("fast", "puzzles_per_s_per_core"), med("tdoku", "puzzles_per_s_per_core")
-        ratio = median(r["fast"]["puzzles_per_s_per_core"] / r["tdoku"]["puzzles_per_s_per_core"] for r in rows)
-        wrong = sum(r[n]["mismatches"] + r[n]["failures"] for r in rows for n in ("fast", "tdoku"))
-        note = f" ({wrong} wrong or failed answers)" if wrong else ""
-        to = "2" if mode == "2" else "1 (first solution)"
-        lines.append(
-            f"| {label}{note} | {to} | {fast:,.0f} | {tdoku:,.0f} | {ratio:.2f} "
-            f"| {med('fast', 'median_ns') / 1000:.1f} | {med('tdoku', 'median_ns') / 1000:.1f} "
-            f"| {med('fast', 'mean_guesses'):.2f} | {med('tdoku', 'mean_guesses'):.2f} |"
-        )
-m = first["machine"]
-print(f"{m['cpu']}, {m['cores']} cores, {m['os']} {m['arch']}; one thread; {first['date'][:10]}, "
-      f"commit {commit}; tdoku built with {compiler}; median of {rounds} rounds.")
+python3 - "$work" "$rounds" "${MODES[*]}" "$count" "$seed" "$commit" "$compiler" \
+    "$load_before" "$load_after" "${CLASSES[@]}" -- "${sampled[@]}" <<'EOF'
+import json, os, sys
+from collections import Counter
+work, rounds, modes, count, seed, commit, compiler, load_before, load_after = sys.argv[1:10]
+rest = sys.argv[10:]
+cut = rest.index("--")
+classes = [c.split("|") for c in rest[:cut]]
+public = [p.split("|") for p in rest[cut + 1:]]
+
+def speed(ratio, ci):
+    """fast / tdoku as a speed, from compare's time ratio fast / tdoku and its interval."""
+    if ratio is None:
+        return "-"
+    text = f"{1 / ratio:.2f}"
+    if ci:
+        text += f" [{1 / ci[1]:.2f}, {1 / ci[0]:.2f}]"
+    return text
+
+def cells(rnd, mode):
+    cmp = json.load(open(f"{work}/{rnd}-{mode}.cmp.json"))
+    summary = json.load(open(f"{work}/{rnd}-{mode}.json"))
+    wrong = Counter()
+    for row in summary["rows"]:
+        name = os.path.basename(row["corpus"])
+        wrong[name] += row["mismatches"] + row["failures"]
+    out = {}
+    for row in cmp["rows"]:
+        name = os.path.basename(row["corpus"])
+        cell = (speed(row.get("time_ratio"), row.get("ci")) + " \\| "
+                + speed(row.get("throughput_ratio"), row.get("throughput_ci")))
+        if wrong[name]:
+            cell += f" ({wrong[name]} wrong or failed answers)"
+        out[name.removesuffix(".txt")] = cell
+    return out, summary
+
+for rnd in range(1, int(rounds) + 1):
+    for mode in modes.split():
+        out, summary = cells(rnd, mode)
+        if rnd == 1 and mode == modes.split()[0]:
+            m = summary["machine"]
+            print(f"{m['cpu']}, {m['cores']} cores, {m['os']} {m['arch']}; load average "
+                  f"{load_before} before, {load_after} after; one thread; "
+                  f"{summary['date'][:10]}, commit {commit}; tdoku built with {compiler}; "
+                  f"{count} puzzles a class, seed {seed}.")
+            print()
+        counting = "counting to 2" if mode == "2" else "stopping at the first solution"
+        title = f"round {rnd}, " if int(rounds) > 1 else ""
+        print(f"**{title}{counting}**: `fast` / tdoku as a speed (above 1: `fast` is faster), "
+              "typical [95% interval] \\| throughput [95% interval]")
+        print()
+        print("| clues | 0 solutions (no rule broken) | 1 solution | 2+ solutions |")
+        print("|---|---|---|---|")
+        labels = list(dict.fromkeys(c[0] for c in classes))
+        for label in labels:
+            row = [out.get(name, "-") for l, name, _ in classes if l == label]
+            print(f"| {label} | " + " | ".join(row) + " |")
+        for label, name, _ in public:
+            print(f"| {label} | - | {out.get(name, '-')} | - |")
+        print()
+
+# What each class holds: the clue counts the recipes gave.
+print("Classes, made by `sudoku-bench generate --count N --seed S` with:")
 print()
-print("| corpus | counting to | `fast` puzzles/s | tdoku puzzles/s | `fast` / tdoku "
-      "| `fast` median µs | tdoku median µs | `fast` guesses/puzzle | tdoku guesses/puzzle |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-print("\n".join(lines))
+for label, name, options in classes:
+    clues = Counter(sum(ch != "." for ch in line.strip())
+                    for line in open(f"{work}/{name}.txt") if line.strip())
+    values = sorted(clues.elements())
+    spread = f"{values[0]}-{values[-1]} clues, median {values[len(values) // 2]}"
+    solutions = {"0": "no solution", "1": "one solution", "2": "2+ solutions"}[name[-1]]
+    print(f"- {label}, {solutions}: `{options}` ({spread})")
+for label, name, every in public:
+    with open(f"{work}/{name}.txt") as f:
+        print(f"- {label}: {sum(1 for _ in f)} puzzles, one line in {every}")
 EOF

@@ -1,7 +1,10 @@
 //! Puzzle generation: random complete grids, then clues removed in random order while the
-//! puzzle keeps exactly one solution. From such a puzzle two other classes are made, the
-//! ones a uniqueness filter spends its time on: puzzles with several solutions (more clues
-//! removed) and puzzles with none whose givens break no rule (one given changed).
+//! puzzle keeps exactly one solution ([`Method::Remove`]), or a number of cells kept at
+//! random, the puzzle kept only when its solution count is the one asked for
+//! ([`Method::Keep`]: what puzzles with many clues are). From a unique puzzle two other
+//! classes are made, the ones a uniqueness filter spends its time on: puzzles with several
+//! solutions (more clues removed) and puzzles with none whose givens break no rule (one
+//! given changed, or one added).
 //!
 //! Reproducibility is the point: puzzle `i` of a corpus depends only on `(seed, i)` (each
 //! index gets its own RNG stream), never on the thread that made it or on the order puzzles
@@ -80,6 +83,22 @@ pub struct GenerateSettings {
     pub max_attempts: u32,
     /// How many solutions the puzzles have.
     pub solutions: Solutions,
+    /// How the clues of a complete grid are chosen.
+    pub method: Method,
+}
+
+/// How the clues of a complete grid are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Clues removed in random order while one solution is left, down to `min_clues`
+    /// (minimal puzzles by default); a puzzle left with more than `max_clues` is made
+    /// again.
+    #[default]
+    Remove,
+    /// A count of clues drawn uniformly from `min_clues..=max_clues`, kept at random cells
+    /// (whole symmetric groups, at most that many), the rest blanked; made again unless the
+    /// solution count is the one asked for (one, or two or more for [`Solutions::Many`]).
+    Keep,
 }
 
 /// The solution count of the generated puzzles.
@@ -101,6 +120,11 @@ pub enum Solutions {
         /// Givens (or groups) blanked before one is changed; may be 0.
         extra_blanks: usize,
     },
+    /// None, with givens that break no rule: a unique puzzle one clue short of the clue
+    /// range (`min_clues - 1 ..= max_clues - 1`) with one given added in an empty cell, a
+    /// digit its row, column and box do not hold and not the solution's there, so no
+    /// solution is left (checked) and the clue count lies in the range.
+    NoneByAdding,
 }
 
 impl Default for GenerateSettings {
@@ -112,6 +136,7 @@ impl Default for GenerateSettings {
             max_clues: 81,
             max_attempts: 10_000,
             solutions: Solutions::One,
+            method: Method::Remove,
         }
     }
 }
@@ -122,7 +147,8 @@ pub struct Generated {
     /// The puzzle, with the solution count the settings ask for.
     pub puzzle: Grid,
     /// The complete grid the puzzle was made from: its unique solution with
-    /// [`Solutions::One`], one of its solutions with `Many`, no solution of it with `None`.
+    /// [`Solutions::One`], one of its solutions with `Many`, no solution of it with `None`
+    /// and `NoneByAdding`.
     pub solution: Grid,
 }
 
@@ -130,10 +156,12 @@ pub struct Generated {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
     #[error(
-        "puzzle {index}: no puzzle with {min}..={max} clues after {attempts} attempts; \
-         widen --clues"
+        "puzzle {index}: no puzzle with {min}..={max} clues{} after {attempts} attempts; \
+         widen --clues",
+        if *.kept { " and the solution count asked for, from cells kept at random" } else { "" }
     )]
-    /// Every attempt at puzzle `index` had a clue count outside `min..=max`.
+    /// Every attempt at puzzle `index` had a clue count outside `min..=max` (or, with
+    /// [`Method::Keep`], another solution count than the one asked for).
     ClueRange {
         /// The puzzle's index in the corpus.
         index: u64,
@@ -143,6 +171,8 @@ pub enum GenerateError {
         max: usize,
         /// Attempts made.
         attempts: u32,
+        /// Whether the cells were kept at random ([`Method::Keep`]).
+        kept: bool,
     },
 }
 
@@ -169,45 +199,47 @@ pub fn generate(
 ) -> Result<Generated, GenerateError> {
     let mut rng = Rng::for_index(settings.seed, index);
     let mut orbits = settings.symmetry.orbits();
+    // The puzzle a given is added to has one clue less than the range asks for.
+    let (min, max) = match settings.solutions {
+        Solutions::NoneByAdding => (
+            settings.min_clues.saturating_sub(1),
+            settings.max_clues.saturating_sub(1),
+        ),
+        _ => (settings.min_clues, settings.max_clues),
+    };
     for _ in 0..settings.max_attempts {
         let solution = random_solution(&mut rng);
-        rng.shuffle(&mut orbits);
-        let mut puzzle = solution;
-        let mut clues = 81;
-        for orbit in &orbits {
-            if clues - orbit.len() < settings.min_clues {
-                continue;
+        let base = match settings.method {
+            Method::Remove => Some(remove(&solution, &mut orbits, min, &mut rng, solver)),
+            Method::Keep => {
+                let want = match settings.solutions {
+                    Solutions::Many { .. } => 2,
+                    _ => 1,
+                };
+                keep(&solution, &mut orbits, (min, max), &mut rng)
+                    .filter(|p| solver.solve(p, &UNIQUE).solutions == want)
             }
-            for &cell in orbit {
-                puzzle.set(cell, 0);
-            }
-            if solver.solve(&puzzle, &UNIQUE).solutions == 1 {
-                clues -= orbit.len();
-            } else {
-                for &cell in orbit {
-                    puzzle.set(cell, solution.get(cell));
-                }
-            }
-        }
-        if clues > settings.max_clues {
+        };
+        let Some(puzzle) = base.filter(|p| p.clues() <= max) else {
             continue;
-        }
-        let puzzle = match settings.solutions {
-            Solutions::One => Some(puzzle),
-            Solutions::Many { extra_blanks } => Some(blank_more(
+        };
+        let puzzle = match (settings.solutions, settings.method) {
+            (Solutions::One, _) | (Solutions::Many { .. }, Method::Keep) => Some(puzzle),
+            (Solutions::Many { extra_blanks }, Method::Remove) => Some(blank_more(
                 puzzle,
                 &mut orbits,
                 extra_blanks,
                 &mut rng,
                 solver,
             )),
-            Solutions::None { extra_blanks } => {
+            (Solutions::None { extra_blanks }, _) => {
                 let puzzle = match extra_blanks {
                     0 => puzzle,
                     n => blank_more(puzzle, &mut orbits, n, &mut rng, solver),
                 };
                 break_one(puzzle, &mut rng, solver)
             }
+            (Solutions::NoneByAdding, _) => add_one(puzzle, &solution, &mut rng, solver),
         };
         if let Some(puzzle) = puzzle {
             return Ok(Generated { puzzle, solution });
@@ -218,7 +250,84 @@ pub fn generate(
         min: settings.min_clues,
         max: settings.max_clues,
         attempts: settings.max_attempts,
+        kept: settings.method == Method::Keep,
     })
+}
+
+/// `solution` with its clues removed (whole `orbits` at a time) in random order while the
+/// puzzle keeps one solution, down to `min` clues at the fewest.
+fn remove(
+    solution: &Grid,
+    orbits: &mut [Vec<usize>],
+    min: usize,
+    rng: &mut Rng,
+    solver: &mut dyn Strategy,
+) -> Grid {
+    rng.shuffle(orbits);
+    let mut puzzle = *solution;
+    let mut clues = 81;
+    for orbit in orbits.iter() {
+        if clues - orbit.len() < min {
+            continue;
+        }
+        for &cell in orbit {
+            puzzle.set(cell, 0);
+        }
+        if solver.solve(&puzzle, &UNIQUE).solutions == 1 {
+            clues -= orbit.len();
+        } else {
+            for &cell in orbit {
+                puzzle.set(cell, solution.get(cell));
+            }
+        }
+    }
+    puzzle
+}
+
+/// `solution`'s digits in a number of cells drawn uniformly from `min..=max`, kept at random
+/// (whole `orbits`, never more than that number), the others blank; `None` when the orbits
+/// cannot make `min`.
+fn keep(
+    solution: &Grid,
+    orbits: &mut [Vec<usize>],
+    (min, max): (usize, usize),
+    rng: &mut Rng,
+) -> Option<Grid> {
+    let max = max.min(81);
+    if min > max {
+        return None;
+    }
+    let target = min + rng.below((max - min + 1) as u32) as usize;
+    rng.shuffle(orbits);
+    let mut puzzle = Grid::EMPTY;
+    let mut clues = 0;
+    for orbit in orbits.iter() {
+        if clues == target {
+            break;
+        }
+        if clues + orbit.len() <= target {
+            for &cell in orbit {
+                puzzle.set(cell, solution.get(cell));
+            }
+            clues += orbit.len();
+        }
+    }
+    (clues >= min).then_some(puzzle)
+}
+
+/// `puzzle` (unique, solved by `solution`) with one given added in an empty cell: a digit
+/// its row, column and box do not hold and that is not the solution's there, checked to
+/// leave no solution; `None` when no empty cell takes one.
+fn add_one(
+    puzzle: Grid,
+    solution: &Grid,
+    rng: &mut Rng,
+    solver: &mut dyn Strategy,
+) -> Option<Grid> {
+    let blanks = (0..81).filter(|&c| puzzle.get(c) == 0).collect();
+    // The one solution has another digit there, so none is left; checked all the same, as
+    // every class is.
+    first_unsolvable(puzzle, blanks, |cell| solution.get(cell), rng, solver)
 }
 
 /// `puzzle` (unique) with `extra` more groups of givens blanked, in random order, then more
@@ -250,19 +359,32 @@ fn blank_more(
 /// `puzzle` (unique) with one given changed to a digit its row, column and box do not hold,
 /// such that no solution is left; `None` when no given can be changed so.
 fn break_one(puzzle: Grid, rng: &mut Rng, solver: &mut dyn Strategy) -> Option<Grid> {
-    let mut givens: Vec<usize> = (0..81).filter(|&c| puzzle.get(c) != 0).collect();
-    rng.shuffle(&mut givens);
+    let givens = (0..81).filter(|&c| puzzle.get(c) != 0).collect();
+    first_unsolvable(puzzle, givens, |cell| puzzle.get(cell), rng, solver)
+}
+
+/// `puzzle` with one of `cells` (tried in random order) set to a digit (in random order)
+/// other than `other_than(cell)` that breaks no rule, the first such that leaves no
+/// solution; `None` when none does. The one search behind `add_one` and `break_one`.
+fn first_unsolvable(
+    puzzle: Grid,
+    mut cells: Vec<usize>,
+    other_than: impl Fn(usize) -> u8,
+    rng: &mut Rng,
+    solver: &mut dyn Strategy,
+) -> Option<Grid> {
+    rng.shuffle(&mut cells);
     let mut digits: Vec<u8> = (1..=9).collect();
-    for cell in givens {
+    for cell in cells {
         rng.shuffle(&mut digits);
         for &d in &digits {
-            let mut broken = puzzle;
-            broken.set(cell, d);
-            if d == puzzle.get(cell) || !broken.breaks_no_rule() {
+            let mut set = puzzle;
+            set.set(cell, d);
+            if d == other_than(cell) || !set.breaks_no_rule() {
                 continue;
             }
-            if solver.solve(&broken, &FIRST).solutions == 0 {
-                return Some(broken);
+            if solver.solve(&set, &FIRST).solutions == 0 {
+                return Some(set);
             }
         }
     }
@@ -468,9 +590,55 @@ mod tests {
                             - p.clues();
                         assert!(blanked >= extra_blanks, "{p}");
                     }
-                    Solutions::One => unreachable!(),
+                    Solutions::One | Solutions::NoneByAdding => unreachable!(),
                 }
                 assert_eq!(generate(&settings, index, bitmask.as_mut()).unwrap(), g);
+            }
+        }
+    }
+
+    #[test]
+    fn kept_cells_and_an_added_given_make_the_counts_asked_for_within_the_clue_range() {
+        let mut dlx = solver("dlx");
+        let mut bitmask = solver("bitmask");
+        for (method, solutions, symmetry, want) in [
+            (Method::Keep, Solutions::One, Symmetry::None, 1),
+            (
+                Method::Keep,
+                Solutions::Many { extra_blanks: 0 },
+                Symmetry::Rot180,
+                2,
+            ),
+            (Method::Keep, Solutions::NoneByAdding, Symmetry::None, 0),
+            (Method::Remove, Solutions::NoneByAdding, Symmetry::None, 0),
+        ] {
+            let settings = GenerateSettings {
+                seed: 3,
+                method,
+                solutions,
+                symmetry,
+                min_clues: 33,
+                max_clues: 37,
+                ..GenerateSettings::default()
+            };
+            for index in 0..10 {
+                let g = generate(&settings, index, bitmask.as_mut()).unwrap();
+                let p = g.puzzle;
+                let what = format!("{method:?} {solutions:?}: {p}");
+                assert!((33..=37).contains(&p.clues()), "{what}");
+                assert!(p.breaks_no_rule(), "{what}");
+                assert_eq!(dlx.solve(&p, &UNIQUE).solutions, want, "{what}");
+                let foreign = (0..81)
+                    .filter(|&c| p.get(c) != 0 && p.get(c) != g.solution.get(c))
+                    .count();
+                assert_eq!(foreign, usize::from(want == 0), "{what}");
+                for cell in 0..81 {
+                    let twin = (symmetry == Symmetry::Rot180).then_some(80 - cell);
+                    if let Some(twin) = twin {
+                        assert_eq!(p.get(cell) == 0, p.get(twin) == 0, "{what}");
+                    }
+                }
+                assert_eq!(generate(&settings, index, dlx.as_mut()).unwrap(), g);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! `sudoku-bench generate`: writes a corpus of random uniquely-solvable puzzles (minimal by
-//! default; or, made from them, puzzles with several solutions or with none), made in
-//! parallel and written in index order, so that a seed names the same bytes on any thread
-//! count; reports puzzles per second on stderr.
+//! default, or with a number of cells kept at random; or, made from them, puzzles with
+//! several solutions or with none), made in parallel and written in index order, so that
+//! a seed names the same bytes on any thread count; reports puzzles per second on stderr.
 //!
 //! [`Plan::new`] checks the arguments once; `run` then builds the engine, creates the
 //! output, [`Plan::generate`]s this part's puzzles into it and [`Plan::tell`]s the rate.
@@ -22,7 +22,7 @@ use sudoku_bench::classify;
 use sudoku_bench::corpus::Shard;
 use sudoku_bench::engine::Engine;
 use sudoku_bench::generate::{
-    self, GenerateError, GenerateSettings, Generated, Solutions, Symmetry,
+    self, GenerateError, GenerateSettings, Generated, Method, Solutions, Symmetry,
 };
 use sudoku_bench::interrupt::Stop;
 use sudoku_bench::strategy::Limits;
@@ -47,10 +47,31 @@ pub enum SymmetryArg {
 pub enum SolutionsArg {
     /// Exactly one (minimal puzzles unless --clues stops the removal).
     One,
-    /// Two or more: a unique puzzle with --extra-blanks more givens blanked.
+    /// Two or more: a unique puzzle with --extra-blanks more givens blanked (with --method
+    /// keep: the kept cells as they are).
     Many,
-    /// None, with givens that break no rule: one given of a unique puzzle changed.
+    /// None, with givens that break no rule: one given of a unique puzzle changed, or added
+    /// (--by).
     None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Clues removed in random order while one solution is left (minimal puzzles unless
+    /// --clues stops the removal).
+    Remove,
+    /// A count of cells drawn from --clues kept at random, the puzzle made again unless its
+    /// solution count is --solutions' (one, or 2+ with many): puzzles with many clues.
+    Keep,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ByArg {
+    /// One given of a unique puzzle changed to a digit its row, column and box lack.
+    Change,
+    /// One given added to a unique puzzle with one clue less than --clues asks for: a digit
+    /// its row, column and box lack, not the solution's.
+    Add,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,18 +92,28 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
 
-    /// Clue range MIN..MAX (e.g. 22..26): stop removing clues at MIN, retry above MAX.
-    /// Default: minimal puzzles (no clue can be removed), whatever their count.
+    /// Clue range MIN..MAX (e.g. 22..26). --method remove: stop removing clues at MIN,
+    /// retry above MAX (default: minimal puzzles, whatever their count); keep: keep MIN to
+    /// MAX cells (required). With --by add, the count once the given is added.
     #[arg(long, value_parser = parse_clues)]
     clues: Option<(usize, usize)>,
 
-    /// Keep the givens symmetric: cells are removed together with their images.
+    /// Keep the givens symmetric: cells are removed (or kept) together with their images.
     #[arg(long, value_enum, default_value = "none")]
     symmetry: SymmetryArg,
+
+    /// How the clues of a random complete grid are chosen.
+    #[arg(long, value_enum, default_value = "remove")]
+    method: MethodArg,
 
     /// How many solutions each puzzle has: the classes a uniqueness filter meets.
     #[arg(long, value_enum, default_value = "one")]
     solutions: SolutionsArg,
+
+    /// With --solutions none: how the puzzle loses its solution, its givens breaking no
+    /// rule (default change).
+    #[arg(long, value_enum)]
+    by: Option<ByArg>,
 
     /// Givens (or symmetric groups) blanked beyond the unique puzzle's: with --solutions
     /// many at least 1, and more while it still has one solution (default 3); with none,
@@ -175,6 +206,7 @@ impl Plan {
         if args.extra_blanks.is_some() && args.solutions == SolutionsArg::One {
             bail!("--extra-blanks goes with --solutions many or none");
         }
+        check_method(&args)?;
         // Loaded once the other options are known good: a cmd: solver starts processes.
         let solver = args.solvers.one(args.strategy.as_deref(), "generate")?;
         let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
@@ -296,6 +328,42 @@ impl Plan {
     }
 }
 
+/// Refuse the combinations of --method, --by and the other options that make nothing.
+fn check_method(args: &Args) -> anyhow::Result<()> {
+    if args.method == MethodArg::Keep {
+        if args.clues.is_none() {
+            bail!("--method keep needs --clues MIN..MAX: how many cells to keep");
+        }
+        if args.solutions == SolutionsArg::Many && args.extra_blanks.is_some() {
+            bail!(
+                "--method keep keeps a puzzle that has 2+ solutions as it is: --extra-blanks \
+                 goes with --method remove"
+            );
+        }
+    }
+    let Some(by) = args.by else {
+        return Ok(());
+    };
+    if args.solutions != SolutionsArg::None {
+        bail!("--by goes with --solutions none");
+    }
+    if by == ByArg::Add {
+        if args.extra_blanks.is_some() {
+            bail!("--by add adds a given to a unique puzzle: not with --extra-blanks");
+        }
+        if args.symmetry != SymmetryArg::None {
+            bail!("--by add adds one given, which no --symmetry keeps");
+        }
+        if let Some((_, max)) = args.clues.filter(|&(_, max)| max < 18) {
+            bail!(
+                "--by add puts a given in a unique puzzle of one clue less (17 at the \
+                 fewest): --clues ..{max} leaves none; use a MAX of 18 or more"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// What the generator makes of each index, as `args` ask.
 fn settings(args: &Args) -> GenerateSettings {
     let (min_clues, max_clues) = args.clues.unwrap_or((0, 81));
@@ -315,9 +383,14 @@ fn settings(args: &Args) -> GenerateSettings {
             SolutionsArg::Many => Solutions::Many {
                 extra_blanks: args.extra_blanks.unwrap_or(3).into(),
             },
+            SolutionsArg::None if args.by == Some(ByArg::Add) => Solutions::NoneByAdding,
             SolutionsArg::None => Solutions::None {
                 extra_blanks: args.extra_blanks.unwrap_or(0).into(),
             },
+        },
+        method: match args.method {
+            MethodArg::Remove => Method::Remove,
+            MethodArg::Keep => Method::Keep,
         },
         ..GenerateSettings::default()
     }

@@ -80,10 +80,11 @@ pub struct Args {
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
-    /// Time each solve K times and keep the fastest. Each puzzle is solved K times in a row
-    /// (with the other puzzles of its task of 8), so its time is a warm-cache best case with
-    /// most preemptions and cold-cache misses removed; throughputs then describe that, and
-    /// wall times cover all K rounds.
+    /// Time each solve K times and keep the fastest. A round is a pass over the whole chunk
+    /// (--chunk-size puzzles; the first chunks are smaller), so a solver meets every other
+    /// puzzle of the chunk before one comes again and cannot learn the few it sees again:
+    /// --repeat moves the solvers alike. Times are then a best case with most preemptions
+    /// removed; throughputs describe that, and wall times cover all K rounds.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
 

@@ -88,6 +88,7 @@ fn pair_of(
         };
         // Line order is solve order: neighbours in this list shared a chunk.
         let (mut xo, mut xn, mut changes) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut to_ns, mut tn_ns) = (Vec::new(), Vec::new());
         for (line, os) in o {
             let Some(ns) = n.get(line) else { continue };
             row.paired += 1;
@@ -99,6 +100,8 @@ fn pair_of(
             if let (Some(to), Some(tn)) = (os.time_ns, ns.time_ns) {
                 xo.push((to.max(1) as f64).ln());
                 xn.push((tn.max(1) as f64).ln());
+                to_ns.push(to as f64);
+                tn_ns.push(tn as f64);
                 changes.push(changed);
             }
         }
@@ -110,9 +113,10 @@ fn pair_of(
         let (xo, xn) = (vec![xo], vec![xn]);
         row.time_ratio = stats::ratio_of_sides(&xo, &xn);
         row.puzzle_times = puzzle_times(&xo, &xn, &changes);
-        row.ci = options
-            .bootstrap
-            .interval(&xo, &xn, stats::block_length(row.timed as usize));
+        let block = stats::block_length(row.timed as usize);
+        row.ci = options.bootstrap.interval(&xo, &xn, block);
+        row.throughput_ratio = stats::ratio_of_sums(&to_ns, &tn_ns);
+        row.throughput_ci = options.bootstrap.sum_ratio_interval(&to_ns, &tn_ns, block);
         row.verdict = verdict(
             options.threshold,
             row.search_changed > 0,

@@ -189,6 +189,14 @@ pub struct ComparisonRow {
     pub time_ratio: Option<f64>,
     /// Bootstrap interval of `time_ratio`; `None` when the verdict is inconclusive.
     pub ci: Option<(f64, f64)>,
+    /// In an in-run comparison, the new strategy's summed time over the old one's, on the
+    /// puzzles both timed: the ratio of their throughputs (puzzles/s/core), inverted. Not
+    /// judged: the verdict follows `time_ratio`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throughput_ratio: Option<f64>,
+    /// The block bootstrap interval of `throughput_ratio`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throughput_ci: Option<(f64, f64)>,
     /// This is the `relative_to` strategy: its ratio is 1 by construction.
     pub reference: bool,
     /// What the row's time and search came to.
@@ -251,6 +259,8 @@ impl ComparisonRow {
             search_changed: 0,
             time_ratio: None,
             ci: None,
+            throughput_ratio: None,
+            throughput_ci: None,
             reference: false,
             verdict: Verdict::NoChange,
             puzzle_times: Vec::new(),

@@ -131,7 +131,61 @@ fn below(rng: &mut Rng, n: usize) -> usize {
     rng.below(u32::try_from(n).unwrap_or(u32::MAX)) as usize
 }
 
+/// Summed current time / summed baseline time, over one run per side (times, not logs):
+/// what a throughput (puzzles per second of solving) compares; `None` when there is no
+/// puzzle, the lengths differ or the baseline sums to nothing.
+pub(crate) fn ratio_of_sums(baseline: &[f64], current: &[f64]) -> Option<f64> {
+    let (b, c): (f64, f64) = (baseline.iter().sum(), current.iter().sum());
+    (!baseline.is_empty() && baseline.len() == current.len() && b > 0.0).then(|| c / b)
+}
+
+/// `puzzles` indices drawn into `drawn`, in blocks of `block` consecutive ones (the last
+/// block cut to fit).
+fn draw(rng: &mut Rng, puzzles: usize, block: usize, drawn: &mut Vec<usize>) {
+    drawn.clear();
+    while drawn.len() < puzzles {
+        let start = below(rng, puzzles - block + 1);
+        drawn.extend(start..start + block);
+    }
+    drawn.truncate(puzzles);
+}
+
+/// The two-sided percentile interval at `confidence` of the resampled `values` (sorted
+/// here; at least one).
+fn percentiles(mut values: Vec<f64>, confidence: f64) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    let tail = (1.0 - confidence.clamp(0.0, 1.0)) / 2.0;
+    let at = |q: f64| values[((q * (n - 1) as f64).round() as usize).min(n - 1)];
+    (at(tail), at(1.0 - tail))
+}
+
 impl Bootstrap {
+    /// Percentile interval of `ratio_of_sums` over one run per side, recomputed on every
+    /// resample of the puzzles, drawn `block` consecutive ones together as in
+    /// [`Bootstrap::interval`]. `None` where `ratio_of_sums` is.
+    pub fn sum_ratio_interval(
+        &self,
+        baseline: &[f64],
+        current: &[f64],
+        block: usize,
+    ) -> Option<(f64, f64)> {
+        ratio_of_sums(baseline, current)?;
+        let puzzles = baseline.len();
+        let block = block.clamp(1, puzzles);
+        let mut rng = Rng::from_seed(self.seed);
+        let mut drawn = Vec::with_capacity(puzzles + block);
+        let ratios = (0..self.resamples.max(1))
+            .map(|_| {
+                draw(&mut rng, puzzles, block, &mut drawn);
+                let sum = |side: &[f64]| drawn.iter().map(|&p| side[p]).sum::<f64>();
+                // A resample whose baseline sums to nothing (all zero times) has no ratio.
+                sum(current) / sum(baseline).max(f64::MIN_POSITIVE)
+            })
+            .collect();
+        Some(percentiles(ratios, self.confidence))
+    }
+
     /// Percentile interval of current / baseline (`ratio_of_sides`, recomputed on every
     /// resample) from runs of log times per puzzle (see the module's documentation); `block` consecutive puzzles are
     /// drawn together (1: independent puzzles). The same input gives the same interval
@@ -157,14 +211,9 @@ impl Bootstrap {
         let mut drawn = Vec::with_capacity(puzzles + block);
         let mut d = Vec::with_capacity(puzzles);
         let (mut b_runs, mut c_runs) = (Vec::new(), Vec::new());
-        let mut diffs: Vec<f64> = (0..resamples)
+        let diffs: Vec<f64> = (0..resamples)
             .map(|_| {
-                drawn.clear();
-                while drawn.len() < puzzles {
-                    let start = below(&mut rng, puzzles - block + 1);
-                    drawn.extend(start..start + block);
-                }
-                drawn.truncate(puzzles);
+                draw(&mut rng, puzzles, block, &mut drawn);
                 b_runs.clear();
                 b_runs.extend((0..b.len()).map(|_| &b[below(&mut rng, b.len())]));
                 c_runs.clear();
@@ -177,10 +226,8 @@ impl Bootstrap {
                 average(&d).unwrap_or(0.0)
             })
             .collect();
-        diffs.sort_by(f64::total_cmp);
-        let tail = (1.0 - self.confidence.clamp(0.0, 1.0)) / 2.0;
-        let at = |q: f64| diffs[((q * (resamples - 1) as f64).round() as usize).min(resamples - 1)];
-        Some((at(tail).exp(), at(1.0 - tail).exp()))
+        let (lo, hi) = percentiles(diffs, self.confidence);
+        Some((lo.exp(), hi.exp()))
     }
 }
 
@@ -316,6 +363,30 @@ mod tests {
         let g = geometric_mean(&ratios).unwrap();
         assert!((g - ratio_of_sides(&b, &c).unwrap()).abs() < 1e-12);
         assert!(puzzle_times(&b, &[vec![0.0]]).is_empty());
+    }
+
+    /// A new side twice as slow on the tenth of the puzzles that carry half the time: the
+    /// summed ratio is 1.5, the interval holds it, and is the same every time.
+    #[test]
+    fn the_ratio_of_sums_and_its_interval() {
+        let mut rng = Rng::from_seed(3);
+        let base: Vec<f64> = (0..500)
+            .map(|p| if p % 10 == 0 { 9.0 } else { 1.0 } * (1.0 + centred(&mut rng) * 0.1))
+            .collect();
+        let cur: Vec<f64> = base
+            .iter()
+            .enumerate()
+            .map(|(p, b)| if p % 10 == 0 { 2.0 * b } else { *b })
+            .collect();
+        let r = ratio_of_sums(&base, &cur).unwrap();
+        assert!((r - 1.5).abs() < 0.02, "{r}");
+        let boot = Bootstrap::default();
+        let (lo, hi) = boot.sum_ratio_interval(&base, &cur, 8).unwrap();
+        assert!(lo < r && r < hi && hi - lo < 0.1, "{lo} .. {hi}");
+        assert_eq!(boot.sum_ratio_interval(&base, &cur, 8), Some((lo, hi)));
+        assert_eq!(ratio_of_sums(&[], &[]), None);
+        assert_eq!(ratio_of_sums(&[0.0], &[1.0]), None);
+        assert_eq!(boot.sum_ratio_interval(&[1.0], &[1.0, 2.0], 1), None);
     }
 
     #[test]

@@ -51,7 +51,7 @@ use crate::corpus::{Corpus, LoadError};
 use crate::engine::Engine;
 use crate::interrupt::Stop;
 use crate::results::Sink;
-use crate::strategy::{Limits, StrategyInfo};
+use crate::strategy::{Limits, Outcome, StrategyInfo};
 use crate::summary::{SolverResources, Summary, SummaryReport};
 use pipeline::{channels, spawn_reader, Reporter};
 
@@ -62,7 +62,8 @@ pub struct Settings {
     pub strategies: Vec<StrategyInfo>,
     /// The limits of every search.
     pub limits: Limits,
-    /// Time each solve this many times and keep the fastest.
+    /// Time each solve this many times and keep the fastest: rounds, each a pass over the
+    /// whole chunk, so that no solver sees a puzzle again before all the others.
     pub repeat: u32,
     /// Records read (and held) at once, at most: the first chunks are smaller.
     pub chunk_size: usize,
@@ -168,6 +169,9 @@ pub struct Runner<'c> {
     /// (see [`crate::preemption`]). Known once the solvers are made.
     in_process: Vec<bool>,
     warmed_up: bool,
+    /// Per record of the phase being solved, its outcome and fastest time so far: kept
+    /// from phase to phase, so that no phase allocates it.
+    timed: Vec<Option<(Outcome, u64)>>,
     progress: Option<Arc<WorkDone>>,
     stop: Stop,
 }
@@ -199,6 +203,7 @@ impl<'c> Runner<'c> {
             clock,
             chunks_solved: 0,
             in_process: Vec::new(),
+            timed: Vec::new(),
             progress: None,
             stop: Stop::default(),
         })
@@ -330,9 +335,9 @@ mod tests {
     fn progress_counts_every_puzzle_and_every_byte_of_each_strategy() {
         let text = mixed(203);
         let entries = text.lines().filter(|l| !l.starts_with('#')).count() as u64;
-        for (chunk_size, threads) in [(1, 1), (7, 2), (2048, 2)] {
+        for (chunk_size, threads, repeat) in [(1, 1, 1), (7, 2, 1), (2048, 2, 1), (7, 2, 3)] {
             let clock = MockClock::new(5, 1, 1);
-            let s = settings(&["bitmask", "dlx"], chunk_size, 1);
+            let s = settings(&["bitmask", "dlx"], chunk_size, repeat);
             let mut runner = Runner::new(s, threads, &clock).unwrap();
             let done = Arc::new(WorkDone::new(2));
             runner.report_progress(Arc::clone(&done));

@@ -3,12 +3,12 @@
 //! own; then the reference's untimed phase, and the check of every count against it. Before
 //! the first timed phase, a warm-up.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 
-use super::task::{solve_task, How};
+use super::task::{How, Task};
 use super::Runner;
 use crate::corpus::{Chunk, Record};
 use crate::preemption;
@@ -164,7 +164,10 @@ impl Runner<'_> {
     }
 
     /// Solve the first `upto` of `records` with strategy `s`, in parallel unless it is
-    /// serial, into `results`. With the `bytes` of input behind all `records`, the solves
+    /// serial, into `results`, in `how.repeat` rounds: each a pass over them all, each
+    /// puzzle keeping its fastest time, so that no solver sees a puzzle again before it
+    /// has seen all the others (a few puzzles solved again and again train the branch
+    /// predictor on them). With the `bytes` of input behind all `records`, the solves
     /// count towards progress. Returns how many records, from the first, were solved (all
     /// `upto`, or a few more to the end of a task, unless a stop was requested), and how
     /// many of their kept times other work on the machine held off their core (see
@@ -172,7 +175,9 @@ impl Runner<'_> {
     ///
     /// Tasks are taken in input order, whichever worker is free takes the next, so the
     /// records solved when a stop comes are the first ones, and every task taken is
-    /// finished: a stop drops no solve but those that were never started.
+    /// finished: a stop drops no solve but those that were never started. A stop ends
+    /// the rounds too: the records the first round solved are kept, each with the fastest
+    /// of the rounds it had.
     fn phase(
         &mut self,
         s: usize,
@@ -186,6 +191,10 @@ impl Runner<'_> {
         if results.len() < n {
             results.resize(n, PuzzleResult::default());
         }
+        let mut timed = std::mem::take(&mut self.timed);
+        if timed.len() < n {
+            timed.resize(n, None);
+        }
         let engine = &self.engine;
         let clock = self.clock;
         let info = &engine.strategies()[s];
@@ -197,77 +206,108 @@ impl Runner<'_> {
         }
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
-        let preempted = AtomicU64::new(0);
-        let tasks = upto.min(n).div_ceil(per_task);
-        // A task's puzzles, taken by one worker only: the lock is never waited for.
-        let slots: Vec<Mutex<(&mut [PuzzleResult], &[Record])>> = results[..n]
+        let rounds = how.repeat.max(1);
+        // A task's puzzles, taken by one worker at a time: the lock is never waited for.
+        let slots: Vec<Mutex<Task>> = results[..n]
             .chunks_mut(per_task)
             .zip(records.chunks(per_task))
-            .take(tasks)
-            .map(Mutex::new)
+            .zip(timed[..n].chunks_mut(per_task))
+            .take(upto.min(n).div_ceil(per_task))
+            .map(|((results, records), timed)| Mutex::new(Task::new(records, results, timed)))
             .collect();
-        let (taken, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
-        // The next task to solve, in order, unless a stop says to take no more. Asked
-        // between tasks, never inside a timed solve.
-        let take = || -> Option<usize> {
-            if stop.requested() {
-                let AfterStop::Finish { began, by } = after_stop else {
-                    return None;
-                };
-                let now = clock.now_ns();
-                let deadline = *by.get_or_init(|| now.saturating_add(FINISH_BUDGET_NS));
-                let left = tasks.saturating_sub(taken.load(Ordering::Relaxed));
-                let done = finished.load(Ordering::Relaxed);
-                if !may_go_on(now, deadline, now.saturating_sub(began), done, left) {
-                    return None;
-                }
+        let mut tasks = slots.len();
+        for round in 0..rounds {
+            if round > 0 && stop.requested() {
+                break;
             }
-            Some(taken.fetch_add(1, Ordering::Relaxed))
-        };
-        let solve = |k: usize| {
-            let mut slot = slots[k].lock().unwrap_or_else(|e| e.into_inner());
-            let (results, records) = &mut *slot;
-            let held_off = engine.with_solver(s, |solver| {
-                solve_task(records, results, solver, info, &how, clock)
-            });
-            preempted.fetch_add(held_off, Ordering::Relaxed);
-            if let Some((p, bytes)) = progress {
-                // The task's share of the chunk's bytes: the shares of all tasks
-                // add up to the chunk's bytes exactly.
-                let upto = |i: usize| (bytes as u128 * i as u128 / n as u128) as u64;
-                let start = k * per_task;
-                let share = upto(start + records.len()) - upto(start);
-                if let Some(done) = p.bytes.get(s) {
-                    done.fetch_add(share, Ordering::Relaxed);
-                }
-            }
-            finished.fetch_add(1, Ordering::Relaxed);
-        };
-        if info.parallel {
-            engine.pool().install(|| {
-                // A task solves a few puzzles in a row, taking the worker's state once for
-                // them all rather than once a puzzle. Every task can be taken on its own
-                // (`with_max_len(1)`): else a worker works through a run of tasks that no
-                // one else can take, and if the reader or writer thread preempts it there,
-                // the other worker runs out of work and sleeps (~200 us each time). Which
-                // task an item solves is the next in order, not its own index: rayon hands
-                // the second half of the items to the second worker, whose solves a stop
-                // would leave behind a gap, unreported.
-                (0..tasks).into_par_iter().with_max_len(1).for_each(|_| {
-                    if let Some(k) = take() {
-                        solve(k);
+            // The records solved before the stop wait on the first round only.
+            let after_stop = if round == 0 {
+                after_stop
+            } else {
+                AfterStop::Halt
+            };
+            let (taken, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            // The next task to solve, in order, unless a stop says to take no more. Asked
+            // between tasks, never inside a timed solve.
+            let take = || -> Option<usize> {
+                if stop.requested() {
+                    let AfterStop::Finish { began, by } = after_stop else {
+                        return None;
+                    };
+                    let now = clock.now_ns();
+                    let deadline = *by.get_or_init(|| now.saturating_add(FINISH_BUDGET_NS));
+                    let left = tasks.saturating_sub(taken.load(Ordering::Relaxed));
+                    let done = finished.load(Ordering::Relaxed);
+                    if !may_go_on(now, deadline, now.saturating_sub(began), done, left) {
+                        return None;
                     }
+                }
+                let k = taken.fetch_add(1, Ordering::Relaxed);
+                (k < tasks).then_some(k)
+            };
+            let solve = |k: usize| {
+                let mut task = slots[k].lock().unwrap_or_else(|e| e.into_inner());
+                engine.with_solver(s, |solver| task.solve_round(solver, &how, clock));
+                if task.rounds() == rounds {
+                    task.record(info, &how);
+                }
+                if let Some((p, bytes)) = progress {
+                    // The task's share of the chunk's bytes in this round: the shares of
+                    // all tasks in all rounds add up to the chunk's bytes exactly.
+                    let upto = |i: usize| {
+                        let all = n as u128 * rounds as u128;
+                        (bytes as u128 * (i as u128 + round as u128 * n as u128) / all) as u64
+                    };
+                    let start = k * per_task;
+                    let share = upto(start + task.len()) - upto(start);
+                    if let Some(done) = p.bytes.get(s) {
+                        done.fetch_add(share, Ordering::Relaxed);
+                    }
+                }
+                finished.fetch_add(1, Ordering::Relaxed);
+            };
+            if info.parallel {
+                engine.pool().install(|| {
+                    // A task solves a few puzzles in a row, taking the worker's state once
+                    // for them all rather than once a puzzle. Every task can be taken on
+                    // its own (`with_max_len(1)`): else a worker works through a run of
+                    // tasks that no one else can take, and if the reader or writer thread
+                    // preempts it there, the other worker runs out of work and sleeps
+                    // (~200 us each time). Which task an item solves is the next in order,
+                    // not its own index: rayon hands the second half of the items to the
+                    // second worker, whose solves a stop would leave behind a gap,
+                    // unreported.
+                    (0..tasks).into_par_iter().with_max_len(1).for_each(|_| {
+                        if let Some(k) = take() {
+                            solve(k);
+                        }
+                    });
                 });
-            });
-        } else {
-            // Not reentrant: every task on this one thread, in turn.
-            for _ in 0..tasks {
-                let Some(k) = take() else { break };
-                solve(k);
+            } else {
+                // Not reentrant: every task on this one thread, in turn.
+                for _ in 0..tasks {
+                    let Some(k) = take() else { break };
+                    solve(k);
+                }
+            }
+            // Later rounds go over the tasks the first one took.
+            if round == 0 {
+                tasks = tasks.min(taken.into_inner());
             }
         }
-        let done = (taken.into_inner() * per_task).min(n);
-        (done, watch.then(|| preempted.into_inner()))
+        let mut held_off = 0;
+        for task in &slots[..tasks] {
+            let mut task = task.lock().unwrap_or_else(|e| e.into_inner());
+            // Rounds cut short by a stop: the records are kept with the rounds they had.
+            if task.rounds() < rounds {
+                task.record(info, &how);
+            }
+            held_off += task.held_off();
+        }
+        drop(slots);
+        self.timed = timed;
+        let done = (tasks * per_task).min(n);
+        (done, watch.then_some(held_off))
     }
 }
 
@@ -314,6 +354,7 @@ fn wall_share(wall: u64, reported: usize, solved: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicU64;
     use std::sync::Arc;
 
     use super::*;
@@ -489,12 +530,9 @@ mod tests {
         }
     }
 
-    /// Runs `others` (built-in), then `slow`, a strategy that asks to stop on its `at`-th
-    /// solve, over `entries` easy puzzles in chunks of 64 on `threads`, with `clock`:
-    /// the lines reported (checked to be the first, each with every strategy's row, and
-    /// counted by the summary), and how many puzzles `slow` solved.
-    fn stopped_by_slow(others: &[&str], at: u64, threads: usize, clock: &MockClock) -> (u64, u64) {
-        let entries = 400;
+    /// `slow`, a strategy that solves as `fast` and asks `stop` to stop on its `at`-th solve,
+    /// with the stop and the count of its solves.
+    fn stops_at(at: u64) -> (StrategyInfo, Stop, Arc<AtomicU64>) {
         let (stop, solves) = (Stop::default(), Arc::new(AtomicU64::new(0)));
         let (asks, counts) = (stop.clone(), Arc::clone(&solves));
         let slow = StrategyInfo::new("slow", move || {
@@ -505,6 +543,16 @@ mod tests {
                 stop: asks.clone(),
             })
         });
+        (slow, stop, solves)
+    }
+
+    /// Runs `others` (built-in), then `slow`, a strategy that asks to stop on its `at`-th
+    /// solve, over `entries` easy puzzles in chunks of 64 on `threads`, with `clock`:
+    /// the lines reported (checked to be the first, each with every strategy's row, and
+    /// counted by the summary), and how many puzzles `slow` solved.
+    fn stopped_by_slow(others: &[&str], at: u64, threads: usize, clock: &MockClock) -> (u64, u64) {
+        let entries = 400;
+        let (slow, stop, solves) = stops_at(at);
         let mut s = settings(others, 64, 1);
         s.strategies.push(slow);
         s.warmup = false;
@@ -619,6 +667,19 @@ mod tests {
         }
     }
 
+    /// `n` distinct puzzles (at most EASY's givens): EASY with one given less each time.
+    fn distinct(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                let mut p = EASY.as_bytes().to_vec();
+                let given = p.iter().enumerate().filter(|(_, c)| **c != b'.').nth(i);
+                let cell = given.unwrap().0;
+                p[cell] = b'.';
+                String::from_utf8(p).unwrap()
+            })
+            .collect()
+    }
+
     #[test]
     fn puzzles_held_off_their_core_in_every_round_are_counted_and_others_not() {
         let held = |asleep: fn(u32) -> bool, outside: bool, repeat: u32| {
@@ -636,16 +697,7 @@ mod tests {
                 ..settings(&[], 8, repeat)
             };
             let clock = MockClock::new(1, 0, 1);
-            // 20 distinct puzzles: EASY with one given less each time.
-            let text: String = (0..20)
-                .map(|i| {
-                    let mut p = EASY.as_bytes().to_vec();
-                    let given = p.iter().enumerate().filter(|(_, c)| **c != b'.').nth(i);
-                    let cell = given.unwrap().0;
-                    p[cell] = b'.';
-                    String::from_utf8(p).unwrap() + "\n"
-                })
-                .collect();
+            let text: String = distinct(20).iter().map(|p| format!("{p}\n")).collect();
             let (_, summary) = run(&text, s, 2, &clock);
             let rows = summary.rows();
             (rows[0].preemptions, rows[1].preemptions)
@@ -661,6 +713,71 @@ mod tests {
         assert_eq!(held(|r| r == 1, false, 2), (Some(0), Some(0)));
         // A solver in a process of its own: its worker waits for it, so nothing is told.
         assert_eq!(held(|_| true, true, 1), (None, Some(0)));
+    }
+
+    /// `fast`, logging every puzzle it is given, in order.
+    struct Order(Box<dyn Strategy>, Arc<std::sync::Mutex<Vec<Grid>>>);
+
+    impl Strategy for Order {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.1.lock().unwrap().push(*puzzle);
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn each_repeat_round_is_a_pass_over_the_whole_chunk() {
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = Arc::clone(&log);
+        let order = StrategyInfo::new("order", move || {
+            Box::new(Order(by_name("fast").unwrap().make(), Arc::clone(&seen)))
+        });
+        let s = Settings {
+            strategies: vec![order],
+            reference: None,
+            warmup: false,
+            ..settings(&[], 64, 3)
+        };
+        // 20 distinct puzzles, more than a task's 8: a round must see them all before
+        // any puzzle is solved again, or a solver learns the few it sees again.
+        let puzzles = distinct(20);
+        let text: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+        let (rows, _) = run(&text, s, 1, &MockClock::new(1, 0, 1));
+        assert_eq!(rows.len(), 20);
+        let grids: Vec<Grid> = puzzles.iter().map(|p| p.parse().unwrap()).collect();
+        assert_eq!(*log.lock().unwrap(), grids.repeat(3));
+    }
+
+    #[test]
+    fn a_stop_between_repeat_rounds_keeps_every_puzzle_solved_with_the_rounds_it_had() {
+        // Asks to stop on its 25th solve: in the second round, on its fifth puzzle.
+        let (slow, stop, solves) = stops_at(25);
+        let s = Settings {
+            strategies: vec![slow],
+            warmup: false,
+            ..settings(&[], 64, 3)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let mut runner = Runner::new(s, 1, &clock).unwrap();
+        runner.stop_when(stop);
+        let mut summary = Summary::default();
+        let text: String = distinct(20).iter().map(|p| format!("{p}\n")).collect();
+        let mut reported = Vec::new();
+        let ended = run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+            for (i, r) in b.records.iter().enumerate() {
+                assert!(!b.results[0][i].is_wrong() && b.results[0][i].time_ns.is_some());
+                reported.push(r.line);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert!(matches!(ended, crate::runner::Ended::Stopped { .. }));
+        let all: Vec<u64> = (1..=20).collect();
+        assert_eq!(reported, all, "every puzzle of the first round is kept");
+        assert_eq!(summary.failures(), 0);
+        // The second round's task in flight (puzzles 1 to 8) ends; no task more.
+        assert_eq!(solves.load(Ordering::Relaxed), 20 + 8);
+        assert_eq!(summary.rows()[0].puzzles, 20);
     }
 
     /// Appends its name to a shared log on every solve.

@@ -1,5 +1,6 @@
-//! One task: the few puzzles a worker solves in a row under one strategy, each timed (the
-//! fastest of `--repeat` rounds), then checked and recorded outside the timings.
+//! One task: the few puzzles a worker solves in a row under one strategy, each timed, then
+//! checked and recorded outside the timings. With `--repeat`, a phase solves every task
+//! once a round, and each task keeps its puzzles' fastest times from round to round.
 
 use crate::clock::Clock;
 use crate::corpus::{Kind, Record};
@@ -15,7 +16,7 @@ use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 pub(super) struct How {
     /// The limits of every search.
     pub(super) limits: Limits,
-    /// Timings per solve; the fastest is kept.
+    /// Rounds over the phase's puzzles; each puzzle keeps its fastest time.
     pub(super) repeat: u32,
     /// The seed of the equivalent grids solved instead of the records' (`Settings::permute`).
     pub(super) permute: Option<u64>,
@@ -28,8 +29,6 @@ pub(super) struct How {
 #[derive(Default)]
 struct Scratch {
     grids: Vec<Grid>,
-    transforms: Vec<Option<Transform>>,
-    best: Vec<Option<(Outcome, u64)>>,
     again: Vec<Option<(Outcome, u64)>>,
 }
 
@@ -37,23 +36,131 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
-/// One task's records (at most `info.puzzles_per_task`) under strategy `info`, into
-/// `results`. Its puzzles are solved back to back and timed by `Strategy::solve_batch`;
-/// transforming them (`--permute`) comes before the first solve, and mapping the solutions
-/// back, checking and recording the outcomes after the last, outside the timings.
-/// Returns how many of its puzzles' kept times may carry other work's, which held the
-/// thread off its core in every round (`--repeat`; see [`preemption`]).
-pub(super) fn solve_task(
-    records: &[Record],
-    results: &mut [PuzzleResult],
-    strategy: &mut dyn Strategy,
-    info: &StrategyInfo,
-    how: &How,
-    clock: &dyn Clock,
-) -> u64 {
-    SCRATCH.with_borrow_mut(|scratch| {
-        solve_task_in(scratch, records, results, strategy, info, how, clock)
-    })
+/// One task's records (at most `info.puzzles_per_task`) and their results, with what its
+/// rounds so far have timed: taken by one worker at a time, round after round.
+pub(super) struct Task<'a> {
+    records: &'a [Record],
+    results: &'a mut [PuzzleResult],
+    /// Per puzzle among `records`, in order, its outcome and fastest time so far (at
+    /// least as many slots as puzzles; the rest unused).
+    timed: &'a mut [Option<(Outcome, u64)>],
+    /// How many of its puzzles' kept times other work held off their core in every round
+    /// so far (see [`preemption`]).
+    held_off: u64,
+    /// Rounds solved.
+    rounds: u32,
+}
+
+impl<'a> Task<'a> {
+    /// The task of `records`, to be recorded into `results`, timing into `timed`.
+    pub(super) fn new(
+        records: &'a [Record],
+        results: &'a mut [PuzzleResult],
+        timed: &'a mut [Option<(Outcome, u64)>],
+    ) -> Task<'a> {
+        Task {
+            records,
+            results,
+            timed,
+            held_off: 0,
+            rounds: 0,
+        }
+    }
+
+    /// Its records.
+    pub(super) fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Rounds solved so far.
+    pub(super) fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// How many of its puzzles' kept times may carry other work's, which held the thread
+    /// off its core in every round (see [`preemption`]).
+    pub(super) fn held_off(&self) -> u64 {
+        self.held_off
+    }
+
+    /// Solve the task's puzzles once more, back to back, timed by
+    /// `Strategy::solve_batch`: the first round's outcomes are kept, with each puzzle's
+    /// fastest time, unless a later round disagrees (see `later_round`). Transforming
+    /// them (`--permute`) comes before the first solve, outside the timings.
+    pub(super) fn solve_round(
+        &mut self,
+        strategy: &mut dyn Strategy,
+        how: &How,
+        clock: &dyn Clock,
+    ) {
+        let watch = how.watch && preemption::COUNTED;
+        SCRATCH.with_borrow_mut(|Scratch { grids, again }| {
+            grids.clear();
+            grids.extend(self.puzzles(how));
+            let timed = &mut self.timed[..grids.len()];
+            let limits = (&how.limits, clock, watch);
+            if self.rounds == 0 {
+                timed.fill(None);
+                self.held_off = round(strategy, grids, limits, timed);
+            } else {
+                again.clear();
+                again.resize(grids.len(), None);
+                // A kept time holds other work's only when every round's did.
+                self.held_off = self.held_off.min(round(strategy, grids, limits, again));
+                for (best, timed) in timed.iter_mut().zip(again.iter()) {
+                    if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
+                        *best_ns = (*best_ns).min(*ns);
+                        later_round(kept, outcome);
+                    }
+                }
+            }
+        });
+        self.rounds += 1;
+    }
+
+    /// Check and record the outcomes kept, with their times, into the results, outside
+    /// the timings: solutions mapped back to the records' own grids (`--permute`), which
+    /// they are checked against and written for.
+    pub(super) fn record(&mut self, info: &StrategyInfo, how: &How) {
+        // Slot by slot: a slot `solve_batch` left empty is that puzzle's failure, and never
+        // shifts the outcomes after it onto other puzzles.
+        let missing = Outcome::failed("the solver gave no outcome for it".into());
+        let mut timed = self.timed.iter_mut();
+        for (result, record) in self.results.iter_mut().zip(self.records) {
+            let searched = match record.kind {
+                Kind::Puzzle { .. } => Some(match timed.next() {
+                    Some(Some((outcome, ns))) => {
+                        if let Some(t) = transform(how, record) {
+                            outcome.first = outcome.first.map(|s| t.unapply(&s));
+                        }
+                        (&*outcome, *ns)
+                    }
+                    _ => (&missing, 0),
+                }),
+                _ => None,
+            };
+            *result = result_of(record, searched, &how.limits, info);
+        }
+    }
+
+    /// The grids solved for the task's puzzles, in order: each record's own, or the
+    /// equivalent grid `--permute` draws for it.
+    fn puzzles<'r>(&'r self, how: &'r How) -> impl Iterator<Item = Grid> + 'r {
+        self.records
+            .iter()
+            .filter_map(move |record| match &record.kind {
+                Kind::Puzzle { grid, .. } => {
+                    Some(transform(how, record).map_or(*grid, |t| t.apply(grid)))
+                }
+                _ => None,
+            })
+    }
+}
+
+/// The transform `--permute` draws for `record`'s puzzle, if any.
+fn transform(how: &How, record: &Record) -> Option<Transform> {
+    how.permute
+        .map(|seed| Transform::for_line(seed, record.line))
 }
 
 /// Solve `puzzles` once into `out` with `strategy`, telling (when `watch`) how many of
@@ -72,77 +179,6 @@ fn round(
     };
     let mut times: Vec<u64> = out.iter().flatten().map(|(_, ns)| *ns).collect();
     preemption::puzzles_holding(off, &mut times)
-}
-
-fn solve_task_in(
-    scratch: &mut Scratch,
-    records: &[Record],
-    results: &mut [PuzzleResult],
-    strategy: &mut dyn Strategy,
-    info: &StrategyInfo,
-    how: &How,
-    clock: &dyn Clock,
-) -> u64 {
-    let (limits, repeat) = (&how.limits, how.repeat);
-    let watch = how.watch && preemption::COUNTED;
-    let Scratch {
-        grids,
-        transforms,
-        best,
-        again,
-    } = scratch;
-    grids.clear();
-    transforms.clear();
-    for record in records {
-        if let Kind::Puzzle { grid, .. } = &record.kind {
-            let transform = how
-                .permute
-                .map(|seed| Transform::for_line(seed, record.line));
-            grids.push(transform.map_or(*grid, |t| t.apply(grid)));
-            transforms.push(transform);
-        }
-    }
-    let puzzles = grids.len();
-    best.clear();
-    best.resize(puzzles, None);
-    let mut held_off = round(strategy, grids, (limits, clock, watch), best);
-    // Further rounds keep each puzzle's fastest time, and the first round's outcome unless
-    // a later one disagrees (see `later_round`).
-    if repeat > 1 {
-        again.clear();
-        again.resize(puzzles, None);
-        for _ in 1..repeat {
-            // A kept time holds other work's only when every round's did.
-            held_off = held_off.min(round(strategy, grids, (limits, clock, watch), again));
-            for (best, timed) in best.iter_mut().zip(again.iter()) {
-                if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
-                    *best_ns = (*best_ns).min(*ns);
-                    later_round(kept, outcome);
-                }
-            }
-        }
-    }
-    // The record's own grid is what the solution is checked against and written for.
-    for (slot, t) in best.iter_mut().zip(transforms.iter()) {
-        if let (Some((outcome, _)), Some(t)) = (slot, t) {
-            outcome.first = outcome.first.map(|s| t.unapply(&s));
-        }
-    }
-    // Slot by slot: a slot `solve_batch` left empty is that puzzle's failure, and never
-    // shifts the outcomes after it onto other puzzles.
-    let missing = Outcome::failed("the solver gave no outcome for it".into());
-    let mut timed = best.iter();
-    for (result, record) in results.iter_mut().zip(records) {
-        let searched = match record.kind {
-            Kind::Puzzle { .. } => Some(match timed.next() {
-                Some(Some((outcome, ns))) => (outcome, *ns),
-                _ => (&missing, 0),
-            }),
-            _ => None,
-        };
-        *result = result_of(record, searched, limits, info);
-    }
-    held_off
 }
 
 /// Fold a later `--repeat` round's outcome into the one `kept`. A built-in strategy answers

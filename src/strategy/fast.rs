@@ -96,6 +96,12 @@ pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
     || Box::new(Fast::new()),
 );
 
+/// Root triads run only while more cells than this are open when the other rules stall.
+/// With fewer, the puzzle is nearly decided by its givens and mostly has several solutions
+/// (a uniquely solvable one is rarely left stuck with so few cells open): triads then
+/// rarely save a guess and cost about as much as one.
+const ROOT_TRIADS_ABOVE: u32 = 40;
+
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
@@ -668,11 +674,17 @@ impl State {
             if self.stack_update() {
                 continue;
             }
-            if root && self.triads()? {
+            if root && self.unsolved_cells() > ROOT_TRIADS_ABOVE && self.triads()? {
                 continue;
             }
             return Ok(Stall::Stuck);
         }
+    }
+
+    /// How many cells have no digit yet.
+    #[inline(always)]
+    fn unsolved_cells(&self) -> u32 {
+        self.unsolved.iter().map(|u| u.count_ones()).sum()
     }
 
     /// The cell to guess on: band, bit, and its candidate digits as a 9-bit mask.

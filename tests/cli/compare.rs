@@ -643,6 +643,34 @@ fn between_judges_two_strategies_of_one_run() {
         row["ci"][1].as_f64().unwrap(),
     );
     assert!(lo < 1.10 && 1.10 < hi, "{lo} .. {hi}");
+    // The throughput figure: summed times, new over old, as the CSV has them.
+    let text = std::fs::read_to_string(&run).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let (strategy, time) = (at("strategy"), at("time_ns"));
+    let sum = |who: &str| -> f64 {
+        let cells = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect::<Vec<_>>());
+        cells
+            .filter(|c| c[strategy] == who)
+            .map(|c| c[time].parse::<f64>().unwrap())
+            .sum()
+    };
+    let throughput = row["throughput_ratio"].as_f64().unwrap();
+    assert!(
+        (throughput - sum("new") / sum("old")).abs() < 1e-9,
+        "{throughput}"
+    );
+    let (lo, hi) = (
+        row["throughput_ci"][0].as_f64().unwrap(),
+        row["throughput_ci"][1].as_f64().unwrap(),
+    );
+    assert!(
+        lo < throughput && throughput < hi && lo > 1.05,
+        "{lo} .. {hi}"
+    );
     // Both pairs at once, and every output says it is in-run.
     let out = stdout(&between(&run, &["--between", "old,new", "--between", "new,old"]).code(1));
     assert!(

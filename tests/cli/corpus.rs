@@ -473,13 +473,153 @@ fn generated_classes_of_many_and_no_solutions_are_what_filter_calls_them() {
             "--extra-blanks goes with --solutions many or none",
         ),
     ] {
-        bench()
-            .args(["generate", "-q", "--count", "3"])
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(message));
+        generate_refuses(args, message);
     }
+}
+
+/// The map's classes (`scripts/vs-tdoku.sh`): cells kept at random (`--method keep`) and a
+/// given added (`--by add`) make puzzles whose clue count lies in `--clues` and whose
+/// solution count, counted by `dlx` (not the `fast` that made them), is the class's; the
+/// same bytes on one thread and two; and the combinations that make nothing are refused.
+#[test]
+fn kept_and_added_classes_have_the_clues_and_solutions_asked_for() {
+    for (options, clues, solutions) in [
+        (
+            &["--method", "keep", "--clues", "37..41"][..],
+            37..=41,
+            1..=1,
+        ),
+        (&["--method", "keep", "--clues", "30..32"], 30..=32, 1..=1),
+        (
+            &[
+                "--method",
+                "keep",
+                "--clues",
+                "22..26",
+                "--solutions",
+                "many",
+            ],
+            22..=26,
+            2..=2,
+        ),
+        (
+            &[
+                "--method",
+                "keep",
+                "--clues",
+                "42..50",
+                "--solutions",
+                "many",
+            ],
+            42..=50,
+            2..=2,
+        ),
+        (
+            &[
+                "--method",
+                "keep",
+                "--clues",
+                "32..36",
+                "--solutions",
+                "none",
+                "--by",
+                "add",
+            ],
+            32..=36,
+            0..=0,
+        ),
+        (
+            &["--clues", "22..26", "--solutions", "none", "--by", "add"],
+            22..=26,
+            0..=0,
+        ),
+        (&["--solutions", "none", "--by", "add"], 18..=81, 0..=0),
+    ] {
+        let mut args = vec!["--count", "30", "--seed", "4", "-j", "2"];
+        args.extend(options);
+        let corpus = generate(&args);
+        args[5] = "1";
+        assert!(
+            generate(&args) == corpus,
+            "{options:?}: depends on the threads"
+        );
+        let text = String::from_utf8(corpus).unwrap();
+        assert_eq!(text.lines().count(), 30, "{options:?}");
+        for line in text.lines() {
+            let grid = Grid::parse(line.as_bytes()).unwrap();
+            assert!(grid.breaks_no_rule(), "{options:?}: {line}");
+            assert!(clues.contains(&grid.clues()), "{options:?}: {line}");
+            let n = count(&grid, "dlx");
+            assert!(solutions.contains(&n), "{options:?}: {n} solutions: {line}");
+        }
+    }
+    // With --by add, one given less than the range is a unique puzzle: one more given
+    // taken away (the added one) leaves exactly one solution.
+    let added = generate(&[
+        "--count",
+        "5",
+        "--seed",
+        "4",
+        "--solutions",
+        "none",
+        "--by",
+        "add",
+    ]);
+    for line in String::from_utf8(added).unwrap().lines() {
+        let grid = Grid::parse(line.as_bytes()).unwrap();
+        let unique = (0..81).filter(|&c| grid.get(c) != 0).any(|cell| {
+            let mut fewer = grid;
+            fewer.set(cell, 0);
+            count(&fewer, "dlx") == 1
+        });
+        assert!(unique, "no given was added to a unique puzzle: {line}");
+    }
+    for (args, message) in [
+        (
+            &["--method", "keep"][..],
+            "--method keep needs --clues MIN..MAX",
+        ),
+        (
+            &[
+                "--method",
+                "keep",
+                "--clues",
+                "30..35",
+                "--solutions",
+                "many",
+                "--extra-blanks",
+                "2",
+            ],
+            "--extra-blanks goes with --method remove",
+        ),
+        (&["--by", "add"], "--by goes with --solutions none"),
+        (
+            &["--solutions", "many", "--by", "change"],
+            "--by goes with --solutions none",
+        ),
+        (
+            &["--solutions", "none", "--by", "add", "--extra-blanks", "3"],
+            "--by add adds a given to a unique puzzle: not with --extra-blanks",
+        ),
+        (
+            &["--solutions", "none", "--by", "add", "--symmetry", "rot180"],
+            "--by add adds one given, which no --symmetry keeps",
+        ),
+        (
+            &["--solutions", "none", "--by", "add", "--clues", "17..17"],
+            "use a MAX of 18 or more",
+        ),
+    ] {
+        generate_refuses(args, message);
+    }
+    // A class no kept cells reach is an error naming why, not a hang.
+    bench()
+        .args(["generate", "-q", "--count", "1", "--method", "keep", "--clues", "17..18"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no puzzle with 17..=18 clues and the solution count asked for, from cells kept at random",
+        ));
 }
 
 /// Every `sudoku-bench generate` command in datasets/README.md regenerates its file byte for
@@ -611,4 +751,14 @@ fn filter_refuses_to_overwrite_its_input() {
         std::fs::read(&corpus).unwrap() == text,
         "the corpus was touched"
     );
+}
+
+/// `generate --count 3` with `args` exits 2 saying `message`.
+fn generate_refuses(args: &[&str], message: &str) {
+    bench()
+        .args(["generate", "-q", "--count", "3"])
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(message));
 }

@@ -1,5 +1,6 @@
 //! The test build reuses the release build: every crate the library and binary depend on is
-//! built with the same features whether or not the dev-dependencies are in the build.
+//! built with the same features whether or not the dev-dependencies are in the build, and
+//! with the same profile.
 
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -46,5 +47,25 @@ fn dev_dependencies_turn_on_no_feature_of_a_normal_dependency() {
                 .iter()
                 .any(|d| d.split(' ').take(2).eq(line.split(' ').take(2))))
             .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn the_release_profile_says_how_it_strips() {
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+        .expect("Cargo.toml reads");
+    let release: Vec<&str> = manifest
+        .lines()
+        .skip_while(|line| line.trim() != "[profile.release]")
+        .skip(1)
+        .take_while(|line| !line.starts_with('['))
+        .collect();
+    assert!(
+        release
+            .iter()
+            .any(|line| line.trim_start().starts_with("strip")),
+        "[profile.release] must set `strip`, not leave it to Cargo's default (which follows \
+         the debug setting), so the release and test builds resolve one profile; it has: \
+         {release:#?}"
     );
 }

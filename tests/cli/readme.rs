@@ -144,6 +144,7 @@ fn scratch(root: &Path) -> (tempfile::TempDir, PathBuf) {
              case \"$*\" in\n\
              \"run --release --example \"*) name=$4; shift 5; exec '{}'/\"$name\" \"$@\" ;;\n\
              \"run --release --\"*) shift 3; exec sudoku-bench \"$@\" ;;\n\
+             \"build --release\") exit 0 ;;\n\
              *) echo \"README test: 'cargo $*' is not one it runs\" >&2; exit 97 ;;\n\
              esac\n",
             release.join("examples").display()
