@@ -701,13 +701,7 @@ fn permute_keeps_every_status_over_a_shared_corpus() {
     // budget, so that nothing is aborted: the others take seconds to minutes here, and the
     // fixtures' tests above permute them all.
     let with = |extra: &[&str]| {
-        let mut args = vec![
-            corpus.as_str(),
-            "-s",
-            "dlx,fast",
-            "--max-nodes",
-            "0",
-        ];
+        let mut args = vec![corpus.as_str(), "-s", "dlx,fast", "--max-nodes", "0"];
         args.extend(extra);
         answers(&run_ok(&args))
     };
