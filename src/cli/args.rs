@@ -45,6 +45,17 @@ pub struct InputFormat {
 }
 
 impl InputFormat {
+    /// The first of these options given, by its name; `None` when none is.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--input-format", self.forced.is_some()),
+            ("--column", self.puzzle_column.is_some()),
+            ("--solution-column", self.solution_column.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(option, given)| given.then_some(option))
+    }
+
     /// How to read the corpora; refused when the options contradict each other.
     pub fn read_as(&self) -> anyhow::Result<ReadAs> {
         let format = self.forced.map(|f| match f {

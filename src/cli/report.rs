@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use sudoku_bench::render::html::Page;
 use sudoku_bench::render::report_page::{render, ReportOptions};
 use sudoku_bench::report::Inputs;
@@ -44,6 +44,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    // They say how to read the corpora again, which only --by does: taken silently, they
+    // would let a user believe the page was made with them.
+    if let (None, Some(option)) = (&args.by, args.input.first_given()) {
+        bail!("{option} says how --by reads the corpora again: it does nothing without --by");
+    }
     let read_as = args.input.read_as()?;
     // A page is all or nothing: a signal removes what is written and ends the command.
     signals::all_or_nothing("report")?;

@@ -1,6 +1,8 @@
-//! SIGINT and SIGTERM for the long commands (`run`, `filter`, `check`, `generate`): the
-//! first asks the work to stop (the command writes what it finished, whole, says so, and
-//! exits with `Exit::Stopped`: 130 or 143); a second exits at once with its own such status.
+//! SIGINT, SIGTERM, SIGHUP (the terminal closed) and SIGQUIT (`Ctrl-\`) for the long
+//! commands (`run`, `filter`, `check`, `generate`): each is a request to stop, and left to
+//! its default action SIGHUP and SIGQUIT would end the process mid-write. The first asks
+//! the work to stop (the command writes what it finished, whole, says so, and exits with
+//! `Exit::Stopped`: 128 + the signal); a second exits at once with its own such status.
 //! The commands whose outputs are all or nothing (`report`, `compare`, `merge`: each file
 //! staged, see `outputs`) have nothing finished to keep: for them the first signal removes
 //! the temporary files and exits at once ([`all_or_nothing`]).
@@ -17,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use anyhow::Context;
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::flag;
 use signal_hook::low_level::pipe;
 use sudoku_bench::interrupt::Stop;
@@ -26,6 +28,9 @@ use super::exit::Exit;
 
 /// The flag `install` made: the handlers are the process's, and so is what they set.
 static INSTALLED: OnceLock<Stop> = OnceLock::new();
+
+/// The signals that stop a command, answered alike.
+const STOPPING: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
 
 /// Install the handlers; the returned flag is set by the first signal, to its number.
 /// `stopping` is what the command does then (what it finishes, what it writes), said at
@@ -37,7 +42,7 @@ pub fn install(stopping: String) -> anyhow::Result<Stop> {
     // Written by the handlers once the flags are set (in the order registered), to wake
     // the thread that says so.
     let (heard, wake) = UnixStream::pair().context("cannot make the signals' pipe")?;
-    for signal in [SIGINT, SIGTERM] {
+    for signal in STOPPING {
         // The order matters: the exit must be registered before the flag that arms it,
         // so that the first signal finds it unarmed.
         let status = i32::from(Exit::Stopped(signal as usize).code());
@@ -161,8 +166,8 @@ impl Placing {
 }
 
 /// Install the handlers of a command whose outputs are all or nothing (`command`, its name
-/// for the message): the first SIGINT or SIGTERM removes the staged outputs' temporary
-/// files, says so, and exits at once with 130 or 143. Done by a thread the handlers wake
+/// for the message): the first of the [`STOPPING`] signals removes the staged outputs' temporary
+/// files, says so, and exits at once with 128 + the signal. Done by a thread the handlers wake
 /// (they may only store a number and write a byte); one that comes as outputs are being
 /// renamed into place waits for that to end, and exits then (they are whole).
 pub fn all_or_nothing(command: &'static str) -> anyhow::Result<()> {
@@ -192,7 +197,7 @@ pub fn all_or_nothing(command: &'static str) -> anyhow::Result<()> {
         .name("signal-watch".into())
         .spawn(watch)
         .context("cannot start the thread that answers signals")?;
-    for signal in [SIGINT, SIGTERM] {
+    for signal in STOPPING {
         // The order matters: the number is stored before the byte that wakes the thread.
         flag::register_usize(signal, Arc::clone(&heard), signal as usize)
             .and_then(|_| pipe::register(signal, wake.try_clone()?))
@@ -219,6 +224,8 @@ pub fn name(signal: usize) -> String {
     match signal as i32 {
         SIGINT => "SIGINT".to_string(),
         SIGTERM => "SIGTERM".to_string(),
+        SIGHUP => "SIGHUP".to_string(),
+        SIGQUIT => "SIGQUIT".to_string(),
         _ => format!("signal {signal}"),
     }
 }

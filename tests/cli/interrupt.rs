@@ -308,6 +308,11 @@ fn sigterm_stops_run_with_status_143() {
 }
 
 #[test]
+fn sighup_stops_run_as_sigterm_does() {
+    run_is_stopped_by(libc::SIGHUP, "naive");
+}
+
+#[test]
 fn a_stopped_run_of_two_strategies_reports_the_same_records_for_both() {
     run_is_stopped_by(libc::SIGINT, "bitmask,naive");
 }
@@ -682,10 +687,11 @@ fn stopped_while_reading_leaves_the_old_output(command: &str, args: &[&str], sig
     let status = child.exit_within(PATIENCE).expect("exits at the signal");
     let stderr = child.stderr();
     assert_eq!(status.code(), Some(128 + signal), "{stderr}");
-    let name = if signal == libc::SIGINT {
-        "SIGINT"
-    } else {
-        "SIGTERM"
+    let name = match signal {
+        libc::SIGINT => "SIGINT",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGQUIT => "SIGQUIT",
+        _ => unreachable!("a signal these tests send"),
     };
     assert!(
         stderr.contains(&format!(
@@ -706,6 +712,12 @@ fn stopped_while_reading_leaves_the_old_output(command: &str, args: &[&str], sig
 #[test]
 fn sigterm_stops_report_leaving_the_old_page() {
     stopped_while_reading_leaves_the_old_output("report", &["in.csv"], libc::SIGTERM);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigquit_stops_report_leaving_the_old_page() {
+    stopped_while_reading_leaves_the_old_output("report", &["in.csv"], libc::SIGQUIT);
 }
 
 #[cfg(target_os = "linux")]

@@ -331,6 +331,26 @@ fn by_reads_the_corpus_again_with_the_columns_run_was_given() {
         .stderr(predicate::str::contains(
             "--column names a CSV column: not with --input-format text",
         ));
+    // Without --by the corpora are not read again: the reading options would do nothing,
+    // and are refused rather than taken silently.
+    for option in [
+        &["--column", "grid"][..],
+        &["--solution-column", "answer"],
+        &["--input-format", "csv"],
+    ] {
+        bench()
+            .arg("report")
+            .arg(&csv)
+            .args(option)
+            .arg("-o")
+            .arg(&html)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{} says how --by reads the corpora again: it does nothing without --by",
+                option[0]
+            )));
+    }
     // The page written with the columns named is still there.
     assert!(read(&html).contains("by level"));
 }
