@@ -148,6 +148,7 @@ mod tests {
                     p_value: Some(0.002),
                 },
             }],
+            points: Default::default(),
         }
     }
 
