@@ -227,8 +227,8 @@ pub fn series(store: &mut dyn HistoryStore, branch: Option<&str>) -> Result<Seri
                     interval,
                 })
         };
-        match &obs.measured {
-            &Measured::Row {
+        match obs.measured {
+            Measured::Row {
                 median_rate,
                 nodes,
                 guesses,
@@ -249,7 +249,7 @@ pub fn series(store: &mut dyn HistoryStore, branch: Option<&str>) -> Result<Seri
                     push(Measure::Guesses, sum as f64 / count as f64, None);
                 }
             }
-            &Measured::Ab { ratio, interval } => push(Measure::TimeRatio, ratio, interval),
+            Measured::Ab { ratio, interval } => push(Measure::TimeRatio, ratio, interval),
         }
     }
     for points in series.values_mut() {

@@ -13,18 +13,18 @@ const SOLVED: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 /// The commit hash of commit `i` of a test's history.
-fn sha(i: usize) -> String {
+pub fn sha(i: usize) -> String {
     format!("{i:02x}c0ffee{}", "0".repeat(32))
 }
 
-struct Setup {
+pub struct Setup {
     dir: tempfile::TempDir,
     python: String,
 }
 
 impl Setup {
     /// `None`, after saying so, where there is no python3.
-    fn new() -> Option<Setup> {
+    pub fn new() -> Option<Setup> {
         let found = Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
             .output();
@@ -51,11 +51,11 @@ impl Setup {
         })
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
-    fn db(&self) -> String {
+    pub fn db(&self) -> String {
         self.path("history.sqlite").display().to_string()
     }
 
@@ -84,6 +84,19 @@ impl Setup {
             .assert()
             .success();
         summary
+    }
+
+    /// Commit `i` of a stepped history: a run at `seconds` a puzzle, added under
+    /// `sha(i)`.
+    pub fn commit(&self, i: usize, seconds: &str) {
+        let summary = self.run(&format!("s{i}.json"), seconds);
+        let added = self.add(&summary, i);
+        assert_eq!(
+            added.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&added.stderr)
+        );
     }
 
     /// `history add SUMMARY --commit sha(i)` at time `i` into the setup's history.
@@ -413,4 +426,86 @@ fn check_refuses_a_missing_history_a_future_one_and_an_unknown_since() {
     let (code, err) = check(&[]);
     assert_eq!(code, Some(2));
     assert!(err.contains("newer than this sudoku-bench knows"), "{err}");
+}
+
+/// `history report` (and `history export`) of `s`'s history with `args`: exit code,
+/// stdout, stderr.
+fn history(s: &Setup, command: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = bench()
+        .args(["history", command, "--db", &s.db()])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Commits 0-5 at 10 ms a puzzle, 6-11 at 5 ms: the page draws the series with a band
+/// between commits 5 and 6, and tables the change `check` reports.
+#[test]
+fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
+    let Some(s) = Setup::new() else { return };
+    let page = s.path("history.html");
+    let page_s = page.display().to_string();
+    // No history yet: refused, and no page is left.
+    let (code, _, err) = history(&s, "report", &["-o", &page_s]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no history there"), "{err}");
+    assert!(!page.exists());
+    for i in 0..12 {
+        s.commit(i, if i < 6 { "0.010" } else { "0.005" });
+    }
+    let (code, out, err) = history(&s, "check", &["--min-change", "20%"]);
+    assert_eq!(code, Some(0), "{err}");
+    let table: Vec<&str> = out.lines().filter(|l| l.contains("median rate")).collect();
+    assert_eq!(table.len(), 1, "{out}");
+    let (code, _, err) = history(&s, "report", &["-o", &page_s, "--min-change", "20%"]);
+    assert_eq!(code, Some(0), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("<script"), "a page with no script");
+    assert!(html.contains("12 commits with runs"), "{html}");
+    assert!(html.contains("slow: median rate"), "{html}");
+    // Every commit on the axis, by its short hash.
+    for i in 0..12 {
+        assert!(html.contains(&format!(">{}</text>", &sha(i)[..7])), "{i}");
+    }
+    // 12 runs, each with its interval: 12 whiskers of 3 strokes in one path.
+    let whiskers = html
+        .split("<path d=\"")
+        .find(|p| p.contains("stroke-width=\"1.2\"/>") && p.matches('M').count() > 3)
+        .unwrap();
+    assert_eq!(
+        whiskers[..whiskers.find('"').unwrap()].matches('M').count(),
+        36
+    );
+    // The band between commits 5 and 6, labelled with the change (twice as fast, give or
+    // take the solver's own time) and its range.
+    let range = format!("{}..{}</text>", &sha(5)[..7], &sha(6)[..7]);
+    let label = html
+        .split("<text")
+        .find(|t| t.ends_with(&range) || t.contains(&range));
+    let label = label.unwrap_or_else(|| panic!("no band labelled {range}: {html}"));
+    assert!(label.contains(">+") && label.contains("% "), "{label}");
+    assert_eq!(html.matches("fill-opacity=\".14\"").count(), 1, "one band");
+    // The table: the change check reports, with its range and direction.
+    let row = format!("<td>{}..{}</td>", &sha(5)[..10], &sha(6)[..10]);
+    assert!(html.contains(&row), "{html}");
+    assert!(html.contains("<td>faster</td>"), "{html}");
+    assert!(table[0].contains(&format!("{}..{}", &sha(5)[..10], &sha(6)[..10])));
+
+    // Another branch's runs only: none, refused, and the page that was there is kept.
+    let (code, _, err) = history(&s, "report", &["-o", &page_s, "--branch", "nowhere"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no run recorded for branch nowhere"), "{err}");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), html);
+    // The history itself is not an output.
+    let (code, _, err) = history(&s, "report", &["-o", &s.db()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("history report's history (--db) and its output"),
+        "{err}"
+    );
 }
