@@ -383,6 +383,35 @@ fn an_in_run_comparison_is_recorded_with_its_run_s_summary() {
         err.contains("recorded 1 run(s) (2 row(s), 1 in-run result(s))"),
         "{err}"
     );
+    // The page draws its ratio with the recorded interval; the export sends both.
+    let cmp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ab).unwrap()).unwrap();
+    let row = &cmp["rows"][0];
+    let db_s = db.display().to_string();
+    let page = dir.path().join("h.html");
+    let (code, _, err) = bench_err(&[
+        "history",
+        "report",
+        "--db",
+        &db_s,
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("dlx -&gt; fast: time ratio"), "{html}");
+    assert!(html.contains("recorded interval"), "{html}");
+    let (code, out, err) = bench_err(&["history", "export", "--format", "bmf", "--db", &db_s]);
+    assert_eq!(code, Some(0), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ratio = &doc["datasets/classic.txt/dlx -> fast"]["time-ratio"];
+    assert_eq!(ratio["value"], row["time_ratio"], "{doc}");
+    assert_eq!(ratio["lower_value"], row["ci"][0], "{doc}");
+    assert_eq!(ratio["upper_value"], row["ci"][1], "{doc}");
+    assert!(
+        doc["datasets/classic.txt/fast"]["throughput"]["value"].is_f64(),
+        "{doc}"
+    );
 }
 
 #[test]
@@ -508,4 +537,96 @@ fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
         err.contains("history report's history (--db) and its output"),
         "{err}"
     );
+}
+
+/// A number of a JSON document.
+fn number(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// Three commits of real runs: the export of each is its run's median rate and median time
+/// as its summary JSON says them (which `history add` recorded), inside their interval;
+/// the default is the newest commit; an unknown commit is refused.
+#[test]
+fn export_writes_a_commit_s_numbers_in_bencher_metric_format() {
+    let Some(s) = Setup::new() else { return };
+    for (i, seconds) in ["0.004", "0.002", "0.003"].iter().enumerate() {
+        s.commit(i, seconds);
+    }
+    let summary = |i: usize| -> serde_json::Value {
+        let text = std::fs::read_to_string(s.path(&format!("s{i}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let corpus = s.path("easy.txt").display().to_string();
+    let name = format!("{corpus}/slow");
+    for (i, args) in [(1, vec!["--commit", &sha(1)[..8]]), (2, vec![])] {
+        let file = s.path(&format!("bmf{i}.json"));
+        let mut all = vec!["--format", "bmf", "-o", file.to_str().unwrap()];
+        all.extend(args);
+        let (code, out, err) = history(&s, "export", &all);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.is_empty(), "written to -o: {out}");
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let benchmarks = doc.as_object().unwrap();
+        assert_eq!(benchmarks.keys().collect::<Vec<_>>(), [&name], "{doc}");
+        let row = &summary(i)["rows"][0];
+        let throughput = &doc[&name]["throughput"];
+        let rate = number(&row["median_puzzles_per_s_per_core"]);
+        assert!(
+            (number(&throughput["value"]) / rate - 1.0).abs() < 1e-12,
+            "{doc}"
+        );
+        assert!(number(&throughput["lower_value"]) <= rate);
+        assert!(number(&throughput["upper_value"]) >= rate);
+        let latency = &doc[&name]["latency"];
+        assert_eq!(
+            number(&latency["value"]),
+            number(&row["median_ns"]),
+            "{doc}"
+        );
+        // 8 puzzles: the interval of the median is from the fastest to the slowest.
+        assert!(number(&latency["lower_value"]) <= number(&row["median_ns"]));
+        assert!(
+            number(&latency["upper_value"])
+                >= number(&row["max_ns"]) - 1e-3 * number(&row["max_ns"])
+        );
+        // The solver counts guesses (none: two blanks are forced): exact, no bounds.
+        assert_eq!(
+            doc[&name]["guesses"],
+            serde_json::json!({ "value": 0.0 }),
+            "{doc}"
+        );
+    }
+    // To stdout by default: the same document.
+    let (code, out, _) = history(&s, "export", &["--format", "bmf"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, std::fs::read_to_string(s.path("bmf2.json")).unwrap());
+    // An unknown commit, or none given where there is no history: exit 2, nothing written.
+    let (code, out, err) = history(&s, "export", &["--format", "bmf", "--commit", "abcdef"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("--commit abcdef: no such commit in the history (3 recorded)"),
+        "{err}"
+    );
+    let (code, _, err) = bench_err(&[
+        "history",
+        "export",
+        "--format",
+        "bmf",
+        "--db",
+        "nowhere.sqlite",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("nowhere.sqlite: no history there"), "{err}");
+}
+
+fn bench_err(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = bench().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -4,6 +4,7 @@
 
 mod add;
 mod check;
+mod export;
 mod report;
 
 use clap::Subcommand;
@@ -29,6 +30,9 @@ enum Command {
     /// One self-contained HTML page: every series over the commits, with each run's
     /// interval, the change points `check` finds, and the table of changes.
     Report(report::Args),
+    /// One commit's numbers in Bencher Metric Format (`--format bmf`), for `bencher run
+    /// --adapter json`.
+    Export(export::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
@@ -36,5 +40,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Command::Add(args) => add::run(args),
         Command::Check(args) => check::run(args),
         Command::Report(args) => report::run(args),
+        Command::Export(args) => export::run(args),
     }
 }
