@@ -65,7 +65,9 @@ fn chart(
     commits: &Commits,
     interval: &str,
 ) -> String {
-    let width = (240 + 14 * commits.names.len()).clamp(560, 1360) as u32;
+    // Wide enough for a name per commit up to about 65 commits, and within a 1200-pixel
+    // window (the page's margins included); beyond, every other name or sparser.
+    let width = (240 + 14 * commits.names.len()).clamp(560, 1160) as u32;
     let mut chart = Chart::new(title, Axis::linear("commit"), y)
         .size(width, 380)
         .categories(commits.names.clone());
