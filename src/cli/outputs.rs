@@ -219,6 +219,8 @@ enum Reads {
     Corpora,
     /// Runs' per-puzzle CSVs and summary JSONs, read by the command named.
     Runs(&'static str),
+    /// A history (`history report`, `history export`), read by the command named.
+    History(&'static str),
 }
 
 impl Reads {
@@ -227,6 +229,7 @@ impl Reads {
         match self {
             Reads::Corpora => "corpus",
             Reads::Runs(_) => "input",
+            Reads::History(_) => "history",
         }
     }
 
@@ -237,6 +240,7 @@ impl Reads {
             Reads::Runs(command) => {
                 format!("{command}'s input (a run's per-puzzle CSV or summary JSON) and its output")
             }
+            Reads::History(command) => format!("{command}'s history (--db) and its output"),
         }
     }
 
@@ -245,6 +249,7 @@ impl Reads {
         match self {
             Reads::Corpora => "each corpus is read once",
             Reads::Runs(_) => "each run is read once",
+            Reads::History(_) => "one history is read",
         }
     }
 }
@@ -383,6 +388,15 @@ pub fn check_runs(
     outputs: Vec<Output>,
 ) -> anyhow::Result<Checked> {
     check_as(Reads::Runs(command), runs, outputs)
+}
+
+/// `check` for `command`, which reads the history `db`: an output may not replace it.
+pub fn check_history(
+    command: &'static str,
+    db: &Path,
+    outputs: Vec<Output>,
+) -> anyhow::Result<Checked> {
+    check_as(Reads::History(command), &[db.to_path_buf()], outputs)
 }
 
 fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {

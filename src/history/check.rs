@@ -10,7 +10,9 @@
 use std::collections::BTreeMap;
 
 use super::changes::{detect, exact_changes, ChangePoint, Detection, Point, SeriesError};
-use super::store::{CommitRecord, HistoryStore, Measured, SeriesKey, StoreError};
+use super::median::{median_interval, CONFIDENCE};
+use super::store::{CommitRecord, HistoryStore, Measured, Observation, SeriesKey, StoreError};
+use crate::summary::read_times;
 
 /// What a series measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -81,6 +83,22 @@ impl Change {
     }
 }
 
+/// Each series' points by (series, measure), in commit order (a commit's runs in the order
+/// recorded); a point's commit is its place in the store's commits.
+pub type SeriesPoints = BTreeMap<(SeriesKey, Measure), Vec<Point>>;
+
+/// Every series of a store, as measured: what [`check`] judges, and what a page draws or
+/// an export sends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Every recorded commit, in order.
+    pub commits: Vec<CommitRecord>,
+    /// The series. A median rate's point carries the [`super::median`] interval of its
+    /// run's median (as a rate, at [`super::median::CONFIDENCE`]) when its run timed
+    /// enough puzzles; an A/B ratio's the interval recorded with it.
+    pub points: SeriesPoints,
+}
+
 /// What a check found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checked {
@@ -90,6 +108,8 @@ pub struct Checked {
     pub series: usize,
     /// Their change points, by series, then commit.
     pub changes: Vec<Change>,
+    /// The series judged, as [`Series::points`] has them.
+    pub points: SeriesPoints,
 }
 
 impl Checked {
@@ -112,6 +132,18 @@ pub enum CheckError {
     /// The knobs are out of range.
     #[error(transparent)]
     Series(#[from] SeriesError),
+    /// A row whose time histogram cannot be read: a store written by hand.
+    #[error("commit {commit}, {corpus} / {strategy}: the time histogram cannot be read: {why}")]
+    Histogram {
+        /// The row's commit.
+        commit: String,
+        /// Its corpus.
+        corpus: String,
+        /// Its strategy.
+        strategy: String,
+        /// Why.
+        why: String,
+    },
     /// A run of a commit the store does not list: a store that contradicts itself.
     #[error("the history records a run of commit {0}, which is not among its commits")]
     UnknownCommit(String),
@@ -132,13 +164,52 @@ pub fn check(
     knobs: &Detection,
     branch: Option<&str>,
 ) -> Result<Checked, CheckError> {
+    let Series { commits, points } = series(store, branch)?;
+    let mut changes = Vec::new();
+    for ((key, measure), points) in &points {
+        let found = if measure.exact() {
+            exact_changes(points)?
+        } else {
+            detect(points, knobs)?
+        };
+        changes.extend(found.into_iter().map(|point| Change {
+            key: key.clone(),
+            measure: *measure,
+            before: commits[point.before].commit.clone(),
+            after: commits[point.after].commit.clone(),
+            after_index: point.after,
+            point,
+        }));
+    }
+    Ok(Checked {
+        commits,
+        series: points.len(),
+        changes,
+        points,
+    })
+}
+
+/// The interval of a median rate from its run's time histogram (see [`super::median`]).
+fn rate_interval(obs: &Observation, times: &str) -> Result<Option<(f64, f64)>, CheckError> {
+    let histogram = read_times(times).map_err(|why| CheckError::Histogram {
+        commit: obs.commit.clone(),
+        corpus: obs.key.corpus.name.clone(),
+        strategy: obs.key.strategy.clone(),
+        why,
+    })?;
+    Ok(median_interval(&histogram, CONFIDENCE)
+        .map(|(lo, hi)| (1e9 / hi as f64, 1e9 / lo.max(1) as f64)))
+}
+
+/// Every series in `store`; with `branch`, only runs recorded for that branch.
+pub fn series(store: &mut dyn HistoryStore, branch: Option<&str>) -> Result<Series, CheckError> {
     let commits = store.commits()?;
     let place: BTreeMap<&str, usize> = commits
         .iter()
         .enumerate()
         .map(|(i, c)| (c.commit.as_str(), i))
         .collect();
-    let mut series: BTreeMap<(SeriesKey, Measure), Vec<Point>> = BTreeMap::new();
+    let mut series = SeriesPoints::new();
     for obs in store.observations()? {
         if branch.is_some() && obs.branch.as_deref() != branch {
             continue;
@@ -161,10 +232,15 @@ pub fn check(
                 median_rate,
                 nodes,
                 guesses,
+                ref times,
             } => {
                 // A row with nothing timed has no rate; its counts still say what was done.
                 if median_rate > 0.0 && median_rate.is_finite() {
-                    push(Measure::MedianRate, median_rate, None);
+                    push(
+                        Measure::MedianRate,
+                        median_rate,
+                        rate_interval(&obs, times)?,
+                    );
                 }
                 if let Some((sum, count)) = nodes {
                     push(Measure::Nodes, sum as f64 / count as f64, None);
@@ -176,29 +252,13 @@ pub fn check(
             Measured::Ab { ratio, interval } => push(Measure::TimeRatio, ratio, interval),
         }
     }
-    let mut changes = Vec::new();
-    let count = series.len();
-    for ((key, measure), mut points) in series {
+    for points in series.values_mut() {
         // Stable: a commit's runs stay in the order recorded.
         points.sort_by_key(|p| p.commit);
-        let found = if measure.exact() {
-            exact_changes(&points)?
-        } else {
-            detect(&points, knobs)?
-        };
-        changes.extend(found.into_iter().map(|point| Change {
-            key: key.clone(),
-            measure,
-            before: commits[point.before].commit.clone(),
-            after: commits[point.after].commit.clone(),
-            after_index: point.after,
-            point,
-        }));
     }
-    Ok(Checked {
+    Ok(Series {
         commits,
-        series: count,
-        changes,
+        points: series,
     })
 }
 

@@ -3,10 +3,12 @@
 //! [`record`] turns summary JSONs (and in-run comparison JSONs) into what is stored,
 //! refusing what cannot be placed; [`store`] is the one interface to storage and
 //! [`sqlite`] its embedded implementation; [`mod@check`] builds the series (machines, settings
-//! and corpora never mixed) and finds their change points with [`changes`].
+//! and corpora never mixed) and finds their change points with [`changes`]; [`median`]
+//! gives each run's median the interval a page draws and an export sends.
 
 pub mod changes;
 pub mod check;
+pub mod median;
 pub mod record;
 pub mod sqlite;
 pub mod store;
@@ -15,7 +17,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use crate::machine::Machine;
 
-pub use check::{check, Change, CheckError, Checked, Measure};
+pub use check::{check, series, Change, CheckError, Checked, Measure, Series};
 pub use record::{read_runs, PlaceError};
 pub use sqlite::SqliteStore;
 pub use store::{HistoryStore, Placement, StoreError};

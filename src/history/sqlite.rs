@@ -531,8 +531,8 @@ impl HistoryStore for SqliteStore {
             .conn
             .prepare(&format!(
                 "SELECT runs.sha, runs.branch, cpu, cores, os, arch, settings, identity, name, \
-                 strategy, median_rate, nodes_sum, nodes_counted, guesses_sum, guessed \
-                 FROM rows AS x {RUN} ORDER BY runs.id, x.rowid"
+                 strategy, median_rate, nodes_sum, nodes_counted, guesses_sum, guessed, \
+                 times FROM rows AS x {RUN} ORDER BY runs.id, x.rowid"
             ))
             .map_err(db(path))?;
         let pair = |sum: Option<i64>, count: Option<i64>| match (sum, count) {
@@ -549,6 +549,7 @@ impl HistoryStore for SqliteStore {
                         median_rate: r.get("median_rate")?,
                         nodes: pair(r.get("nodes_sum")?, r.get("nodes_counted")?),
                         guesses: pair(r.get("guesses_sum")?, r.get("guessed")?),
+                        times: r.get("times")?,
                     },
                 })
             })

@@ -152,6 +152,9 @@ pub enum Measured {
         nodes: Option<(u64, u64)>,
         /// Guesses per finished search that counted them, as (sum, count).
         guesses: Option<(u64, u64)>,
+        /// The solve-time histogram, as the summary carries it ([`RowRecord::times`]):
+        /// what the median's interval is read from.
+        times: String,
     },
     /// An in-run A/B's NEW / OLD time ratio and its interval.
     Ab {

@@ -10,12 +10,70 @@ use crate::render::table::{aligned_table, rate};
 /// Digits of a commit's hash shown.
 const SHORT: usize = 10;
 
-fn short(commit: &str) -> String {
+/// A commit's hash as tables show it: its first ten characters.
+pub(crate) fn short(commit: &str) -> String {
     commit.chars().take(SHORT).collect()
 }
 
+/// The columns of a table of changes, as `history check` prints it and the page shows it.
+pub(crate) const CHANGE_HEAD: [&str; 9] = [
+    "corpus",
+    "strategy",
+    "measure",
+    "commits",
+    "before",
+    "after",
+    "change",
+    "direction",
+    "p",
+];
+
+/// Whether a column of [`CHANGE_HEAD`] (or the `since` column after it) reads left-aligned:
+/// names, the range and the direction; numbers read right-aligned.
+pub(crate) fn change_left(column: usize) -> bool {
+    matches!(column, 0..=3 | 7 | 9)
+}
+
+/// A change's cells under [`CHANGE_HEAD`].
+pub(crate) fn change_cells(c: &Change) -> Vec<String> {
+    vec![
+        c.key.corpus.name.clone(),
+        c.key.strategy.clone(),
+        c.measure.name().to_string(),
+        format!("{}..{}", short(&c.before), short(&c.after)),
+        level(c.measure, c.point.mean_before),
+        level(c.measure, c.point.mean_after),
+        change(c),
+        c.direction().to_string(),
+        c.point
+            .p_value
+            .map_or_else(|| "exact".to_string(), |p| format!("{p:.4}")),
+    ]
+}
+
+/// Changes grouped by machine and settings, in order (a series never mixes them).
+pub(crate) fn by_machine(changes: &[Change]) -> Vec<(&str, &str, Vec<&Change>)> {
+    let mut groups: Vec<(&str, &str, Vec<&Change>)> = Vec::new();
+    for c in changes {
+        match groups.last_mut() {
+            Some((m, s, list)) if *m == c.key.machine && *s == c.key.settings => list.push(c),
+            _ => groups.push((&c.key.machine, &c.key.settings, vec![c])),
+        }
+    }
+    groups
+}
+
+/// A knob as said under a report: `p-value 0.01, minimal change 5%`.
+pub(crate) fn knobs_text(knobs: &Detection) -> String {
+    format!(
+        "p-value {}, minimal change {}%",
+        knobs.p_value,
+        knobs.min_change * 100.0
+    )
+}
+
 /// A mean of `measure` as read: a rate per second, a ratio, a count per puzzle.
-fn level(measure: Measure, value: f64) -> String {
+pub(crate) fn level(measure: Measure, value: f64) -> String {
     match measure {
         Measure::MedianRate => format!("{}/s", rate(value)),
         Measure::TimeRatio => format!("{value:.3}x"),
@@ -23,7 +81,8 @@ fn level(measure: Measure, value: f64) -> String {
     }
 }
 
-fn change(c: &Change) -> String {
+/// A change's size: `-20.0%`.
+pub(crate) fn change(c: &Change) -> String {
     let ratio = c.point.ratio();
     if ratio.is_finite() {
         format!("{:+.1}%", (ratio - 1.0) * 100.0)
@@ -37,64 +96,30 @@ fn change(c: &Change) -> String {
 /// counted.
 pub fn changes_text(checked: &Checked, knobs: &Detection, since: Option<usize>) -> String {
     let mut out = String::new();
-    let mut groups: Vec<(&str, &str, Vec<&Change>)> = Vec::new();
-    for c in &checked.changes {
-        match groups.last_mut() {
-            Some((m, s, list)) if *m == c.key.machine && *s == c.key.settings => list.push(c),
-            _ => groups.push((&c.key.machine, &c.key.settings, vec![c])),
-        }
-    }
-    let mut head = vec![
-        "corpus",
-        "strategy",
-        "measure",
-        "commits",
-        "before",
-        "after",
-        "change",
-        "direction",
-        "p",
-    ];
+    let mut head = CHANGE_HEAD.to_vec();
     if since.is_some() {
         head.push("since");
     }
-    for (machine, settings, list) in &groups {
+    for (machine, settings, list) in &by_machine(&checked.changes) {
         let _ = writeln!(out, "machine {machine}; {settings}");
         let rows: Vec<Vec<String>> = list
             .iter()
             .map(|c| {
-                let mut row = vec![
-                    c.key.corpus.name.clone(),
-                    c.key.strategy.clone(),
-                    c.measure.name().to_string(),
-                    format!("{}..{}", short(&c.before), short(&c.after)),
-                    level(c.measure, c.point.mean_before),
-                    level(c.measure, c.point.mean_after),
-                    change(c),
-                    c.direction().to_string(),
-                    c.point
-                        .p_value
-                        .map_or_else(|| "exact".to_string(), |p| format!("{p:.4}")),
-                ];
+                let mut row = change_cells(c);
                 if let Some(at) = since {
                     row.push(if c.after_index > at { "yes" } else { "" }.to_string());
                 }
                 row
             })
             .collect();
-        // Names, the range and the direction read left-aligned, numbers right-aligned.
-        out.push_str(&aligned_table(&head, &rows, |i| matches!(i, 0..=3 | 7 | 9)));
+        out.push_str(&aligned_table(&head, &rows, change_left));
         out.push('\n');
     }
-    let knobs_text = format!(
-        "p-value {}, minimal change {}%",
-        knobs.p_value,
-        knobs.min_change * 100.0
-    );
     let examined = format!(
-        "{} series over {} commits ({knobs_text})",
+        "{} series over {} commits ({})",
         checked.series,
-        checked.commits.len()
+        checked.commits.len(),
+        knobs_text(knobs)
     );
     let _ = match checked.changes.len() {
         0 => writeln!(out, "no change in {examined}"),
@@ -148,6 +173,7 @@ mod tests {
                     p_value: Some(0.002),
                 },
             }],
+            points: Default::default(),
         }
     }
 

@@ -23,7 +23,9 @@ use std::io;
 pub mod read;
 mod state;
 
-pub use state::{CorpusState, FileState, GroupState, StateError, SummaryState};
+pub use state::{
+    read_times, write_times, CorpusState, FileState, GroupState, StateError, SummaryState,
+};
 
 /// Accumulates results as they stream past.
 #[derive(Debug, Default)]

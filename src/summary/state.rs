@@ -214,12 +214,40 @@ pub enum StateError {
     },
 }
 
+/// A time histogram as a summary carries it: HdrHistogram V2 with deflate, base64.
+pub fn write_times(times: &Histogram<u64>) -> String {
+    let mut bytes = Vec::new();
+    V2DeflateSerializer::new()
+        .serialize(times, &mut bytes)
+        .expect("a histogram of u64 counts serializes into memory");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// A time histogram as a summary carries it ([`GroupState::times`]: HdrHistogram V2 with
+/// deflate, base64), read back with the bounds runs record with (3 significant digits from
+/// 1 ns) and growing as recording does; why not, when it is not one.
+pub fn read_times(times: &str) -> Result<Histogram<u64>, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(times)
+        .map_err(|e| e.to_string())?;
+    let mut times: Histogram<u64> = Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| format!("{e:?}"))?;
+    // Read back with the bounds it was written with; later times and merges must grow it
+    // as recording does.
+    times.auto(true);
+    if times.sigfig() != 3 || times.low() != 1 {
+        return Err(format!(
+            "{} significant digits from {}, where runs record 3 from 1",
+            times.sigfig(),
+            times.low()
+        ));
+    }
+    Ok(times)
+}
+
 impl Group {
     fn state(&self) -> GroupState {
-        let mut bytes = Vec::new();
-        V2DeflateSerializer::new()
-            .serialize(&self.times, &mut bytes)
-            .expect("a histogram of u64 counts serializes into memory");
         GroupState {
             corpus: self.corpus.clone(),
             strategy: self.strategy.clone(),
@@ -242,7 +270,7 @@ impl Group {
             wall_ns: self.wall_ns,
             unwalled: self.unwalled,
             preemptions: self.preemptions,
-            times: base64::engine::general_purpose::STANDARD.encode(bytes),
+            times: write_times(&self.times),
         }
     }
 
@@ -272,22 +300,7 @@ impl Group {
                 })?;
             counts[*status as usize] = n;
         }
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(&s.times)
-            .map_err(|e| histogram_error(e.to_string()))?;
-        let mut times: Histogram<u64> = Deserializer::new()
-            .deserialize(&mut bytes.as_slice())
-            .map_err(|e| histogram_error(format!("{e:?}")))?;
-        // Read back with the bounds it was written with; later times and merges must grow
-        // it as recording does.
-        times.auto(true);
-        if times.sigfig() != 3 || times.low() != 1 {
-            return Err(histogram_error(format!(
-                "{} significant digits from {}, where runs record 3 from 1",
-                times.sigfig(),
-                times.low()
-            )));
-        }
+        let times = read_times(&s.times).map_err(histogram_error)?;
         Ok(Group {
             corpus: s.corpus.clone(),
             strategy: s.strategy.clone(),

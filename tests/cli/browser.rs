@@ -221,3 +221,63 @@ fn the_script_takes_the_whole_page() {
     assert_eq!((picture.width, picture.height), (1200, 2900));
     assert_eq!(picture.palette_seen(), ["#0072B2", "#D55E00"]);
 }
+
+/// `colour` laid over white at `opacity`, as a band's fill shows.
+fn tint(colour: [u8; 3], opacity: f64) -> [u8; 3] {
+    colour.map(|c| (255.0 - opacity * (255.0 - f64::from(c))).round() as u8)
+}
+
+/// `history report`'s page of real runs with a speed-up at commit 6: its series in the
+/// points' colour and the change's band in its tint; cut out, neither shows.
+#[test]
+fn a_real_history_page_renders_with_its_series_and_band() {
+    if let Some(why) = browser_missing() {
+        say_skipped(&why);
+        return;
+    }
+    let Some(s) = crate::history::Setup::new() else {
+        return;
+    };
+    // Six a side: fewer could not make a p-value of 0.01 (C(8, 4) = 70 orders). Sleeps
+    // of 10 and 5 ms, as tests/cli/history.rs's: a loaded machine oversleeps by a few ms,
+    // which sleeps of 4 and 2 ms did not survive (no change found).
+    for i in 0..12 {
+        s.commit(i, if i < 6 { "0.010" } else { "0.005" });
+    }
+    let page = s.path("history.html");
+    bench()
+        .args(["history", "report", "--db", &s.db(), "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    if html.matches("fill-opacity=\".14\"").count() != 1 {
+        let check = bench()
+            .args(["history", "check", "--db", &s.db()])
+            .output()
+            .unwrap();
+        panic!(
+            "not one band; history check says:\n{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+    }
+    let count = |picture: &Picture, colour: [u8; 3]| {
+        picture
+            .pixels()
+            .filter(|p| p.iter().zip(&colour).all(|(a, b)| a.abs_diff(*b) <= 6))
+            .count()
+    };
+    let band = tint(rgb_of(PALETTE[2]), 0.14);
+    let picture = render(&page, &s.path("history.png"));
+    assert!(picture.ink() >= INK_WANTED, "{:.3}", picture.ink());
+    assert!(
+        picture.palette_seen().contains(&PALETTE[0]),
+        "no series drawn"
+    );
+    assert!(count(&picture, band) >= PIXELS_PER_COLOUR, "no band drawn");
+    let bare = s.path("bare.html");
+    std::fs::write(&bare, without_plots(&html)).unwrap();
+    let picture = render(&bare, &s.path("bare.png"));
+    assert!(!picture.palette_seen().contains(&PALETTE[0]));
+    assert!(count(&picture, band) < PIXELS_PER_COLOUR);
+}

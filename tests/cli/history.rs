@@ -13,18 +13,18 @@ const SOLVED: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 /// The commit hash of commit `i` of a test's history.
-fn sha(i: usize) -> String {
+pub fn sha(i: usize) -> String {
     format!("{i:02x}c0ffee{}", "0".repeat(32))
 }
 
-struct Setup {
+pub struct Setup {
     dir: tempfile::TempDir,
     python: String,
 }
 
 impl Setup {
     /// `None`, after saying so, where there is no python3.
-    fn new() -> Option<Setup> {
+    pub fn new() -> Option<Setup> {
         let found = Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
             .output();
@@ -51,11 +51,11 @@ impl Setup {
         })
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
-    fn db(&self) -> String {
+    pub fn db(&self) -> String {
         self.path("history.sqlite").display().to_string()
     }
 
@@ -84,6 +84,19 @@ impl Setup {
             .assert()
             .success();
         summary
+    }
+
+    /// Commit `i` of a stepped history: a run at `seconds` a puzzle, added under
+    /// `sha(i)`.
+    pub fn commit(&self, i: usize, seconds: &str) {
+        let summary = self.run(&format!("s{i}.json"), seconds);
+        let added = self.add(&summary, i);
+        assert_eq!(
+            added.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&added.stderr)
+        );
     }
 
     /// `history add SUMMARY --commit sha(i)` at time `i` into the setup's history.
@@ -370,6 +383,35 @@ fn an_in_run_comparison_is_recorded_with_its_run_s_summary() {
         err.contains("recorded 1 run(s) (2 row(s), 1 in-run result(s))"),
         "{err}"
     );
+    // The page draws its ratio with the recorded interval; the export sends both.
+    let cmp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ab).unwrap()).unwrap();
+    let row = &cmp["rows"][0];
+    let db_s = db.display().to_string();
+    let page = dir.path().join("h.html");
+    let (code, _, err) = bench_err(&[
+        "history",
+        "report",
+        "--db",
+        &db_s,
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("dlx -&gt; fast: time ratio"), "{html}");
+    assert!(html.contains("recorded interval"), "{html}");
+    let (code, out, err) = bench_err(&["history", "export", "--format", "bmf", "--db", &db_s]);
+    assert_eq!(code, Some(0), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ratio = &doc["datasets/classic.txt/dlx -> fast"]["time-ratio"];
+    assert_eq!(ratio["value"], row["time_ratio"], "{doc}");
+    assert_eq!(ratio["lower_value"], row["ci"][0], "{doc}");
+    assert_eq!(ratio["upper_value"], row["ci"][1], "{doc}");
+    assert!(
+        doc["datasets/classic.txt/fast"]["throughput"]["value"].is_f64(),
+        "{doc}"
+    );
 }
 
 #[test]
@@ -413,4 +455,178 @@ fn check_refuses_a_missing_history_a_future_one_and_an_unknown_since() {
     let (code, err) = check(&[]);
     assert_eq!(code, Some(2));
     assert!(err.contains("newer than this sudoku-bench knows"), "{err}");
+}
+
+/// `history report` (and `history export`) of `s`'s history with `args`: exit code,
+/// stdout, stderr.
+fn history(s: &Setup, command: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = bench()
+        .args(["history", command, "--db", &s.db()])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Commits 0-5 at 10 ms a puzzle, 6-11 at 5 ms: the page draws the series with a band
+/// between commits 5 and 6, and tables the change `check` reports.
+#[test]
+fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
+    let Some(s) = Setup::new() else { return };
+    let page = s.path("history.html");
+    let page_s = page.display().to_string();
+    // No history yet: refused, and no page is left.
+    let (code, _, err) = history(&s, "report", &["-o", &page_s]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no history there"), "{err}");
+    assert!(!page.exists());
+    for i in 0..12 {
+        s.commit(i, if i < 6 { "0.010" } else { "0.005" });
+    }
+    let (code, out, err) = history(&s, "check", &["--min-change", "20%"]);
+    assert_eq!(code, Some(0), "{err}");
+    let table: Vec<&str> = out.lines().filter(|l| l.contains("median rate")).collect();
+    assert_eq!(table.len(), 1, "{out}");
+    let (code, _, err) = history(&s, "report", &["-o", &page_s, "--min-change", "20%"]);
+    assert_eq!(code, Some(0), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("<script"), "a page with no script");
+    assert!(html.contains("12 commits with runs"), "{html}");
+    assert!(html.contains("slow: median rate"), "{html}");
+    // Every commit on the axis, by its short hash.
+    for i in 0..12 {
+        assert!(html.contains(&format!(">{}</text>", &sha(i)[..7])), "{i}");
+    }
+    // 12 runs, each with its interval: 12 whiskers of 3 strokes in one path.
+    let whiskers = html
+        .split("<path d=\"")
+        .find(|p| p.contains("stroke-width=\"1.2\"/>") && p.matches('M').count() > 3)
+        .unwrap();
+    assert_eq!(
+        whiskers[..whiskers.find('"').unwrap()].matches('M').count(),
+        36
+    );
+    // The band between commits 5 and 6, labelled with the change (twice as fast, give or
+    // take the solver's own time) and its range.
+    let range = format!("{}..{}</text>", &sha(5)[..7], &sha(6)[..7]);
+    let label = html
+        .split("<text")
+        .find(|t| t.ends_with(&range) || t.contains(&range));
+    let label = label.unwrap_or_else(|| panic!("no band labelled {range}: {html}"));
+    assert!(label.contains(">+") && label.contains("% "), "{label}");
+    assert_eq!(html.matches("fill-opacity=\".14\"").count(), 1, "one band");
+    // The table: the change check reports, with its range and direction.
+    let row = format!("<td>{}..{}</td>", &sha(5)[..10], &sha(6)[..10]);
+    assert!(html.contains(&row), "{html}");
+    assert!(html.contains("<td>faster</td>"), "{html}");
+    assert!(table[0].contains(&format!("{}..{}", &sha(5)[..10], &sha(6)[..10])));
+
+    // Another branch's runs only: none, refused, and the page that was there is kept.
+    let (code, _, err) = history(&s, "report", &["-o", &page_s, "--branch", "nowhere"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no run recorded for branch nowhere"), "{err}");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), html);
+    // The history itself is not an output.
+    let (code, _, err) = history(&s, "report", &["-o", &s.db()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("history report's history (--db) and its output"),
+        "{err}"
+    );
+}
+
+/// A number of a JSON document.
+fn number(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// Three commits of real runs: the export of each is its run's median rate and median time
+/// as its summary JSON says them (which `history add` recorded), inside their interval;
+/// the default is the newest commit; an unknown commit is refused.
+#[test]
+fn export_writes_a_commit_s_numbers_in_bencher_metric_format() {
+    let Some(s) = Setup::new() else { return };
+    for (i, seconds) in ["0.004", "0.002", "0.003"].iter().enumerate() {
+        s.commit(i, seconds);
+    }
+    let summary = |i: usize| -> serde_json::Value {
+        let text = std::fs::read_to_string(s.path(&format!("s{i}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let corpus = s.path("easy.txt").display().to_string();
+    let name = format!("{corpus}/slow");
+    for (i, args) in [(1, vec!["--commit", &sha(1)[..8]]), (2, vec![])] {
+        let file = s.path(&format!("bmf{i}.json"));
+        let mut all = vec!["--format", "bmf", "-o", file.to_str().unwrap()];
+        all.extend(args);
+        let (code, out, err) = history(&s, "export", &all);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.is_empty(), "written to -o: {out}");
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let benchmarks = doc.as_object().unwrap();
+        assert_eq!(benchmarks.keys().collect::<Vec<_>>(), [&name], "{doc}");
+        let row = &summary(i)["rows"][0];
+        let throughput = &doc[&name]["throughput"];
+        let rate = number(&row["median_puzzles_per_s_per_core"]);
+        assert!(
+            (number(&throughput["value"]) / rate - 1.0).abs() < 1e-12,
+            "{doc}"
+        );
+        assert!(number(&throughput["lower_value"]) <= rate);
+        assert!(number(&throughput["upper_value"]) >= rate);
+        let latency = &doc[&name]["latency"];
+        assert_eq!(
+            number(&latency["value"]),
+            number(&row["median_ns"]),
+            "{doc}"
+        );
+        // 8 puzzles: the interval of the median is from the fastest to the slowest.
+        assert!(number(&latency["lower_value"]) <= number(&row["median_ns"]));
+        assert!(
+            number(&latency["upper_value"])
+                >= number(&row["max_ns"]) - 1e-3 * number(&row["max_ns"])
+        );
+        // The solver counts guesses (none: two blanks are forced): exact, no bounds.
+        assert_eq!(
+            doc[&name]["guesses"],
+            serde_json::json!({ "value": 0.0 }),
+            "{doc}"
+        );
+    }
+    // To stdout by default: the same document.
+    let (code, out, _) = history(&s, "export", &["--format", "bmf"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, std::fs::read_to_string(s.path("bmf2.json")).unwrap());
+    // An unknown commit, or none given where there is no history: exit 2, nothing written.
+    let (code, out, err) = history(&s, "export", &["--format", "bmf", "--commit", "abcdef"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("--commit abcdef: no such commit in the history (3 recorded)"),
+        "{err}"
+    );
+    let (code, _, err) = bench_err(&[
+        "history",
+        "export",
+        "--format",
+        "bmf",
+        "--db",
+        "nowhere.sqlite",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("nowhere.sqlite: no history there"), "{err}");
+}
+
+fn bench_err(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = bench().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

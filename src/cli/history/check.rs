@@ -39,7 +39,7 @@ pub struct Args {
     branch: Option<String>,
 }
 
-fn parse_p_value(s: &str) -> Result<f64, String> {
+pub(super) fn parse_p_value(s: &str) -> Result<f64, String> {
     match parse_fraction(s) {
         Some(p) if p > 0.0 && p < 1.0 => Ok(p),
         _ => Err(format!(

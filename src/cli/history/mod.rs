@@ -1,8 +1,11 @@
-//! `sudoku-bench history`: a store of runs keyed by commit (`add`) and the change points in
-//! its series (`check`); one file per subcommand.
+//! `sudoku-bench history`: a store of runs keyed by commit (`add`), the change points in
+//! its series (`check`), a page of them (`report`) and one commit's numbers in Bencher's
+//! metric format (`export`); one file per subcommand.
 
 mod add;
 mod check;
+mod export;
+mod report;
 
 use clap::Subcommand;
 
@@ -24,11 +27,19 @@ enum Command {
     Add(add::Args),
     /// Find the change points of every series; exit 1 when a slowdown lies after --since.
     Check(check::Args),
+    /// One self-contained HTML page: every series over the commits, with each run's
+    /// interval, the change points `check` finds, and the table of changes.
+    Report(report::Args),
+    /// One commit's numbers in Bencher Metric Format (`--format bmf`), for `bencher run
+    /// --adapter json`.
+    Export(export::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     match args.command {
         Command::Add(args) => add::run(args),
         Command::Check(args) => check::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Export(args) => export::run(args),
     }
 }

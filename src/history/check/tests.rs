@@ -32,6 +32,15 @@ fn key(machine: &str, strategy: &str) -> SeriesKey {
     }
 }
 
+/// A run's time histogram: 100 solves of 1 to 100 µs.
+fn times() -> String {
+    let mut h = hdrhistogram::Histogram::<u64>::new(3).unwrap();
+    for t in 1..=100 {
+        h.record(t * 1000).unwrap();
+    }
+    crate::summary::write_times(&h)
+}
+
 fn sha(i: usize) -> String {
     format!("{i:02x}{}", "0".repeat(38))
 }
@@ -63,6 +72,7 @@ fn memory() -> Memory {
                     median_rate: rate * wobble(i) * if i < 20 { 1.0 } else { factor },
                     nodes: Some(nodes),
                     guesses: None,
+                    times: times(),
                 },
             });
         }
@@ -167,4 +177,37 @@ fn a_run_of_an_unlisted_commit_is_an_error_not_a_panic() {
     m.commits.pop();
     let err = check(&mut m, &Detection::default(), None).unwrap_err();
     assert!(matches!(err, CheckError::UnknownCommit(_)), "{err:?}");
+}
+
+#[test]
+fn a_median_rate_carries_the_interval_of_its_run_s_median_and_a_bad_histogram_is_refused() {
+    let mut store = memory();
+    let series = series(&mut store, None).unwrap();
+    let key = (key("m1", "fast"), Measure::MedianRate);
+    let points = &series.points[&key];
+    assert_eq!(points.len(), 30);
+    // 100 solves of 1 to 100 µs: the 40th and the 61st, as rates, to the histogram's
+    // 3 digits.
+    let (lo, hi) = points[0].interval.expect("an interval");
+    assert!((lo * 61_000.0 / 1e9 - 1.0).abs() < 1e-3, "{lo}");
+    assert!((hi * 40_000.0 / 1e9 - 1.0).abs() < 1e-3, "{hi}");
+    let nodes = &series.points[&(key.0.clone(), Measure::Nodes)];
+    assert!(nodes.iter().all(|p| p.interval.is_none()));
+    // check judges the same series.
+    let checked = check(&mut store, &Detection::default(), None).unwrap();
+    assert_eq!(checked.points, series.points);
+
+    if let Measured::Row { times, .. } = &mut store.observations[7].measured {
+        *times = "not a histogram".into();
+    }
+    let err = check(&mut store, &Detection::default(), None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "commit {}, c.txt / fast: the time histogram",
+            sha(3)
+        )),
+        "{err}"
+    );
 }

@@ -172,7 +172,8 @@ fn runs_come_back_as_observations_with_commits_in_time_order() {
         Measured::Row {
             median_rate: 100.0,
             nodes: Some((90, 9)),
-            guesses: None
+            guesses: None,
+            times: "HISTOGRAM".into(),
         }
     );
     assert_eq!(obs[1].commit, "aaaa");

@@ -112,6 +112,17 @@ enum Kind {
     Bars {
         width: f64,
     },
+    /// Points in pairs, (x, low) then (x, high): a vertical whisker each.
+    Intervals,
+}
+
+/// A shaded stretch of x, labelled: where something happened between two points.
+#[derive(Debug, Clone, PartialEq)]
+struct Band {
+    from: f64,
+    to: f64,
+    color: usize,
+    label: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +143,9 @@ pub struct Chart {
     diagonal: bool,
     width: u32,
     height: u32,
+    /// Names of the x positions 0, 1, 2, ...; when given, the x ticks are these names.
+    categories: Vec<String>,
+    bands: Vec<Band>,
 }
 
 /// Colours told apart also by most colour-blind readers (Okabe and Ito), in the order
@@ -151,7 +165,37 @@ impl Chart {
             diagonal: false,
             width: 560,
             height: 380,
+            categories: Vec::new(),
+            bands: Vec::new(),
         }
+    }
+
+    /// Name the x positions 0, 1, 2, ...: the ticks are these names (written upwards, and
+    /// every other one or sparser when they would overlap), and the axis spans them all
+    /// (for commits in order, whichever have points).
+    pub fn categories(mut self, names: Vec<String>) -> Chart {
+        self.categories = names;
+        self
+    }
+
+    /// A vertical whisker from low to high at each x: (x, low, high).
+    pub fn intervals(&mut self, name: &str, color: usize, intervals: &[(f64, f64, f64)]) {
+        let points = intervals
+            .iter()
+            .flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)])
+            .collect();
+        self.push(name, color, Kind::Intervals, points);
+    }
+
+    /// Shade x from `from` to `to` in `color` (a `PALETTE` index), under the series, with
+    /// `label` at its top.
+    pub fn band(&mut self, from: f64, to: f64, color: usize, label: &str) {
+        self.bands.push(Band {
+            from,
+            to,
+            color,
+            label: label.to_string(),
+        });
     }
 
     /// Another size, in CSS pixels.

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::axis::{self, position, Range, Tick};
 use super::thin::{self, Px};
-use super::{Axis, Chart, Kind, Mark, Scale, Series, PALETTE};
+use super::{Axis, Band, Chart, Kind, Mark, Scale, Series, PALETTE};
 use crate::render::html::escape;
 
 /// Tick label size; titles and axis labels are a little larger.
@@ -145,6 +145,12 @@ fn ranges(chart: &Chart) -> Option<(Range, Range)> {
             }
         }
     }
+    if let Some(last) = chart.categories.len().checked_sub(1) {
+        if let (Some(first), Some(last)) = (position(xs, 0.0), position(xs, last as f64)) {
+            bx.add(first);
+            bx.add(last);
+        }
+    }
     if chart.diagonal && xs == ys {
         // y = x over the range both share: the same span on both axes.
         let both = bx.union(by);
@@ -203,6 +209,30 @@ fn legend_rows(chart: &Chart, canvas_width: f64) -> (Vec<(Entry, f64, usize)>, u
     (placed, rows)
 }
 
+/// Named ticks, written upwards: every `stride`-th name, so that neighbours do not overlap.
+fn category_ticks(plot: &Plot, names: &[String]) -> Vec<(Tick, String)> {
+    let spacing = (plot.x_px(1.0) - plot.x_px(0.0)).abs();
+    let stride = if spacing > 0.0 {
+        ((FONT + 3.0) / spacing).ceil().max(1.0) as usize
+    } else {
+        names.len().max(1)
+    };
+    names
+        .iter()
+        .enumerate()
+        .step_by(stride)
+        .map(|(i, name)| {
+            let at = i as f64;
+            let tick = Tick {
+                at,
+                value: at,
+                step: 1.0,
+            };
+            (tick, name.clone())
+        })
+        .collect()
+}
+
 /// Labelled ticks that fit: fewer when neighbouring labels would overlap.
 fn x_ticks(plot: &Plot, labels: super::Labels) -> Vec<(Tick, String)> {
     let mut most = ((plot.right - plot.left) / 64.0).max(2.0) as usize;
@@ -236,13 +266,26 @@ pub(super) fn draw(chart: &Chart) -> String {
         None => (Vec::new(), 0),
     };
     let top = 34.0;
+    // Names written upwards take their length under the plot, where numbers take a line.
+    let names = chart
+        .categories
+        .iter()
+        .map(|c| text_width(c, FONT))
+        .fold(0.0, f64::max);
+    let tick_room = if chart.categories.is_empty() {
+        0.0
+    } else {
+        (names + 10.0 - 16.0).max(0.0)
+    };
     // Under the plot: tick labels, the axis label, then the legend's rows.
-    let below =
-        36.0 + if rows > 0 {
+    let below = 36.0
+        + tick_room
+        + if rows > 0 {
             10.0 + 16.0 * rows as f64
         } else {
             0.0
-        } + 8.0;
+        }
+        + 8.0;
     // A long legend makes the chart taller rather than squeezing the plot away.
     height = height.max(top + 120.0 + below);
     let bottom = height - below;
@@ -292,14 +335,23 @@ pub(super) fn draw(chart: &Chart) -> String {
         x,
         y,
     };
-    let x_ticks = x_ticks(&plot, chart.x.labels);
+    let named = !chart.categories.is_empty();
+    let x_ticks = if named {
+        category_ticks(&plot, &chart.categories)
+    } else {
+        x_ticks(&plot, chart.x.labels)
+    };
 
-    grid(&mut out, &plot, &x_ticks, &y_ticks);
-    axis_labels(&mut out, &plot, &chart.x, &chart.y);
+    grid(&mut out, &plot, &x_ticks, &y_ticks, named);
+    axis_labels(&mut out, &plot, &chart.x, &chart.y, tick_room);
+    for (i, band) in chart.bands.iter().enumerate() {
+        draw_band(&mut out, &plot, band, i);
+    }
 
     // Bars underneath, then the diagonal, lines, dots, and the marks on top of the dots.
     let layer = |s: &Series| match s.kind {
         Kind::Bars { .. } => 0,
+        Kind::Intervals => 1,
         Kind::Line | Kind::Steps => 2,
         Kind::Points(Mark::Dot) => 3,
         Kind::Points(Mark::Ring) => 4,
@@ -321,7 +373,7 @@ pub(super) fn draw(chart: &Chart) -> String {
 
     frame(&mut out, plot.left, plot.top, plot.right, plot.bottom);
     for (entry, at, row) in &legend {
-        let cy = bottom + 36.0 + 10.0 + 8.0 + 16.0 * *row as f64;
+        let cy = bottom + 36.0 + tick_room + 10.0 + 8.0 + 16.0 * *row as f64;
         legend_entry(&mut out, chart, entry, *at, cy);
     }
     out.push_str("</svg>");
@@ -339,8 +391,14 @@ fn frame(out: &mut String, left: f64, top: f64, right: f64, bottom: f64) {
     );
 }
 
-/// Grid lines, tick marks and tick labels.
-fn grid(out: &mut String, plot: &Plot, x_ticks: &[(Tick, String)], y_ticks: &[(Tick, String)]) {
+/// Grid lines, tick marks and tick labels; x's written upwards when `upwards`.
+fn grid(
+    out: &mut String,
+    plot: &Plot,
+    x_ticks: &[(Tick, String)],
+    y_ticks: &[(Tick, String)],
+    upwards: bool,
+) {
     let (left, right) = (tenths(plot.left), tenths(plot.right));
     let (top, bottom) = (tenths(plot.top), tenths(plot.bottom));
     let xs: Vec<i64> = x_ticks
@@ -378,16 +436,31 @@ fn grid(out: &mut String, plot: &Plot, x_ticks: &[(Tick, String)], y_ticks: &[(T
              <path d=\"{marks}\" stroke=\"{INK}\" fill=\"none\"/>"
         );
     }
-    out.push_str("<g text-anchor=\"middle\">");
-    for ((_, label), x) in x_ticks.iter().zip(&xs) {
-        let _ = write!(out, "<text x=\"");
-        num(out, *x);
-        let _ = write!(
-            out,
-            "\" y=\"{}\">{}</text>",
-            px(plot.bottom + 16.0),
-            escape(label)
-        );
+    if upwards {
+        // Each name ends under its tick and runs up-left from it, centred on the tick.
+        out.push_str("<g text-anchor=\"end\">");
+        for ((_, label), x) in x_ticks.iter().zip(&xs) {
+            let _ = write!(out, "<text transform=\"translate(");
+            num(out, *x + 40);
+            let _ = write!(
+                out,
+                " {}) rotate(-90)\">{}</text>",
+                px(plot.bottom + 7.0),
+                escape(label)
+            );
+        }
+    } else {
+        out.push_str("<g text-anchor=\"middle\">");
+        for ((_, label), x) in x_ticks.iter().zip(&xs) {
+            let _ = write!(out, "<text x=\"");
+            num(out, *x);
+            let _ = write!(
+                out,
+                "\" y=\"{}\">{}</text>",
+                px(plot.bottom + 16.0),
+                escape(label)
+            );
+        }
     }
     out.push_str("</g><g text-anchor=\"end\">");
     for ((_, label), y) in y_ticks.iter().zip(&ys) {
@@ -399,14 +472,14 @@ fn grid(out: &mut String, plot: &Plot, x_ticks: &[(Tick, String)], y_ticks: &[(T
     out.push_str("</g>");
 }
 
-fn axis_labels(out: &mut String, plot: &Plot, x: &Axis, y: &Axis) {
+fn axis_labels(out: &mut String, plot: &Plot, x: &Axis, y: &Axis, tick_room: f64) {
     let _ = write!(
         out,
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"12\">{}</text>\
          <text transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\" \
          font-size=\"12\">{}</text>",
         px((plot.left + plot.right) / 2.0),
-        px(plot.bottom + 33.0),
+        px(plot.bottom + 33.0 + tick_room),
         escape(&x.label),
         px((plot.top + plot.bottom) / 2.0),
         escape(&y.label),
@@ -426,6 +499,38 @@ fn diagonal(out: &mut String, plot: &Plot) {
     let _ = write!(
         out,
         "<path d=\"{d}\" stroke=\"{DIAGONAL}\" stroke-dasharray=\"5 4\" fill=\"none\"/>"
+    );
+}
+
+/// A band: a light rectangle over the plot's height from `from` to `to`, its label at the
+/// top (the `i`-th band's a line lower than the one before, over three lines, so that
+/// neighbours' labels do not overlap).
+fn draw_band(out: &mut String, plot: &Plot, band: &Band, i: usize) {
+    let (Some(from), Some(to)) = (
+        position(plot.x.scale, band.from),
+        position(plot.x.scale, band.to),
+    ) else {
+        return;
+    };
+    let (a, b) = (plot.x_px(from), plot.x_px(to));
+    let (left, right) = (
+        a.min(b).max(plot.left),
+        a.max(b).min(plot.right).max(plot.left),
+    );
+    let color = PALETTE[band.color % PALETTE.len()];
+    let _ = write!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{color}\" \
+         fill-opacity=\".14\" stroke=\"{color}\" stroke-opacity=\".5\" \
+         stroke-dasharray=\"3 3\"><title>{label}</title></rect>\
+         <text x=\"{}\" y=\"{}\" fill=\"{color}\">{label}</text>",
+        px(left),
+        px(plot.top),
+        px(right - left),
+        px(plot.bottom - plot.top),
+        px(left + 3.0),
+        px(plot.top + 13.0 + 13.0 * (i % 3) as f64),
+        label = escape(&band.label),
     );
 }
 
@@ -487,6 +592,34 @@ fn draw_series(out: &mut String, plot: &Plot, series: &Series) {
             );
         }
         Kind::Bars { width } => bars(out, plot, series, width, color),
+        Kind::Intervals => whiskers(out, plot, series, color),
+    }
+}
+
+/// One whisker per (x, low), (x, high) pair: a vertical stroke with short caps.
+fn whiskers(out: &mut String, plot: &Plot, series: &Series, color: &str) {
+    let mut d = String::new();
+    for pair_of in series.points.chunks_exact(2) {
+        let (x, lo) = pair_of[0];
+        let (_, hi) = pair_of[1];
+        let (Some(a), Some(b)) = (plot.place(x, lo), plot.place(x, hi)) else {
+            continue;
+        };
+        d.push('M');
+        pair(&mut d, a);
+        d.push('V');
+        num(&mut d, b.1);
+        for y in [a.1, b.1] {
+            d.push('M');
+            pair(&mut d, (a.0 - 30, y));
+            d.push_str("h6");
+        }
+    }
+    if !d.is_empty() {
+        let _ = write!(
+            out,
+            "<path d=\"{d}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"1.2\"/>"
+        );
     }
 }
 
@@ -606,6 +739,15 @@ fn legend_entry(out: &mut String, chart: &Chart, entry: &Entry, x: f64, cy: f64)
                     let _ = write!(out, "<path d=\"M");
                     pair(out, (sx, sy));
                     let _ = write!(out, "h18\" stroke=\"{color}\" stroke-width=\"2\"/>");
+                }
+                Kind::Intervals => {
+                    let _ = write!(out, "<path d=\"M");
+                    pair(out, (sx + 90, sy - 50));
+                    let _ = write!(
+                        out,
+                        "v10m-3 0h6m-6-10h6\" stroke=\"{color}\" stroke-width=\"1.2\" \
+                         fill=\"none\"/>"
+                    );
                 }
                 Kind::Bars { .. } => {
                     let _ = write!(out, "<rect x=\"");

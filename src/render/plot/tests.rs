@@ -375,3 +375,49 @@ fn demo_page_when_asked() {
     std::fs::write(&path, page.finish()).unwrap();
     eprintln!("wrote {}", path.display());
 }
+
+#[test]
+fn named_x_positions_whiskers_and_a_labelled_band() {
+    let names: Vec<String> = (0..100).map(|i| format!("c{i:06x}")).collect();
+    let mut chart = Chart::new("rate", Axis::linear("commit"), Axis::linear("rate"))
+        .size(900, 380)
+        .categories(names.clone());
+    chart.points("median", 0, Mark::Dot, vec![(10.0, 5.0), (60.0, 4.0)]);
+    chart.intervals("95%", 1, &[(10.0, 4.5, 5.5), (60.0, 3.8, 4.2)]);
+    chart.band(40.0, 41.0, 1, "-20% c000028..c000029");
+    let svg = chart.svg();
+    assert_one_decimal(&svg);
+    // Names run upwards; 100 of them in under 900 px: every other one.
+    assert!(svg.contains("rotate(-90)\">c000000</text>"), "{svg}");
+    assert!(svg.contains(">c000002</text>") && !svg.contains(">c000001</text>"));
+    // The axis spans every name, not only those with points.
+    let x_of = |name: &str| -> f64 {
+        let at = svg.find(&format!(">{name}</text>")).unwrap();
+        let head = &svg[..at];
+        let t = head.rfind("translate(").unwrap();
+        head[t + 10..].split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(x_of("c000000") < x_of("c000062"));
+    // Two whiskers, each a stroke and two caps, in their colour.
+    let whiskers = paths_in(&svg, PALETTE[1]);
+    assert_eq!(whiskers.len(), 2, "{whiskers:?}");
+    assert_eq!(whiskers[0].matches('M').count(), 6, "{}", whiskers[0]);
+    // The band lies between the 40th and the 41st name, with its label.
+    assert!(svg.contains(">-20% c000028..c000029</text>"));
+    let rect = &svg[..svg.find("fill-opacity=\".14\"").unwrap()];
+    let rect = &rect[rect.rfind("<rect").unwrap()..];
+    let attr = |name: &str| -> f64 {
+        let at = rect.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        rect[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let left = attr("x");
+    let right = left + attr("width");
+    let tick = |name: &str| x_of(name) - 4.0;
+    assert!(
+        (left - tick("c000028")).abs() < 0.2,
+        "{left} {}",
+        tick("c000028")
+    );
+    assert!(right > left && right < tick("c00002a"), "{right}");
+    assert_eq!(svg, chart.svg(), "deterministic");
+}
