@@ -1,13 +1,15 @@
 //! `history`: runs recorded by commit, and the change points in each series they make.
 //!
 //! [`record`] turns summary JSONs (and in-run comparison JSONs) into what is stored,
-//! refusing what cannot be placed; [`store`] is the one interface to storage and
-//! [`sqlite`] its embedded implementation; [`mod@check`] builds the series (machines, settings
-//! and corpora never mixed) and finds their change points with [`changes`].
+//! refusing what cannot be placed; [`store`] is the one interface to storage, [`sqlite`]
+//! its embedded implementation, over [`sql`]'s schema and statements (written for a
+//! shared PostgreSQL store too); [`mod@check`] builds the series (machines, settings and
+//! corpora never mixed) and finds their change points with [`changes`].
 
 pub mod changes;
 pub mod check;
 pub mod record;
+pub mod sql;
 pub mod sqlite;
 pub mod store;
 

@@ -1,6 +1,7 @@
 //! The one interface to a history's storage, [`HistoryStore`], and what goes in and out of
 //! it. [`super::sqlite::SqliteStore`] is the embedded default; a server-backed store (a
-//! team's shared PostgreSQL) implements the same trait with the same schema versions.
+//! team's shared PostgreSQL) implements the same trait with the same schema and statements
+//! ([`super::sql`]).
 
 use std::path::PathBuf;
 
@@ -278,7 +279,7 @@ pub trait HistoryStore {
     /// Every recorded commit, in the series' order: by time, then by when first recorded.
     fn commits(&mut self) -> Result<Vec<CommitRecord>, StoreError>;
 
-    /// Every observation, for the series: summaries' rows and in-run A/B results, in the
-    /// order they were recorded.
+    /// Every observation, for the series: summaries' rows, then in-run A/B results, each by
+    /// run in the order recorded, then by corpus identity and strategy.
     fn observations(&mut self) -> Result<Vec<Observation>, StoreError>;
 }
