@@ -1,7 +1,7 @@
 //! The one interface to a history's storage, [`HistoryStore`], and what goes in and out of
-//! it. [`super::sqlite::SqliteStore`] is the embedded default; a server-backed store (a
-//! team's shared PostgreSQL) implements the same trait with the same schema and statements
-//! ([`super::sql`]).
+//! it. [`super::sqlite::SqliteStore`] is the embedded default; a team's shared PostgreSQL
+//! (`PostgresStore`, built with the `postgres` feature) implements the same trait with the
+//! same schema and statements ([`super::sql`]).
 
 use std::path::PathBuf;
 
@@ -198,6 +198,16 @@ pub enum StoreError {
         path: String,
         /// Why.
         why: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A PostgreSQL URL given to a build without the `postgres` feature.
+    #[error(
+        "{url}: this sudoku-bench was built without PostgreSQL; build it with \
+         `cargo build --release --features postgres` (or install it with \
+         `cargo install --path . --features postgres`)"
+    )]
+    NoPostgres {
+        /// The URL, without its password.
+        url: String,
     },
     /// Asked to read a history that is not there.
     #[error("{path}: no history there (`sudoku-bench history add` makes one)")]
