@@ -1,15 +1,21 @@
 //! `history`: runs recorded by commit, and the change points in each series they make.
 //!
 //! [`record`] turns summary JSONs (and in-run comparison JSONs) into what is stored,
-//! refusing what cannot be placed; [`store`] is the one interface to storage and
-//! [`sqlite`] its embedded implementation; [`mod@check`] builds the series (machines, settings
-//! and corpora never mixed) and finds their change points with [`changes`]; [`median`]
-//! gives each run's median the interval a page draws and an export sends.
+//! refusing what cannot be placed; [`store`] is the one interface to storage, [`sqlite`]
+//! its embedded implementation and `postgres` (the `postgres` feature) a shared one, both
+//! over [`sql`]'s schema and statements; [`db`] parses `--db` into one of them;
+//! [`mod@check`] builds the series (machines, settings and corpora never mixed) and finds
+//! their change points with [`changes`]; [`median`] gives each run's median the interval a
+//! page draws and an export sends.
 
 pub mod changes;
 pub mod check;
+pub mod db;
 pub mod median;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod record;
+pub mod sql;
 pub mod sqlite;
 pub mod store;
 
@@ -18,9 +24,39 @@ use std::time::{Duration, UNIX_EPOCH};
 use crate::machine::Machine;
 
 pub use check::{check, series, Change, CheckError, Checked, Measure, Series};
+pub use db::Db;
 pub use record::{read_runs, PlaceError};
 pub use sqlite::SqliteStore;
 pub use store::{HistoryStore, Placement, StoreError};
+
+/// `url` as messages show it: a password in it (`user:PASSWORD@`, `password=`) is
+/// replaced by `***`, so that it does not reach a CI log.
+pub fn shown_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let authority = match authority.rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((user, _)) => format!("{user}:***@{host}"),
+            None => format!("{user}@{host}"),
+        },
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some(("password", _)) => "password=***".to_string(),
+                    _ => kv.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
 
 /// A machine as a series' key shows it: `CPU, N cores, OS ARCH`.
 pub fn shown_machine(m: &Machine) -> String {

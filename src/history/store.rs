@@ -1,6 +1,7 @@
 //! The one interface to a history's storage, [`HistoryStore`], and what goes in and out of
-//! it. [`super::sqlite::SqliteStore`] is the embedded default; a server-backed store (a
-//! team's shared PostgreSQL) implements the same trait with the same schema versions.
+//! it. [`super::sqlite::SqliteStore`] is the embedded default; a team's shared PostgreSQL
+//! (`PostgresStore`, built with the `postgres` feature) implements the same trait with the
+//! same schema and statements ([`super::sql`]).
 
 use std::path::PathBuf;
 
@@ -201,6 +202,16 @@ pub enum StoreError {
         /// Why.
         why: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A PostgreSQL URL given to a build without the `postgres` feature.
+    #[error(
+        "{url}: this sudoku-bench was built without PostgreSQL; build it with \
+         `cargo build --release --features postgres` (or install it with \
+         `cargo install --path . --features postgres`)"
+    )]
+    NoPostgres {
+        /// The URL, without its password.
+        url: String,
+    },
     /// Asked to read a history that is not there.
     #[error("{path}: no history there (`sudoku-bench history add` makes one)")]
     Missing {
@@ -281,7 +292,7 @@ pub trait HistoryStore {
     /// Every recorded commit, in the series' order: by time, then by when first recorded.
     fn commits(&mut self) -> Result<Vec<CommitRecord>, StoreError>;
 
-    /// Every observation, for the series: summaries' rows and in-run A/B results, in the
-    /// order they were recorded.
+    /// Every observation, for the series: summaries' rows, then in-run A/B results, each by
+    /// run in the order recorded, then by corpus identity and strategy.
     fn observations(&mut self) -> Result<Vec<Observation>, StoreError>;
 }

@@ -13,18 +13,18 @@ const SOLVED: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 /// The commit hash of commit `i` of a test's history.
-pub fn sha(i: usize) -> String {
+pub(crate) fn sha(i: usize) -> String {
     format!("{i:02x}c0ffee{}", "0".repeat(32))
 }
 
-pub struct Setup {
+pub(crate) struct Setup {
     dir: tempfile::TempDir,
     python: String,
 }
 
 impl Setup {
     /// `None`, after saying so, where there is no python3.
-    pub fn new() -> Option<Setup> {
+    pub(crate) fn new() -> Option<Setup> {
         let found = Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
             .output();
@@ -51,17 +51,17 @@ impl Setup {
         })
     }
 
-    pub fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
-    pub fn db(&self) -> String {
+    pub(crate) fn db(&self) -> String {
         self.path("history.sqlite").display().to_string()
     }
 
     /// A real run of the corpus by steady.py sleeping `seconds` a puzzle, as strategy
     /// `slow`; its summary JSON.
-    fn run(&self, name: &str, seconds: &str) -> PathBuf {
+    pub(crate) fn run(&self, name: &str, seconds: &str) -> PathBuf {
         let summary = self.path(name);
         let solver = format!(
             "slow=cmd:{}",
@@ -88,7 +88,7 @@ impl Setup {
 
     /// Commit `i` of a stepped history: a run at `seconds` a puzzle, added under
     /// `sha(i)`.
-    pub fn commit(&self, i: usize, seconds: &str) {
+    pub(crate) fn commit(&self, i: usize, seconds: &str) {
         let summary = self.run(&format!("s{i}.json"), seconds);
         let added = self.add(&summary, i);
         assert_eq!(
@@ -211,7 +211,7 @@ fn check_finds_where_a_solver_got_faster_and_slower_and_fails_only_on_a_new_slow
     );
 }
 
-fn run_fast(corpus: &str, extra: &[&str], summary: &Path) {
+pub(crate) fn run_fast(corpus: &str, extra: &[&str], summary: &Path) {
     bench()
         .args(["run", corpus, "-s", "fast,dlx", "-j", "1", "-q"])
         .args(extra)

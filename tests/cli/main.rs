@@ -26,6 +26,8 @@ mod foreign_cmd;
 mod foreign_lib;
 #[cfg(unix)]
 mod history;
+#[cfg(unix)]
+mod history_postgres;
 mod integrity;
 #[cfg(unix)]
 mod interrupt;

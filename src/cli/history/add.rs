@@ -6,9 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::history::record::finished_at;
-use sudoku_bench::history::{
-    parse_time, read_runs, shown_time, HistoryStore, Placement, SqliteStore,
-};
+use sudoku_bench::history::{parse_time, read_runs, shown_time, Db, Placement};
 
 use super::super::exit::Exit;
 use super::DEFAULT_DB;
@@ -37,9 +35,11 @@ pub struct Args {
     #[arg(long = "label", value_name = "K=V", value_parser = parse_label)]
     labels: Vec<(String, String)>,
 
-    /// The history (SQLite), made when it is not there [default: results/history.sqlite,
-    /// its directory made too; a named one's directory must exist].
-    #[arg(long, value_name = "PATH")]
+    /// The history, made when it is not there: an SQLite file [default:
+    /// results/history.sqlite, its directory made too; a named one's directory must exist],
+    /// or a PostgreSQL database, postgres://USER:PASSWORD@HOST/DB (built with the `postgres`
+    /// feature).
+    #[arg(long, value_name = "PATH|URL")]
     db: Option<PathBuf>,
 }
 
@@ -113,17 +113,17 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         labels: args.labels,
     };
     let db = match args.db {
-        Some(db) => db,
+        Some(db) => Db::parse(&db),
         None => {
             let db = PathBuf::from(DEFAULT_DB);
             if let Some(dir) = db.parent() {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot make {}", dir.display()))?;
             }
-            db
+            Db::Sqlite(db)
         }
     };
-    let mut store = SqliteStore::open_or_create(&db)?;
+    let mut store = db.open_or_create()?;
     let added = store.add(&placement, &runs)?;
     for file in &added.already {
         eprintln!(
@@ -142,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         added.ab,
         placement.commit,
         shown_time(placement.time),
-        db.display()
+        db
     );
     Ok(Exit::Success)
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use sudoku_bench::history::changes::Detection;
 use sudoku_bench::history::check::commit_index;
-use sudoku_bench::history::{check, SqliteStore};
+use sudoku_bench::history::{check, Db};
 use sudoku_bench::render::history::changes_text;
 
 use super::super::compare::{parse_fraction, parse_threshold};
@@ -21,8 +21,9 @@ pub struct Args {
     #[arg(long, value_name = "SHA")]
     since: Option<String>,
 
-    /// The history (SQLite) [default: results/history.sqlite].
-    #[arg(long, value_name = "PATH")]
+    /// The history: an SQLite file [default: results/history.sqlite], or a PostgreSQL
+    /// database, postgres://USER:PASSWORD@HOST/DB (built with the `postgres` feature).
+    #[arg(long, value_name = "PATH|URL")]
     db: Option<PathBuf>,
 
     /// The false-alarm probability of each split: a split is a change when its permutation
@@ -49,15 +50,15 @@ pub(super) fn parse_p_value(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let db = args.db.unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
-    let mut store = SqliteStore::open(&db)?;
+    let db = Db::parse(&args.db.unwrap_or_else(|| PathBuf::from(DEFAULT_DB)));
+    let mut store = db.open()?;
     let knobs = Detection {
         p_value: args.p_value,
         min_change: args.min_change,
         ..Detection::default()
     };
     // The store's errors name the database.
-    let checked = check(&mut store, &knobs, args.branch.as_deref())?;
+    let checked = check(store.as_mut(), &knobs, args.branch.as_deref())?;
     let since = match &args.since {
         Some(sha) => Some(commit_index(&checked.commits, sha)?),
         None => None,

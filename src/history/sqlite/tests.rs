@@ -1,5 +1,6 @@
 use super::*;
-use crate::history::store::{AbRecord, CorpusKey, RowRecord};
+use crate::history::store::{AbRecord, CorpusKey, Measured, RowRecord};
+use crate::machine::Machine;
 
 fn machine(cpu: &str) -> Machine {
     Machine {
