@@ -16,7 +16,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use crate::machine::Machine;
 
 pub use check::{check, Change, CheckError, Checked, Measure};
-pub use record::{read_runs, PlaceError};
+pub use record::{read_runs, read_runs_taking, PlaceError, Taken};
 pub use sqlite::SqliteStore;
 pub use store::{HistoryStore, Placement, StoreError};
 
