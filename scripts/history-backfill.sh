@@ -37,7 +37,10 @@
 # it; then `history check` reports the changes.
 set -euo pipefail
 set -E
-trap 'echo "history-backfill: failed (line $LINENO): $BASH_COMMAND" >&2; exit 2' ERR
+# The traps write to fd 3, this script's stderr: a build's output goes to its log, and a
+# trap may run inside that redirection.
+exec 3>&2
+trap 'echo "history-backfill: failed (line $LINENO): $BASH_COMMAND" >&3; exit 2' ERR
 cd "$(dirname "$0")/.."
 . scripts/perf-corpus.sh
 
@@ -95,11 +98,12 @@ remove_tree() {
         git worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
     fi
     git worktree prune
+    rm -f "$work"/*.partial
 }
 mkdir -p "$work"
 remove_tree # left over by a backfill that was killed
 trap remove_tree EXIT
-trap 'echo "history-backfill: interrupted" >&2; exit 130' INT TERM
+trap 'echo "history-backfill: interrupted" >&3; exit 130' INT TERM
 
 if [ -n "${SUDOKU_BENCH:-}" ]; then
     bench=$SUDOKU_BENCH

@@ -266,7 +266,7 @@ fn record_puts_runs_under_head_only_when_head_is_what_ran_and_never_fails_the_ca
         "{err}"
     );
     assert!(out.contains("over 1 commits"), "{out}");
-    assert_eq!(query(&db, "SELECT sha FROM commits"), [head.clone()]);
+    assert_eq!(query(&db, "SELECT sha FROM commits"), [head.as_str()]);
     assert_eq!(query(&db, "SELECT strategy FROM rows"), ["solver"]);
     assert_eq!(query(&db, "SELECT value FROM labels"), ["ci"]);
     assert_eq!(query(&db, "SELECT branch FROM runs"), ["main"]);
@@ -320,4 +320,60 @@ fn record_puts_runs_under_head_only_when_head_is_what_ran_and_never_fails_the_ca
     let (code, _, err) = record(&repo, &fake, &["--gate", "--since", &head, &summary_s]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("fails (--gate)"), "{err}");
+}
+
+/// Ctrl-C during a build: the script says so, exits 130, and leaves no worktree behind.
+#[test]
+fn backfill_stopped_by_ctrl_c_removes_its_worktree() {
+    use std::os::unix::process::CommandExt;
+    if !has_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    repository(&repo);
+    let mark = dir.path().join("building");
+    // A build that says it has started, then waits to be stopped.
+    let lib_cmd = format!(
+        "touch {} && exec sleep 600",
+        shlex::try_quote(&mark.display().to_string()).unwrap()
+    );
+    let child = Command::new("bash")
+        .current_dir(&repo)
+        .args(["scripts/history-backfill.sh", "1", "--lib-cmd", &lib_cmd])
+        .env("SUDOKU_BENCH", assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .env("CARGO_TARGET_DIR", repo.join("target"))
+        .stderr(std::process::Stdio::piped())
+        // Its own process group, as a terminal's foreground job: Ctrl-C reaches all of it.
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let patience = std::time::Instant::now();
+    while !mark.exists() {
+        assert!(
+            patience.elapsed() < std::time::Duration::from_secs(60),
+            "the build never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(repo.join("target/backfill/tree").exists());
+    let group = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill has no memory effects; the group is our own child's.
+    assert_eq!(unsafe { libc::kill(-group, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("history-backfill: interrupted"), "{err}");
+    assert!(!repo.join("target/backfill/tree").exists());
+    let worktrees = Command::new("git")
+        .current_dir(&repo)
+        .args(["worktree", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&worktrees.stdout).lines().count(),
+        1,
+        "{worktrees:?}"
+    );
 }
