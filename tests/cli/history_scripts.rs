@@ -326,6 +326,7 @@ fn record_puts_runs_under_head_only_when_head_is_what_ran_and_never_fails_the_ca
 #[test]
 fn backfill_stopped_by_ctrl_c_removes_its_worktree() {
     use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
     if !has_git() {
         return;
     }
@@ -336,31 +337,49 @@ fn backfill_stopped_by_ctrl_c_removes_its_worktree() {
     let mark = dir.path().join("building");
     // A build that says it has started, then waits to be stopped.
     let lib_cmd = format!(
-        "touch {} && exec sleep 600",
+        "touch {} && exec sleep 120",
         shlex::try_quote(&mark.display().to_string()).unwrap()
     );
-    let child = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .current_dir(&repo)
         .args(["scripts/history-backfill.sh", "1", "--lib-cmd", &lib_cmd])
         .env("SUDOKU_BENCH", assert_cmd::cargo::cargo_bin("sudoku-bench"))
         .env("CARGO_TARGET_DIR", repo.join("target"))
         .stderr(std::process::Stdio::piped())
         // Its own process group, as a terminal's foreground job: Ctrl-C reaches all of it.
-        .process_group(0)
-        .spawn()
-        .unwrap();
-    let patience = std::time::Instant::now();
+        .process_group(0);
+    // SAFETY: signal() is async-signal-safe. A foreground job takes SIGINT; this test may
+    // run under a shell's background job, which ignores it, and bash cannot trap a signal
+    // ignored when it starts.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let group = i32::try_from(child.id()).unwrap();
+    // SAFETY (both): kill has no memory effects; the group is our own child's.
+    let signal = |sig| assert_eq!(unsafe { libc::kill(-group, sig) }, 0);
+    let patience = Instant::now();
     while !mark.exists() {
-        assert!(
-            patience.elapsed() < std::time::Duration::from_secs(60),
-            "the build never started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        if patience.elapsed() > Duration::from_secs(60) {
+            signal(libc::SIGKILL);
+            panic!("the build never started");
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
     assert!(repo.join("target/backfill/tree").exists());
-    let group = i32::try_from(child.id()).unwrap();
-    // SAFETY: kill has no memory effects; the group is our own child's.
-    assert_eq!(unsafe { libc::kill(-group, libc::SIGINT) }, 0);
+    signal(libc::SIGINT);
+    let patience = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if patience.elapsed() > Duration::from_secs(60) {
+            signal(libc::SIGKILL);
+            panic!("SIGINT did not stop the backfill");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
