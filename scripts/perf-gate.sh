@@ -18,6 +18,11 @@
 #                               relative to the repository; without it, datasets/minimal.txt
 #                               is)
 #
+#   PERF_GATE_HISTORY=PATH      the history the timed runs are recorded in (default
+#                               results/history.sqlite; `off`: none)
+#   PERF_GATE_HISTORY_GATE=1    fail (exit 1) when `history check --since BASE` finds a
+#                               slowdown; by default it is reported, not gated
+#
 # Both the base commit (checked out from git history into a temporary worktree under
 # target/) and the current tree are built: the CLI and libsudoku_bench_ffi.so, which exports
 # every strategy through tdoku's C ABI. Then:
@@ -32,6 +37,11 @@
 #    `compare` must report no search change. Node counts are deterministic, so this part
 #    is exact whatever the machine. (Its time verdict, one run per side, is inconclusive
 #    by design and does not fail.)
+# 3. History: scripts/history-record.sh records the timed runs under HEAD (each gated
+#    strategy's head library as the strategy itself: the series scripts/history-backfill.sh
+#    makes too), and `history check --since BASE` reports the change points of every
+#    series, which a per-change gate cannot see (a creep of small slowdowns). Recording
+#    never fails the gate: when it cannot be done, it says so.
 set -euo pipefail
 # Exit status 1 means a regression and nothing else: any other failure exits 2. `timed` and
 # the calls of compare say which step failed; this trap catches whatever else fails under
@@ -56,7 +66,8 @@ CHUNK=32
 ATTEMPTS=${PERF_GATE_ATTEMPTS:-2}
 # The node gate's budget: the slow strategies stop there, still deterministically.
 MAX_NODES=20000
-TOP1465=${PERF_GATE_TOP1465:-../shared/datasets/puzzles3_magictour_top1465}
+# TOP1465 and timed_corpus: the corpus choice, shared with scripts/history-backfill.sh.
+. scripts/perf-corpus.sh
 LIB=libsudoku_bench_ffi.so
 
 # Time is judged on one corpus: hard puzzles, each a search long enough to time well, and
@@ -181,14 +192,10 @@ timed "build head" env CARGO_TARGET_DIR="$target" cargo build --release --locked
 
 if [ "$time_corpus" = datasets/minimal.txt ]; then
     echo "perf-gate: $TOP1465 not found: time is judged on datasets/minimal.txt" >&2
-    timed=datasets/minimal.txt
-else
-    # The first 300 puzzles, cut to a fixed path so that the corpus column is the same in
-    # every run. target/ is ignored by git.
-    slice=$work/top1465-head300.txt
-    awk '!/^#/ { print; if (++n == 300) exit }' "$TOP1465" >"$slice"
-    timed=${slice#"$PWD"/}
 fi
+# Cut to a fixed path so that the corpus column is the same in every run. target/ is
+# ignored by git.
+timed=$(timed_corpus "$work")
 timed_corpora=("$timed")
 corpora=(datasets/classic.txt "$timed")
 
@@ -205,6 +212,7 @@ fi
 # pass the gate untimed); only one the base does not have yet is skipped.
 solvers=()
 between=()
+takes=()
 for s in ${GATED//,/ }; do
     if ! grep -qxF "$s" <<<"$head_strategies"; then
         echo "perf-gate: PERF_GATE_STRATEGIES names $s, not a strategy of the current tree" \
@@ -218,16 +226,20 @@ for s in ${GATED//,/ }; do
     solvers+=(--solver "$s-base=lib:$base_out/$LIB:sudoku_bench_$s")
     solvers+=(--solver "$s-head=lib:$head_out/$LIB:sudoku_bench_$s")
     between+=(--between "$s-base,$s-head")
+    takes+=(--strategy "$s-head=$s")
 done
 # time_status: 0 pass, 1 slower, 2 error; search_moved: the libraries' guesses differ.
 time_status=0
 search_moved=0
+timed_runs=0
 if [ ${#between[@]} -gt 0 ]; then
     for attempt in $(seq 1 "$ATTEMPTS"); do
         # -s fast: the reference every count is checked against (--strict fails on any).
         timed "timed run $attempt" "$head_out/sudoku-bench" run "${timed_corpora[@]}" \
             -s fast "${solvers[@]}" --chunk-size "$CHUNK" --timeout 0 --repeat "$REPEAT" \
-            --threads 2 --quiet --strict --out "$work/time-$attempt.csv"
+            --threads 2 --quiet --strict --out "$work/time-$attempt.csv" \
+            --summary "$work/time-$attempt.json"
+        timed_runs=$attempt
         time_status=0
         "$head_out/sudoku-bench" compare "$work/time-$attempt.csv" "${between[@]}" \
             --threshold "$THRESHOLD" || time_status=$?
@@ -262,6 +274,31 @@ node_status=0
 "$head_out/sudoku-bench" compare "$work/nodes-base.csv" "$work/nodes-head.csv" ||
     node_status=$?
 
+# 3. History (scripts/history-record.sh says what it does; it never fails for the
+# recording's sake). history_status: 1 when it gates and found a slowdown since the base.
+history_status=0
+if [ "${PERF_GATE_HISTORY:-}" = off ]; then
+    echo "perf-gate: history: PERF_GATE_HISTORY=off: not recorded" >&2
+elif [ "$timed_runs" -eq 0 ]; then
+    echo "perf-gate: history: nothing was timed; nothing recorded" >&2
+else
+    summaries=()
+    for attempt in $(seq 1 "$timed_runs"); do
+        summaries+=("$work/time-$attempt.json")
+    done
+    history_gate=()
+    if [ "${PERF_GATE_HISTORY_GATE:-0}" = 1 ]; then
+        history_gate=(--gate)
+    fi
+    SUDOKU_BENCH=$head_out/sudoku-bench scripts/history-record.sh \
+        --db "${PERF_GATE_HISTORY:-results/history.sqlite}" --since "$base" \
+        "${history_gate[@]}" "${takes[@]}" "${summaries[@]}" || history_status=$?
+    if [ "$history_status" -ge 2 ]; then
+        echo "perf-gate: history: scripts/history-record.sh exit $history_status; the gate goes on" >&2
+        history_status=0
+    fi
+fi
+
 if [ "$time_status" -ge 2 ] || [ "$node_status" -ge 2 ]; then
     exit 2
 fi
@@ -274,6 +311,10 @@ if [ "$time_status" = 1 ]; then
     echo "perf-gate: slower than the base in all $ATTEMPTS timed runs" >&2
 fi
 if [ "$time_status" = 1 ] || [ "$node_status" = 1 ] || [ "$search_moved" = 1 ]; then
+    exit 1
+fi
+if [ "$history_status" = 1 ]; then
+    echo "perf-gate: the history finds a slowdown since the base (PERF_GATE_HISTORY_GATE=1)" >&2
     exit 1
 fi
 echo "perf-gate: pass" >&2

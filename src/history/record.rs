@@ -90,6 +90,28 @@ pub enum PlaceError {
         /// Why.
         why: String,
     },
+    /// A strategy to take (`--strategy FROM=TO`) that a summary does not hold.
+    #[error("{file}: no strategy {strategy} in it to take (it holds {held})")]
+    NotHeld {
+        /// The summary.
+        file: PathBuf,
+        /// The strategy asked for.
+        strategy: String,
+        /// The strategies it holds, comma-separated.
+        held: String,
+    },
+}
+
+/// One strategy of a run recorded on its own, under another name (`history add --strategy
+/// FROM=TO`): one run that timed several commits' builds side by side holds each commit's
+/// row under a name of its own, and each is recorded under its commit as the strategy it
+/// is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taken {
+    /// Its name in the summary.
+    pub from: String,
+    /// The name it is recorded under.
+    pub to: String,
 }
 
 /// The corpus identity as the history keys it: what was read, content only (lines, bytes
@@ -105,6 +127,18 @@ pub fn identity_key(identity: &Identity) -> String {
 /// comparisons given beside it. Nothing is recorded here; a file that cannot be placed
 /// fails the whole.
 pub fn read_runs(paths: &[PathBuf]) -> Result<Vec<RunRecord>, PlaceError> {
+    read_runs_taking(paths, &[])
+}
+
+/// As [`read_runs`], keeping of each summary only the rows of the strategies `take` names
+/// (every summary must hold each), renamed, and of each comparison only the rows that judge
+/// one of them (its NEW side; each comparison must have one). Nothing is taken out when
+/// `take` is empty. The names in `take` are distinct, FROM and TO alike (the caller's to
+/// check).
+///
+/// A taken record's digest is the summary's followed by what was taken: the same summary
+/// can then be recorded once per commit it measured, and each of them once.
+pub fn read_runs_taking(paths: &[PathBuf], take: &[Taken]) -> Result<Vec<RunRecord>, PlaceError> {
     let mut runs = Vec::new();
     let mut comparisons = Vec::new();
     for path in paths {
@@ -122,9 +156,50 @@ pub fn read_runs(paths: &[PathBuf]) -> Result<Vec<RunRecord>, PlaceError> {
         }
     }
     for (path, cmp) in comparisons {
-        attach(&path, &cmp, &mut runs)?;
+        attach(&path, &cmp, take, &mut runs)?;
+    }
+    if !take.is_empty() {
+        for run in &mut runs {
+            take_rows(run, take)?;
+        }
     }
     Ok(runs)
+}
+
+/// Keep of `run` the rows of the strategies `take` names, renamed; its A/B results (each
+/// judging one of them) renamed alike.
+fn take_rows(run: &mut RunRecord, take: &[Taken]) -> Result<(), PlaceError> {
+    let renamed = |name: &str| take.iter().find(|t| t.from == name).map(|t| t.to.clone());
+    for t in take {
+        if !run.rows.iter().any(|r| r.strategy == t.from) {
+            let mut held: Vec<&str> = run.rows.iter().map(|r| r.strategy.as_str()).collect();
+            held.sort_unstable();
+            held.dedup();
+            return Err(PlaceError::NotHeld {
+                file: run.source.clone(),
+                strategy: t.from.clone(),
+                held: held.join(", "),
+            });
+        }
+    }
+    run.rows.retain(|r| renamed(&r.strategy).is_some());
+    for row in &mut run.rows {
+        row.strategy = renamed(&row.strategy).unwrap_or_default();
+    }
+    for ab in &mut run.ab {
+        if let Some(to) = renamed(&ab.old) {
+            ab.old = to;
+        }
+        if let Some(to) = renamed(&ab.new) {
+            ab.new = to;
+        }
+    }
+    let taken: Vec<String> = take
+        .iter()
+        .map(|t| format!("{}={}", t.from, t.to))
+        .collect();
+    run.digest = format!("{} taking {}", run.digest, taken.join(","));
+    Ok(())
 }
 
 /// When a run finished, in Unix seconds, as its summary says; `None` when the date cannot
@@ -248,8 +323,14 @@ struct ComparisonRowJson {
 }
 
 /// Put each row of an in-run comparison with the one summary given beside it that holds
-/// its corpus and both strategies.
-fn attach(path: &Path, cmp: &ComparisonJson, runs: &mut [RunRecord]) -> Result<(), PlaceError> {
+/// its corpus and both strategies; when strategies are taken (`take` not empty), only the
+/// rows that judge one of them.
+fn attach(
+    path: &Path,
+    cmp: &ComparisonJson,
+    take: &[Taken],
+    runs: &mut [RunRecord],
+) -> Result<(), PlaceError> {
     let refuse = |why: String| PlaceError::Comparison {
         file: path.to_path_buf(),
         why,
@@ -261,7 +342,17 @@ fn attach(path: &Path, cmp: &ComparisonJson, runs: &mut [RunRecord]) -> Result<(
             cmp.mode
         )));
     }
-    for row in &cmp.rows {
+    let judged = |strategy: &str| take.is_empty() || take.iter().any(|t| t.from == strategy);
+    if !take.is_empty() && !cmp.rows.iter().any(|row| judged(&row.strategy)) {
+        let taken: Vec<&str> = take.iter().map(|t| t.from.as_str()).collect();
+        return Err(refuse(format!(
+            "none of its rows judges a strategy taken ({}): give the comparison \
+             --between OTHER,{}",
+            taken.join(", "),
+            taken[0]
+        )));
+    }
+    for row in cmp.rows.iter().filter(|row| judged(&row.strategy)) {
         let old = row.baseline_strategy.as_deref().ok_or_else(|| {
             refuse(format!(
                 "{} / {}: no OLD strategy in an in-run row",

@@ -9,7 +9,7 @@ use crate::{of, run_ok, say_skipped, Row};
 
 /// The library, built beside this test binary because the crate's tests depend on
 /// `sudoku-bench-ffi` (Cargo.toml): cargo builds every crate type of a dependency.
-fn library() -> PathBuf {
+pub fn library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let path = exe.with_file_name(format!(
         "{}sudoku_bench_ffi{}",

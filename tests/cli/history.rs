@@ -630,3 +630,145 @@ fn bench_err(args: &[&str]) -> (Option<i32>, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// One run timing two builds side by side (here `fast` and `dlx` stand for two commits'
+/// libraries) is recorded once per commit, each commit taking its own row as one strategy.
+#[test]
+fn add_strategy_takes_one_row_of_a_run_per_commit_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let summary = dir.path().join("run.json");
+    let csv = dir.path().join("run.csv");
+    run_fast(
+        "datasets/classic.txt",
+        &["-o", &csv.display().to_string()],
+        &summary,
+    );
+    let summary_s = summary.display().to_string();
+    let ab = dir.path().join("ab.json");
+    let compared = bench()
+        .args([
+            "compare",
+            &csv.display().to_string(),
+            "--between",
+            "fast,dlx",
+        ])
+        .args(["--allow-search-changes", "--format", "json", "-o"])
+        .arg(&ab)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(compared.status.code(), Some(0 | 1)),
+        "{compared:?}"
+    );
+    let ab_s = ab.display().to_string();
+
+    // A name the summary does not hold, and a name taken twice: refused, nothing kept.
+    let (code, err) = add(
+        &db,
+        &[
+            &summary_s,
+            "--commit",
+            &sha(1),
+            "--strategy",
+            "c0ffee=solver",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{summary_s}: no strategy c0ffee in it to take (it holds dlx, fast)"
+        )),
+        "{err}"
+    );
+    let (code, err) = add(
+        &db,
+        &[
+            &summary_s,
+            "--commit",
+            &sha(1),
+            "--strategy",
+            "fast=x",
+            "--strategy",
+            "dlx=x",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("each strategy is taken once"), "{err}");
+    assert!(!db.exists(), "a refused add made the history");
+
+    // The older commit's row with its in-run ratio against the newer one (fast judged
+    // against dlx), then the newer commit's row alone.
+    let (code, err) = add(
+        &db,
+        &[
+            &summary_s,
+            &ab_s,
+            "--commit",
+            &sha(1),
+            "--time",
+            "1700000001",
+            "--strategy",
+            "dlx=solver",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("recorded 1 run(s) (1 row(s), 1 in-run result(s))"),
+        "{err}"
+    );
+    let (code, err) = add(
+        &db,
+        &[
+            &summary_s,
+            "--commit",
+            &sha(2),
+            "--time",
+            "1700000002",
+            "--strategy",
+            "fast=solver",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("recorded 1 run(s) (1 row(s), 0 in-run result(s))"),
+        "{err}"
+    );
+    // The same taking again is the same record: skipped.
+    let (code, err) = add(
+        &db,
+        &[&summary_s, "--commit", &sha(2), "--strategy", "fast=solver"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("already recorded under this commit"), "{err}");
+
+    // One series `solver` over both commits (nodes differ: an exact change), and one of
+    // the in-run ratio.
+    let out = bench()
+        .args(["history", "check", "--db", &db.display().to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("over 2 commits"), "{text}");
+    let rows = rusqlite::Connection::open(&db)
+        .unwrap()
+        .prepare("SELECT strategy FROM rows ORDER BY run")
+        .unwrap()
+        .query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    assert_eq!(rows, ["solver", "solver"]);
+    let pair: (String, String) = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT old, new FROM ab", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(pair, ("fast".to_string(), "solver".to_string()));
+    assert!(
+        text.contains("solver") && text.contains("nodes"),
+        "the two commits' node counts differ, as dlx's and fast's do: {text}"
+    );
+}

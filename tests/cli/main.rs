@@ -12,6 +12,8 @@ mod browser;
 mod compare;
 mod compressed;
 mod corpus;
+#[cfg(unix)]
+mod history_scripts;
 // The example's own tests (the conformance battery on its strategy) run here rather than in a
 // test binary of their own, which would cost a link of its own; `cargo test` still builds the
 // example as the program that README (and so the README test) runs.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::history::record::finished_at;
-use sudoku_bench::history::{parse_time, read_runs, shown_time, Db, Placement};
+use sudoku_bench::history::{parse_time, read_runs_taking, shown_time, Db, Placement, Taken};
 
 use super::super::exit::Exit;
 use super::DEFAULT_DB;
@@ -35,12 +35,31 @@ pub struct Args {
     #[arg(long = "label", value_name = "K=V", value_parser = parse_label)]
     labels: Vec<(String, String)>,
 
+    /// Record only strategy FROM of the summaries, as strategy TO (repeatable): one run that
+    /// timed several commits' builds side by side (`--solver cABC=lib:...`) is recorded
+    /// once per commit, each taking its own row (`--strategy cABC=fast`). Comparison rows
+    /// are taken when the strategy they judge (NEW) is.
+    #[arg(long = "strategy", value_name = "FROM=TO", value_parser = parse_taken)]
+    take: Vec<Taken>,
+
     /// The history, made when it is not there: an SQLite file [default:
     /// results/history.sqlite, its directory made too; a named one's directory must exist],
     /// or a PostgreSQL database, postgres://USER:PASSWORD@HOST/DB (built with the `postgres`
     /// feature).
     #[arg(long, value_name = "PATH|URL")]
     db: Option<PathBuf>,
+}
+
+fn parse_taken(s: &str) -> Result<Taken, String> {
+    match s.split_once('=') {
+        Some((from, to)) if !from.trim().is_empty() && !to.trim().is_empty() => Ok(Taken {
+            from: from.trim().to_string(),
+            to: to.trim().to_string(),
+        }),
+        _ => Err(format!(
+            "{s:?}: write FROM=TO (a strategy of the summaries, its new name)"
+        )),
+    }
 }
 
 fn parse_label(s: &str) -> Result<(String, String), String> {
@@ -80,6 +99,20 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             bail!("--label {key}: given twice");
         }
     }
+    for (i, t) in args.take.iter().enumerate() {
+        for earlier in &args.take[..i] {
+            if earlier.from == t.from || earlier.to == t.to {
+                bail!(
+                    "--strategy {}={} and --strategy {}={}: each strategy is taken once, \
+                     under a name of its own",
+                    earlier.from,
+                    earlier.to,
+                    t.from,
+                    t.to
+                );
+            }
+        }
+    }
     let given = match args.time.as_deref() {
         Some(t) => Some(parse_time(t).with_context(|| {
             format!("--time {t}: not a time (give RFC 3339, 2026-11-25T07:00:00Z, or Unix seconds)")
@@ -87,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         None => None,
     };
     // The library's errors name the file.
-    let runs = read_runs(&args.files)?;
+    let runs = read_runs_taking(&args.files, &args.take)?;
     let time = match given {
         Some(t) => t,
         None => {

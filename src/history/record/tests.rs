@@ -226,3 +226,86 @@ fn comparisons_that_cannot_be_placed_are_refused_naming_the_file() {
         "not a comparison JSON",
     );
 }
+
+fn taken(from: &str, to: &str) -> Taken {
+    Taken {
+        from: from.into(),
+        to: to.into(),
+    }
+}
+
+#[test]
+fn a_strategy_taken_keeps_only_its_rows_renamed_and_the_comparisons_judging_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write(dir.path(), "s.json", &json(&report(true)));
+    let cmp = write(
+        dir.path(),
+        "ab.json",
+        &comparison("in_run", Some("fast"), Some(1.2)),
+    );
+    let whole = read_runs(std::slice::from_ref(&summary)).unwrap();
+    let paths = [summary.clone(), cmp.clone()];
+    let other = read_runs_taking(&paths, &[taken("other", "mine")]).unwrap();
+    assert_eq!(other.len(), 1);
+    let run = &other[0];
+    assert_eq!(run.rows.len(), 1);
+    assert_eq!(run.rows[0].strategy, "mine");
+    // The row is the summary's `other` row as it was, but for its name.
+    let mut was = whole[0].rows[1].clone();
+    was.strategy = "mine".into();
+    assert_eq!(run.rows[0], was);
+    // The comparison judges `other` against `fast`: taken, NEW renamed, OLD as it was.
+    assert_eq!(run.ab.len(), 1);
+    assert_eq!(
+        (run.ab[0].old.as_str(), run.ab[0].new.as_str()),
+        ("fast", "mine")
+    );
+    // Each taking of one summary is a record of its own, for a commit of its own.
+    let fast = read_runs_taking(std::slice::from_ref(&summary), &[taken("fast", "mine")]).unwrap();
+    let digests = [&whole[0].digest, &run.digest, &fast[0].digest];
+    assert_ne!(digests[0], digests[1]);
+    assert_ne!(digests[1], digests[2]);
+    assert_ne!(digests[0], digests[2]);
+    assert_eq!(fast[0].rows.len(), 1);
+    assert_eq!(fast[0].rows[0].strategy, "mine");
+    assert!(fast[0].ab.is_empty());
+    // Both taken: both rows, the comparison's two sides renamed.
+    let both = read_runs_taking(&paths, &[taken("fast", "a"), taken("other", "b")]).unwrap();
+    assert_eq!(both[0].rows.len(), 2);
+    assert_eq!(
+        (both[0].ab[0].old.as_str(), both[0].ab[0].new.as_str()),
+        ("a", "b")
+    );
+}
+
+#[test]
+fn a_strategy_taken_must_be_in_every_summary_and_judged_by_every_comparison() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write(dir.path(), "s.json", &json(&report(true)));
+    let err = read_runs_taking(std::slice::from_ref(&summary), &[taken("c1a2", "fast")])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{}: no strategy c1a2 in it to take (it holds fast, other)",
+            summary.display()
+        )
+    );
+    // The comparison judges `other`; taking `fast` alone leaves nothing of it.
+    let cmp = write(
+        dir.path(),
+        "ab.json",
+        &comparison("in_run", Some("fast"), Some(1.2)),
+    );
+    let err = read_runs_taking(&[summary, cmp.clone()], &[taken("fast", "x")])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "{}: none of its rows judges a strategy taken (fast)",
+            cmp.display()
+        )),
+        "{err}"
+    );
+}
