@@ -632,20 +632,19 @@ fn forking(s: &Setup, sleep: &str) -> String {
 #[test]
 fn a_copy_s_start_up_is_in_no_row_s_time_and_a_timeout_is_timed_at_the_limit() {
     let Some(s) = Setup::new() else { return };
-    // Two seconds to start, every copy: the one that replaces the copy killed on line 2
-    // too.
+    // A second to start, every copy: the one that replaces the copy killed on line 2 too.
     let ran = s.run(
-        &forking(&s, "2"),
-        &["-j", "1", "--no-warmup", "-q", "--timeout", "1s"],
+        &forking(&s, "1"),
+        &["-j", "1", "--no-warmup", "-q", "--timeout", "500ms"],
     );
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     let time = |line| ran.row(line, "fork")["time_ns"].parse::<u64>().unwrap();
     let hung = ran.row(2, "fork");
-    assert_eq!(hung["error"], "timed out after 1s", "{hung:?}");
+    assert_eq!(hung["error"], "timed out after 500ms", "{hung:?}");
     // The limit, not the kill or the next copy's start-up after it.
-    assert_eq!(time(2), 1_000_000_000, "{hung:?}");
+    assert_eq!(time(2), 500_000_000, "{hung:?}");
     for line in [1, 3, 5] {
-        assert!(time(line) < 2_000_000_000, "line {line}: {}", time(line));
+        assert!(time(line) < 1_000_000_000, "line {line}: {}", time(line));
     }
     ran.assert_others_right("fork");
     assert_eq!(ran.summary_row("fork")["aborted"].as_u64(), Some(1));

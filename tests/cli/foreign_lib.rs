@@ -489,7 +489,7 @@ fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
         &spec,
         "--strict",
         "--timeout",
-        "1s",
+        "500ms",
         "--summary",
         summary.to_str().unwrap(),
     ];
