@@ -123,19 +123,8 @@ impl<C: GenericClient> Sql for Pg<'_, C> {
             .map_err(|e| database(self.name, e))
     }
 
-    fn tables(&mut self) -> Result<Vec<String>, StoreError> {
-        let rows = self.run(
-            "SELECT tablename::text FROM pg_catalog.pg_tables \
-             WHERE schemaname = current_schema()",
-            &[],
-        )?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|r| match r.0.into_iter().next() {
-                Some(Value::Text(Some(name))) => Some(name),
-                _ => None,
-            })
-            .collect())
+    fn tables_query(&self) -> &'static str {
+        "SELECT tablename::text FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
     }
 }
 

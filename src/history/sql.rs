@@ -254,9 +254,21 @@ pub trait Sql {
     /// Run several statements without parameters.
     fn batch(&mut self, sql: &str) -> Result<(), StoreError>;
 
-    /// The names of the tables the database holds (PostgreSQL: in the schema the connection
-    /// uses).
-    fn tables(&mut self) -> Result<Vec<String>, StoreError>;
+    /// The statement listing the names of the tables the database holds, one a row
+    /// (PostgreSQL: in the schema the connection uses).
+    fn tables_query(&self) -> &'static str;
+
+    /// The names of the tables the database holds.
+    fn tables(&mut self) -> Result<Vec<String>, StoreError> {
+        let rows = self.run(self.tables_query(), &[])?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| match r.0.into_iter().next() {
+                Some(Value::Text(Some(name))) => Some(name),
+                _ => None,
+            })
+            .collect())
+    }
 }
 
 /// A database error of `db` saying `why`.

@@ -110,15 +110,8 @@ impl Sql for Lite<'_> {
         self.conn.execute_batch(sql).map_err(|e| self.err(e))
     }
 
-    fn tables(&mut self) -> Result<Vec<String>, StoreError> {
-        let rows = self.run("SELECT name FROM sqlite_master WHERE type = 'table'", &[])?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|r| match r.0.into_iter().next() {
-                Some(Value::Text(Some(name))) => Some(name),
-                _ => None,
-            })
-            .collect())
+    fn tables_query(&self) -> &'static str {
+        "SELECT name FROM sqlite_master WHERE type = 'table'"
     }
 }
 
