@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::{bench, say_skipped};
+use crate::{bench, outcome, say_skipped};
 
 /// A solved grid; the corpus is it with two cells blanked per line, so that the solver's
 /// search takes nothing beside its sleep.
@@ -116,16 +116,7 @@ impl Setup {
 
     /// `history check` of the setup's history with `args`.
     fn check(&self, args: &[&str]) -> (Option<i32>, String, String) {
-        let out = bench()
-            .args(["history", "check", "--db", &self.db()])
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        history(self, "check", args)
     }
 }
 
@@ -457,18 +448,14 @@ fn check_refuses_a_missing_history_a_future_one_and_an_unknown_since() {
     assert!(err.contains("newer than this sudoku-bench knows"), "{err}");
 }
 
-/// `history report` (and `history export`) of `s`'s history with `args`: exit code,
-/// stdout, stderr.
+/// `history COMMAND` of `s`'s history with `args`: exit code, stdout, stderr.
 fn history(s: &Setup, command: &str, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = bench()
-        .args(["history", command, "--db", &s.db()])
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        bench()
+            .args(["history", command, "--db", &s.db()])
+            .args(args)
+            .output()
+            .unwrap(),
     )
 }
 
@@ -623,12 +610,7 @@ fn export_writes_a_commit_s_numbers_in_bencher_metric_format() {
 }
 
 fn bench_err(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = bench().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(bench().args(args).output().unwrap())
 }
 
 /// One run timing two builds side by side (here `fast` and `dlx` stand for two commits'

@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::say_skipped;
+use crate::{outcome, say_skipped};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -191,9 +191,14 @@ fn backfill_times_the_last_commits_in_one_run_and_records_each_under_its_commit(
     assert_eq!(query(&db, "SELECT sha FROM commits").len(), 3);
     assert_eq!(query(&db, "SELECT sha FROM runs").len(), 6);
     // The worktree is gone.
+    assert_no_worktree_left(&repo);
+}
+
+/// The backfill's worktree is gone, from the disk and from git's list.
+fn assert_no_worktree_left(repo: &Path) {
     assert!(!repo.join("target/backfill/tree").exists());
     let worktrees = Command::new("git")
-        .current_dir(&repo)
+        .current_dir(repo)
         .args(["worktree", "list"])
         .output()
         .unwrap();
@@ -207,17 +212,14 @@ fn backfill_times_the_last_commits_in_one_run_and_records_each_under_its_commit(
 /// `scripts/history-record.sh ARGS` in `repo` with `bench` as sudoku-bench: exit code,
 /// stdout, stderr.
 fn record(repo: &Path, bench: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new("bash")
-        .current_dir(repo)
-        .arg("scripts/history-record.sh")
-        .args(args)
-        .env("SUDOKU_BENCH", bench)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        Command::new("bash")
+            .current_dir(repo)
+            .arg("scripts/history-record.sh")
+            .args(args)
+            .env("SUDOKU_BENCH", bench)
+            .output()
+            .unwrap(),
     )
 }
 
@@ -384,15 +386,5 @@ fn backfill_stopped_by_ctrl_c_removes_its_worktree() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("history-backfill: interrupted"), "{err}");
-    assert!(!repo.join("target/backfill/tree").exists());
-    let worktrees = Command::new("git")
-        .current_dir(&repo)
-        .args(["worktree", "list"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&worktrees.stdout).lines().count(),
-        1,
-        "{worktrees:?}"
-    );
+    assert_no_worktree_left(&repo);
 }

@@ -77,6 +77,15 @@ pub fn bench() -> Command {
     cmd
 }
 
+/// A finished command's exit code, stdout and stderr, as text.
+pub fn outcome(out: std::process::Output) -> (Option<i32>, String, String) {
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// One row of a per-puzzle CSV: column name -> field.
 pub type Row = std::collections::BTreeMap<String, String>;
 
