@@ -35,9 +35,9 @@ pub enum BenchError {
     /// The run stopped: the corpus failed mid-way, or a sink refused a batch.
     #[error(transparent)]
     Run(#[from] RunError),
-    /// The worker threads could not be started.
-    #[error("cannot start the worker threads")]
-    Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The worker threads could not be started, or pinned.
+    #[error(transparent)]
+    Start(#[from] crate::runner::StartError),
 }
 
 /// A benchmark of some strategies: what to time, with which limits, and where the
@@ -61,11 +61,13 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// Time `strategies`, in this order, with the default limits on every core.
+    /// Time `strategies`, in this order, with the default limits on every core, each
+    /// worker pinned to a CPU of its own as `sudoku-bench run` pins them.
     pub fn new(strategies: impl IntoIterator<Item = StrategyInfo>) -> Bench {
         Bench {
             settings: Settings {
                 strategies: strategies.into_iter().collect(),
+                pin: true,
                 ..Settings::default()
             },
             threads: 0,
@@ -83,6 +85,12 @@ impl Bench {
     /// Worker threads; 0 (the default) is one per core.
     pub fn threads(mut self, threads: usize) -> Bench {
         self.threads = threads;
+        self
+    }
+
+    /// Whether each worker is pinned to a CPU (see [`Settings::pin`]); true by default.
+    pub fn pin(mut self, pin: bool) -> Bench {
+        self.settings.pin = pin;
         self
     }
 
@@ -121,9 +129,7 @@ impl Bench {
             }
         }
         let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        let report = self
-            .settings
-            .summary_report(&summary, runner.threads(), wall_ns);
+        let report = runner.summary_report(&summary, wall_ns);
         if let Some(path) = &self.summary {
             std::fs::write(path, JsonExporter.export(&report)).map_err(|source| {
                 BenchError::Write {

@@ -79,6 +79,21 @@ impl Engine {
         &self.limits
     }
 
+    /// Pin worker `i` to `cpus[i]` (see [`crate::cpus`]), unless `cpus` is empty; the
+    /// first failure, with its CPU.
+    pub(crate) fn pin(&self, cpus: &[usize]) -> Result<(), (usize, std::io::Error)> {
+        if cpus.is_empty() {
+            return Ok(());
+        }
+        self.pool
+            .broadcast(|ctx| match cpus.get(ctx.index()) {
+                Some(&cpu) => crate::cpus::pin_current_thread(cpu).map_err(|e| (cpu, e)),
+                None => Ok(()),
+            })
+            .into_iter()
+            .collect()
+    }
+
     /// Have every worker make its solvers now, if it has not yet. A worker otherwise
     /// makes them when it first solves, maybe inside a timed phase of another strategy,
     /// whose wall time would then carry their making (a `cmd:` solver starts a process).

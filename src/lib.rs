@@ -11,7 +11,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | base | [`grid`], [`rng`], [`machine`], [`compress`] |
+//! | base | [`grid`], [`rng`], [`machine`], [`cpus`], [`compress`] |
 //! | corpus | [`corpus`] (the streaming loader), [`permute`], [`canonical`], [`dedupe`] |
 //! | strategies | [`strategy`] (the trait and the built-in solvers), [`foreign`] (`lib:` and `cmd:` solvers), [`clock`], [`generate`] |
 //! | results | [`results`] (statuses, the per-puzzle result, the [`Sink`] seam, the per-puzzle CSV and its one reader), [`summary`] |
@@ -28,6 +28,7 @@ pub mod clock;
 pub mod compare;
 pub mod compress;
 pub mod corpus;
+pub mod cpus;
 pub mod dedupe;
 pub mod engine;
 pub mod foreign;

@@ -80,6 +80,14 @@ pub struct Args {
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
+    /// Leave the worker threads to the scheduler. By default each is pinned to a CPU of
+    /// its own, distinct cores first, from the CPUs this process may use (its affinity
+    /// mask: taskset, a cgroup's cpuset, Slurm's or Kubernetes' CPU set), and the solver
+    /// processes it starts run there too: every strategy is timed on the same CPUs, and
+    /// with -j 1 on the same one. With more workers than CPUs none is pinned (said).
+    #[arg(long)]
+    no_pin: bool,
+
     /// Time each solve K times and keep the fastest. A round is a pass over the whole chunk
     /// (--chunk-size puzzles; the first chunks are smaller), so a solver meets every other
     /// puzzle of the chunk before one comes again and cannot learn the few it sees again:
@@ -261,6 +269,7 @@ impl Plan {
                 chunk_size: args.chunk_size as usize,
                 warmup: !args.no_warmup,
                 permute: args.permute,
+                pin: !args.no_pin,
                 ..Settings::default()
             },
             pipes,
@@ -615,6 +624,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let (csv, mut outputs) = plan.create(appending)?;
     let clock = MonotonicClock::default();
     let mut runner = Runner::new(plan.settings.clone(), plan.threads, &clock)?;
+    if plan.settings.pin && !runner.placement().pinned() {
+        eprintln!("warning: {}", runner.placement().describe());
+    }
     runner.stop_when(stop.clone());
     let solved = plan.solve(
         &mut runner,
@@ -635,9 +647,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         resources: runner.resources(),
         shard: plan.shard,
         resumed_rows: work.resume.as_ref().map(|r| r.kept_rows),
-        ..runner
-            .settings()
-            .summary_report(&summary, runner.threads(), wall_ns)
+        ..runner.summary_report(&summary, wall_ns)
     };
     plan.tell(&report, &mut outputs)?;
     plan.suggest_isolation(&summary, runner.threads());

@@ -531,6 +531,12 @@ pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
         date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         machine: f.machine.clone(),
         threads: parts.iter().map(|p| p.report.threads).max().unwrap_or(1),
+        // Parts placed alike (one node's jobs on one CPU set) keep it; else it says nothing.
+        placement: parts
+            .iter()
+            .all(|p| p.report.placement == f.placement)
+            .then(|| f.placement.clone())
+            .flatten(),
         max_solutions: f.max_solutions,
         max_nodes: f.max_nodes,
         timeout_ns: f.timeout_ns,

@@ -260,6 +260,9 @@ pub(crate) fn aligned_table<S: AsRef<str>>(
 
 /// The notes every text table ends with.
 fn notes(out: &mut String, report: &SummaryReport) {
+    if let Some(placement) = &report.placement {
+        let _ = writeln!(out, "{}", placement.describe());
+    }
     for note in pipe_notes(report) {
         let _ = writeln!(out, "{note}");
     }
@@ -516,6 +519,9 @@ impl Exporter for MarkdownExporter {
         let _ = writeln!(out, "|{}|", rule.join("|"));
         for row in cells {
             let _ = writeln!(out, "| {} |", row.join(" | "));
+        }
+        if let Some(placement) = &report.placement {
+            let _ = writeln!(out, "\n{}", placement.describe());
         }
         for note in pipe_notes(report) {
             let _ = writeln!(out, "\n{note}");

@@ -48,6 +48,7 @@ use std::sync::Arc;
 
 use crate::clock::Clock;
 use crate::corpus::{Corpus, LoadError};
+use crate::cpus::Placement;
 use crate::engine::Engine;
 use crate::interrupt::Stop;
 use crate::results::Sink;
@@ -76,6 +77,11 @@ pub struct Settings {
     /// record's line (`Transform::for_line`): the same for every strategy, the reference
     /// included. Solutions are mapped back before they are checked; nodes may change.
     pub permute: Option<u64>,
+    /// Pin each worker thread to a CPU of its own, from those this process may use,
+    /// distinct cores first ([`crate::cpus::plan`]): so that every strategy is timed on
+    /// the same CPUs, the processes a worker starts included. More workers than CPUs are
+    /// left to the scheduler. [`Runner::placement`] says what was done.
+    pub pin: bool,
 }
 
 impl Settings {
@@ -101,6 +107,7 @@ impl Default for Settings {
             warmup: true,
             reference: Some(crate::classify::fastest().clone()),
             permute: None,
+            pin: false,
         }
     }
 }
@@ -143,6 +150,22 @@ pub enum Ended {
     },
 }
 
+/// Why a runner could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The worker threads could not be started.
+    #[error("cannot start the worker threads")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    /// A worker could not be pinned to its CPU.
+    #[error("cannot pin a worker to CPU {cpu}")]
+    Pin {
+        /// The CPU.
+        cpu: usize,
+        /// Why.
+        source: io::Error,
+    },
+}
+
 /// Why a run stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -169,6 +192,8 @@ pub struct Runner<'c> {
     /// (see [`crate::preemption`]). Known once the solvers are made.
     in_process: Vec<bool>,
     warmed_up: bool,
+    /// Where the workers run.
+    placement: Placement,
     /// Per record of the phase being solved, its outcome and fastest time so far: kept
     /// from phase to phase, so that no phase allocates it.
     timed: Vec<Option<(Outcome, u64)>>,
@@ -182,7 +207,7 @@ impl<'c> Runner<'c> {
         settings: Settings,
         threads: usize,
         clock: &'c dyn Clock,
-    ) -> Result<Runner<'c>, rayon::ThreadPoolBuildError> {
+    ) -> Result<Runner<'c>, StartError> {
         let mut solvers = settings.strategies.clone();
         let reference = settings.reference.as_ref().map(|info| {
             // By identity: a strategy of one's own may share the reference's name.
@@ -195,7 +220,13 @@ impl<'c> Runner<'c> {
             }
         });
         let engine = Engine::new(solvers, settings.limits, threads, "solver")?;
+        // Before any solver is made: the processes a worker starts take its CPU.
+        let placement = crate::cpus::plan(&crate::cpus::allowed(), engine.threads(), settings.pin);
+        engine
+            .pin(&placement.workers)
+            .map_err(|(cpu, source)| StartError::Pin { cpu, source })?;
         Ok(Runner {
+            placement,
             warmed_up: !settings.warmup,
             settings,
             engine,
@@ -222,6 +253,22 @@ impl<'c> Runner<'c> {
     /// Worker threads.
     pub fn threads(&self) -> usize {
         self.engine.threads()
+    }
+
+    /// Where the workers run: pinned to which CPUs, or why not.
+    pub fn placement(&self) -> &Placement {
+        &self.placement
+    }
+
+    /// The summary of this runner's run, lasting `wall_ns`, with the rows of `summary`:
+    /// its settings, threads and placement.
+    pub fn summary_report(&self, summary: &Summary, wall_ns: u64) -> SummaryReport {
+        SummaryReport {
+            placement: Some(self.placement.clone()),
+            ..self
+                .settings
+                .summary_report(summary, self.threads(), wall_ns)
+        }
     }
 
     /// What this runner runs.

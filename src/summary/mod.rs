@@ -375,6 +375,10 @@ pub struct SummaryReport {
     pub machine: Machine,
     /// Worker threads.
     pub threads: usize,
+    /// The CPUs the workers ran on, and whether each was pinned to one. Absent in
+    /// summaries written before it was recorded, and from library runs that did not ask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<crate::cpus::Placement>,
     /// The limit of every count.
     pub max_solutions: u32,
     /// `null` when unlimited.
@@ -470,6 +474,7 @@ impl SummaryReport {
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             machine: Machine::detect(),
             threads,
+            placement: None,
             max_solutions: limits.max_solutions,
             max_nodes: (limits.max_nodes != u64::MAX).then_some(limits.max_nodes),
             timeout_ns: limits
@@ -574,6 +579,7 @@ pub(crate) fn sample_report(interrupted: bool, not_reached: Option<u64>) -> Summ
         date: "d".into(),
         machine: Machine::detect(),
         threads: 1,
+        placement: None,
         max_solutions: 2,
         max_nodes: None,
         timeout_ns: None,

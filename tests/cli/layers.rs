@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// (layer, name, its top-level modules), lowest first. A new top-level module goes in here.
 #[rustfmt::skip]
 const LAYERS: &[(u32, &str, &[&str])] = &[
-    (0, "base", &["grid", "rng", "machine", "compress"]),
+    (0, "base", &["grid", "rng", "machine", "cpus", "compress"]),
     (1, "corpus", &["corpus", "permute", "canonical", "dedupe"]),
     (2, "strategies", &["clock", "strategy", "foreign", "generate"]),
     (3, "results", &["results", "summary"]),

@@ -38,6 +38,8 @@ mod loader;
 mod merge;
 mod options;
 mod outputs;
+#[cfg(target_os = "linux")]
+mod pinning;
 #[cfg(unix)]
 mod readme;
 mod report;
