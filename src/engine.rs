@@ -20,8 +20,10 @@ pub struct Engine {
     pool: Arc<rayon::ThreadPool>,
     strategies: Vec<StrategyInfo>,
     limits: Limits,
-    /// Each worker's own solver for every strategy, in the order of `strategies`.
-    solvers: PerWorker<Vec<Box<dyn Strategy>>>,
+    /// Each worker's own solvers: per replicate, one for every strategy, in the order of
+    /// `strategies`.
+    solvers: PerWorker<Vec<Vec<Box<dyn Strategy>>>>,
+    replicates: usize,
 }
 
 impl std::fmt::Debug for Engine {
@@ -43,6 +45,21 @@ impl Engine {
         threads: usize,
         name: &'static str,
     ) -> Result<Engine, rayon::ThreadPoolBuildError> {
+        Engine::replicated(strategies, limits, (threads, 1), name)
+    }
+
+    /// An engine like [`Engine::new`]'s whose workers each hold `replicates` solvers of
+    /// every strategy, made alike ([`Engine::with_replicate`] picks one). A solver from outside is then that many processes per
+    /// worker, each with its own memory layout (the system places each process's stack,
+    /// heap and libraries anew): what a process's layout does to its speed differs from
+    /// replicate to replicate as it does from run to run, so an interval over replicates
+    /// covers it (see [`crate::runner::Settings::replicates`]).
+    pub fn replicated(
+        strategies: Vec<StrategyInfo>,
+        limits: Limits,
+        (threads, replicates): (usize, usize),
+        name: &'static str,
+    ) -> Result<Engine, rayon::ThreadPoolBuildError> {
         let pool = Arc::new(
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -50,13 +67,24 @@ impl Engine {
                 .build()?,
         );
         let infos = strategies.clone();
-        let solvers = PerWorker::new(&pool, move || infos.iter().map(|i| i.make()).collect());
+        let replicates = replicates.max(1);
+        let solvers = PerWorker::new(&pool, move || {
+            (0..replicates)
+                .map(|_| infos.iter().map(|i| i.make()).collect())
+                .collect()
+        });
         Ok(Engine {
             pool,
             strategies,
             limits,
             solvers,
+            replicates,
         })
+    }
+
+    /// Replicates of each solver a worker holds.
+    pub fn replicates(&self) -> usize {
+        self.replicates
     }
 
     /// The worker pool, for the parallel passes of whoever drives the engine.
@@ -105,16 +133,33 @@ impl Engine {
     /// the pool, it uses the first worker's.
     #[inline]
     pub fn with_solver<R>(&self, s: usize, f: impl FnOnce(&mut dyn Strategy) -> R) -> R {
-        self.solvers.with(|mine| f(mine[s].as_mut()))
+        self.with_replicate(s, 0, f)
     }
 
-    /// What strategy `s`'s processes have used, over every worker (`None` for a strategy
+    /// Run `f` with the calling worker's solver for strategy `s` of replicate `r` (taken
+    /// modulo the replicates).
+    #[inline]
+    pub fn with_replicate<R>(
+        &self,
+        s: usize,
+        r: usize,
+        f: impl FnOnce(&mut dyn Strategy) -> R,
+    ) -> R {
+        self.solvers.with(|mine| {
+            let replicates = mine.len();
+            f(mine[r % replicates][s].as_mut())
+        })
+    }
+
+    /// What strategy `s`'s processes have used, over every worker and replicate (`None` for a strategy
     /// that runs in this process).
     pub fn usage(&self, s: usize) -> Option<Usage> {
         let mut total: Option<Usage> = None;
         self.solvers.each(|mine| {
-            if let Some(used) = mine[s].usage() {
-                total = Some(total.unwrap_or_default().merged(used));
+            for replicate in mine {
+                if let Some(used) = replicate[s].usage() {
+                    total = Some(total.unwrap_or_default().merged(used));
+                }
             }
         });
         total

@@ -37,6 +37,11 @@ use super::warnings::Warnings;
 const DEFAULT_CORPUS_NAME: &str = "datasets/minimal.txt";
 const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/minimal.txt");
 
+/// Replicates of every solver by default: enough for an interval over them (Student's t
+/// with 7 degrees of freedom is 2.36, against 1.96 for unlimited ones), few enough that
+/// the processes of solvers from outside stay cheap to start.
+const DEFAULT_REPLICATES: u64 = 8;
+
 /// Default node budget: keeps a full-corpus `naive` run bounded (see README).
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
@@ -87,6 +92,14 @@ pub struct Args {
     /// with -j 1 on the same one. With more workers than CPUs none is pinned (said).
     #[arg(long)]
     no_pin: bool,
+
+    /// Each worker holds N solvers of every strategy, made alike, and the chunks take them
+    /// in turn (two chunks each time, one of each phase order); the CSV's replicate column
+    /// says which solved a row. A solver from outside is then N processes per worker, each
+    /// laid out in memory anew as a separate run's would be, so `compare --between` can
+    /// give an interval over replicates that covers what differs from run to run.
+    #[arg(long, default_value_t = DEFAULT_REPLICATES, value_parser = clap::value_parser!(u64).range(1..=64))]
+    replicates: u64,
 
     /// Time each solve K times and keep the fastest. A round is a pass over the whole chunk
     /// (--chunk-size puzzles; the first chunks are smaller), so a solver meets every other
@@ -270,6 +283,7 @@ impl Plan {
                 warmup: !args.no_warmup,
                 permute: args.permute,
                 pin: !args.no_pin,
+                replicates: args.replicates as usize,
                 ..Settings::default()
             },
             pipes,

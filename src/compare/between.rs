@@ -1,16 +1,19 @@
 //! In-run A/B: two strategies of one run, compared puzzle by puzzle (`compare RUN.csv
 //! --between OLD,NEW`). The runner times the strategies of a chunk one after the other,
 //! alternating their order chunk by chunk, so both saw the same machine and most drift
-//! cancels in the per-puzzle ratio. What does not cancel is a burst that lands on one
-//! strategy's phase of a chunk: it touches a run of consecutive puzzles alike. So the
-//! interval comes from a moving-block bootstrap over consecutive puzzles (blocks of about
-//! n^(1/3), `stats::block_length`) rather than from independent puzzles.
+//! cancels in the per-puzzle ratio. What does not cancel is what differs between the
+//! processes that solved (a layout that suits one copy of a library better than another)
+//! and a burst that lands on one strategy's phase of a chunk. A run with several
+//! replicates (`run --replicates`) shows the first: the interval is then over the
+//! replicates ([`super::replicates`]). A CSV of one replicate gets an interval over the
+//! puzzles only: a moving-block bootstrap over consecutive ones (blocks of about n^(1/3),
+//! `stats::block_length`), for the bursts.
 
 use std::collections::BTreeSet;
 
 use super::load::Samples;
 use super::{
-    load, pair, puzzle_times, stats, verdict, CompareError, CompareOptions, Comparison,
+    load, pair, puzzle_times, replicates, stats, verdict, CompareError, CompareOptions, Comparison,
     ComparisonRow, Mode, Run, Unpaired,
 };
 
@@ -89,6 +92,9 @@ fn pair_of(
         // Line order is solve order: neighbours in this list shared a chunk.
         let (mut xo, mut xn, mut changes) = (Vec::new(), Vec::new(), Vec::new());
         let (mut to_ns, mut tn_ns) = (Vec::new(), Vec::new());
+        // Each timed puzzle's replicate; `None` once a row has none or the sides differ
+        // (not one run's rows).
+        let mut groups = Some(Vec::new());
         for (line, os) in o {
             let Some(ns) = n.get(line) else { continue };
             row.paired += 1;
@@ -103,6 +109,13 @@ fn pair_of(
                 to_ns.push(to as f64);
                 tn_ns.push(tn as f64);
                 changes.push(changed);
+                groups = groups.and_then(|mut g| match (os.replicate, ns.replicate) {
+                    (Some(a), Some(b)) if a == b => {
+                        g.push(a);
+                        Some(g)
+                    }
+                    _ => None,
+                });
             }
         }
         if row.paired == 0 {
@@ -113,10 +126,24 @@ fn pair_of(
         let (xo, xn) = (vec![xo], vec![xn]);
         row.time_ratio = stats::ratio_of_sides(&xo, &xn);
         row.puzzle_times = puzzle_times(&xo, &xn, &changes);
-        let block = stats::block_length(row.timed as usize);
-        row.ci = options.bootstrap.interval(&xo, &xn, block);
         row.throughput_ratio = stats::ratio_of_sums(&to_ns, &tn_ns);
-        row.throughput_ci = options.bootstrap.sum_ratio_interval(&to_ns, &tn_ns, block);
+        let level = options.bootstrap.confidence;
+        let over_replicates = groups.and_then(|g| {
+            let diffs: Vec<f64> = xn[0].iter().zip(&xo[0]).map(|(n, o)| n - o).collect();
+            let ci = replicates::log_mean_interval(&diffs, &g, level)?;
+            let throughput = replicates::sum_ratio_interval(&to_ns, &tn_ns, &g, level);
+            let count = g.iter().collect::<BTreeSet<_>>().len() as u32;
+            Some((ci, throughput, count))
+        });
+        if let Some((ci, throughput, count)) = over_replicates {
+            row.ci = Some(ci);
+            row.throughput_ci = throughput;
+            row.replicates = Some(count);
+        } else {
+            let block = stats::block_length(row.timed as usize);
+            row.ci = options.bootstrap.interval(&xo, &xn, block);
+            row.throughput_ci = options.bootstrap.sum_ratio_interval(&to_ns, &tn_ns, block);
+        }
         row.verdict = verdict(
             options.threshold,
             row.search_changed > 0,

@@ -20,6 +20,9 @@ pub struct Sample {
     pub time_ns: Option<u64>,
     /// `None` in a CSV without a `status` column.
     pub status: Option<Status>,
+    /// The replicate of the run's solvers that solved it; `None` in a CSV without the
+    /// column.
+    pub replicate: Option<u32>,
 }
 
 impl Sample {
@@ -174,6 +177,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, RunFileError> {
             guesses: row.guesses,
             time_ns: row.time_ns,
             status: row.status,
+            replicate: row.replicate,
         };
         let (corpus, strategy, line) = (&row.corpus, &row.strategy, row.line);
         let held = match row.puzzle.as_str() {

@@ -15,6 +15,7 @@ pub(crate) mod between;
 pub mod histogram;
 pub(crate) mod load;
 pub(crate) mod pair;
+pub(crate) mod replicates;
 pub(crate) mod runs;
 pub mod stats;
 pub(crate) mod summary;
@@ -194,9 +195,14 @@ pub struct ComparisonRow {
     /// judged: the verdict follows `time_ratio`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub throughput_ratio: Option<f64>,
-    /// The block bootstrap interval of `throughput_ratio`.
+    /// The interval of `throughput_ratio`, drawn as `ci` is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub throughput_ci: Option<(f64, f64)>,
+    /// In an in-run comparison, the replicates of the run's solvers (`run --replicates`)
+    /// the intervals are over, when there were two or more: then they cover what differs
+    /// from run to run. `None`: the intervals come from the puzzles of one replicate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<u32>,
     /// This is the `relative_to` strategy: its ratio is 1 by construction.
     pub reference: bool,
     /// What the row's time and search came to.
@@ -261,6 +267,7 @@ impl ComparisonRow {
             ci: None,
             throughput_ratio: None,
             throughput_ci: None,
+            replicates: None,
             reference: false,
             verdict: Verdict::NoChange,
             puzzle_times: Vec::new(),
@@ -510,6 +517,7 @@ mod tests {
                         guesses: None,
                         time_ns: Some(*time),
                         status: Some(crate::results::Status::Unique),
+                        replicate: None,
                     },
                 );
         }

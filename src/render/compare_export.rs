@@ -107,6 +107,38 @@ pub(crate) const HOW_TO_DECIDE: &str = "One run per side cannot tell a slower bu
      (`scripts/ab.sh`) and compare `--baseline B1 B2 .. --current C1 C2 ..`, or compare \
      times relative to a strategy of the same run with `--relative-to STRATEGY`.";
 
+/// What an in-run comparison's intervals are over: the run's replicates, or where a row
+/// had one, the puzzles alone, said as a warning.
+fn in_run_interval(cmp: &Comparison) -> String {
+    let judged = cmp
+        .rows
+        .iter()
+        .filter(|r| !r.reference && r.time_ratio.is_some());
+    let (replicated, single): (Vec<_>, Vec<_>) = judged.partition(|r| r.replicates.is_some());
+    let over = "over the run's replicates (Student's t on their ratios: each replicate's \
+                solvers are processes of their own, laid out anew, so it covers what differs \
+                from run to run)";
+    let puzzles = format!(
+        "from a moving-block bootstrap over consecutive puzzles ({} seeded resamples)",
+        cmp.resamples
+    );
+    let warning = "it covers the puzzles of one process only, not what differs between runs: \
+                   run with --replicates 2 or more (8 by default)";
+    match (replicated.is_empty(), single.is_empty()) {
+        (false, true) => over.to_string(),
+        (true, _) if single.is_empty() => puzzles,
+        (true, _) => format!("{puzzles}, from a run of one replicate: {warning}"),
+        (false, false) => format!(
+            "{over}; for {} from one replicate, {puzzles}: {warning}",
+            single
+                .iter()
+                .map(|r| format!("{} in {}", r.strategy, r.corpus))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none;
 /// `name` shows the `--relative-to` strategy's name as the format needs it.
 pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String {
@@ -124,12 +156,11 @@ pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String 
     let mut text = match cmp.mode {
         Mode::InRun => format!(
             "In-run comparison: NEW / OLD, two strategies of one run, geometric mean of \
-             per-puzzle ratios with a {level:.0}% moving-block bootstrap interval over \
-             consecutive puzzles ({} seeded resamples). Their phases alternate within every \
-             chunk, so both saw the same machine. {rule} Search changed: a status differs, or \
-             nodes or guesses differ where both count them (two different solvers need \
-             --allow-search-changes).",
-            cmp.resamples
+             per-puzzle ratios with a {level:.0}% interval {}. Their phases alternate within \
+             every chunk, so both saw the same machine. {rule} Search changed: a status \
+             differs, or nodes or guesses differ where both count them (two different solvers \
+             need --allow-search-changes).",
+            in_run_interval(cmp)
         ),
         Mode::PerPuzzle => format!(
             "Time ratio: current / baseline, geometric mean over puzzles timed in every run \

@@ -500,9 +500,13 @@ impl Exporter for MarkdownExporter {
         let report = &markdown_names(report);
         let (headings, cells) = grid(report);
         let mut out = String::new();
+        let placement = report
+            .placement
+            .as_ref()
+            .map_or(String::new(), |p| format!(" ({})", p.describe()));
         let _ = writeln!(
             out,
-            "{} {} on {} ({} cores), {} threads, max {} solutions, node budget {}, {}\n",
+            "{} {} on {} ({} cores), {} threads{placement}, max {} solutions, node budget {}, {}\n",
             report.tool,
             report.version,
             report.machine.cpu,
@@ -519,9 +523,6 @@ impl Exporter for MarkdownExporter {
         let _ = writeln!(out, "|{}|", rule.join("|"));
         for row in cells {
             let _ = writeln!(out, "| {} |", row.join(" | "));
-        }
-        if let Some(placement) = &report.placement {
-            let _ = writeln!(out, "\n{}", placement.describe());
         }
         for note in pipe_notes(report) {
             let _ = writeln!(out, "\n{note}");

@@ -176,6 +176,9 @@ pub struct PuzzleResult {
     pub error: Option<String>,
     /// How the search ended; `None` where nothing was searched.
     pub ended: Option<Ending>,
+    /// The replicate of the run's solvers that solved it (see
+    /// [`crate::runner::Settings::replicates`]); `None` in a CSV written before it was kept.
+    pub replicate: Option<u32>,
 }
 
 impl Default for PuzzleResult {
@@ -189,6 +192,7 @@ impl Default for PuzzleResult {
             solution: None,
             error: None,
             ended: None,
+            replicate: None,
         }
     }
 }
@@ -246,6 +250,7 @@ impl PuzzleResult {
             solution: outcome.first,
             error,
             ended: Some(ended),
+            replicate: None,
         }
     }
 

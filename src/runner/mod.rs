@@ -82,6 +82,14 @@ pub struct Settings {
     /// the same CPUs, the processes a worker starts included. More workers than CPUs are
     /// left to the scheduler. [`Runner::placement`] says what was done.
     pub pin: bool,
+    /// Each worker holds this many solvers of every strategy, made alike; each chunk is
+    /// cut into as many runs of consecutive tasks, and the k-th run of every phase of the
+    /// chunk is solved by replicate k's solvers, so every replicate solves a share of every
+    /// chunk, in both phase orders. Each result records its replicate. A solver from outside is then as many processes per worker,
+    /// each laid out in memory anew, as separate runs would be: an interval over the
+    /// replicates (`compare --between`) covers what differs from run to run, where one
+    /// over the puzzles of one process covers only the puzzles.
+    pub replicates: usize,
 }
 
 impl Settings {
@@ -108,6 +116,7 @@ impl Default for Settings {
             reference: Some(crate::classify::fastest().clone()),
             permute: None,
             pin: false,
+            replicates: 1,
         }
     }
 }
@@ -219,7 +228,12 @@ impl<'c> Runner<'c> {
                 }
             }
         });
-        let engine = Engine::new(solvers, settings.limits, threads, "solver")?;
+        let engine = Engine::replicated(
+            solvers,
+            settings.limits,
+            (threads, settings.replicates),
+            "solver",
+        )?;
         // Before any solver is made: the processes a worker starts take its CPU.
         let placement = crate::cpus::plan(&crate::cpus::allowed(), engine.threads(), settings.pin);
         engine

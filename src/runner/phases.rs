@@ -207,13 +207,20 @@ impl Runner<'_> {
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
         let rounds = how.repeat.max(1);
+        let all_tasks = n.div_ceil(per_task).max(1);
+        let chunk = self.chunks_solved.saturating_sub(1);
+        let replicates = engine.replicates();
         // A task's puzzles, taken by one worker at a time: the lock is never waited for.
         let slots: Vec<Mutex<Task>> = results[..n]
             .chunks_mut(per_task)
             .zip(records.chunks(per_task))
             .zip(timed[..n].chunks_mut(per_task))
             .take(upto.min(n).div_ceil(per_task))
-            .map(|((results, records), timed)| Mutex::new(Task::new(records, results, timed)))
+            .enumerate()
+            .map(|(k, ((results, records), timed))| {
+                let replicate = replicate_of(k, (all_tasks, chunk), replicates);
+                Mutex::new(Task::new(records, results, timed, replicate))
+            })
             .collect();
         let mut tasks = slots.len();
         for round in 0..rounds {
@@ -247,7 +254,9 @@ impl Runner<'_> {
             };
             let solve = |k: usize| {
                 let mut task = slots[k].lock().unwrap_or_else(|e| e.into_inner());
-                engine.with_solver(s, |solver| task.solve_round(solver, &how, clock));
+                engine.with_replicate(s, task.replicate() as usize, |solver| {
+                    task.solve_round(solver, &how, clock)
+                });
                 if task.rounds() == rounds {
                     task.record(info, &how);
                 }
@@ -309,6 +318,21 @@ impl Runner<'_> {
         let done = (tasks * per_task).min(n);
         (done, watch.then_some(held_off))
     }
+}
+
+/// The replicate (see `Settings::replicates`) that solves task `k` of the `tasks` of chunk
+/// `chunk`, in every phase of the chunk, so that a puzzle meets the same replicate of each
+/// strategy. A chunk of as many tasks as replicates or more is cut into one run of
+/// consecutive tasks per replicate (a worker switches processes a few times a chunk);
+/// a smaller one takes the next replicates in turn, a pair of chunks at a time, so that
+/// each replicate is timed in both phase orders.
+fn replicate_of(k: usize, (tasks, chunk): (usize, u64), replicates: usize) -> u32 {
+    let r = if tasks >= replicates {
+        k * replicates / tasks
+    } else {
+        ((chunk / 2) as usize * tasks + k) % replicates
+    };
+    r as u32
 }
 
 /// Whether a phase that goes on after a stop (`AfterStop::Finish`) may take another task
@@ -399,6 +423,25 @@ mod tests {
             // one phase per strategy, timed by two readings 7 ns apart.
             assert_eq!(r.wall_ns, 7 * 8, "{}", r.strategy);
         }
+    }
+
+    #[test]
+    fn every_replicate_takes_its_share_in_both_phase_orders() {
+        // Large chunks: runs of consecutive tasks, every replicate in every chunk.
+        let of_chunk = |tasks, chunk| -> Vec<u32> {
+            (0..tasks)
+                .map(|k| replicate_of(k, (tasks, chunk), 4))
+                .collect()
+        };
+        assert_eq!(of_chunk(8, 0), [0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(of_chunk(10, 5), [0, 0, 0, 1, 1, 2, 2, 2, 3, 3]);
+        assert_eq!(of_chunk(1, 0), [0]);
+        // Small chunks (2 tasks, 4 replicates): the next two each pair of chunks, so each
+        // replicate meets an even chunk (one phase order) and an odd one (the other).
+        let small: Vec<Vec<u32>> = (0..6).map(|c| of_chunk(2, c)).collect();
+        assert_eq!(small, [[0, 1], [0, 1], [2, 3], [2, 3], [0, 1], [0, 1]]);
+        // One replicate: always 0.
+        assert!((0..9).all(|k| replicate_of(k, (9, 3), 1) == 0));
     }
 
     #[test]

@@ -49,6 +49,9 @@ pub(super) struct Task<'a> {
     held_off: u64,
     /// Rounds solved.
     rounds: u32,
+    /// The replicate whose solvers solve it (see `Settings::replicates`), recorded in
+    /// each result.
+    replicate: u32,
 }
 
 impl<'a> Task<'a> {
@@ -57,6 +60,7 @@ impl<'a> Task<'a> {
         records: &'a [Record],
         results: &'a mut [PuzzleResult],
         timed: &'a mut [Option<(Outcome, u64)>],
+        replicate: u32,
     ) -> Task<'a> {
         Task {
             records,
@@ -64,7 +68,13 @@ impl<'a> Task<'a> {
             timed,
             held_off: 0,
             rounds: 0,
+            replicate,
         }
+    }
+
+    /// The replicate whose solvers solve it.
+    pub(super) fn replicate(&self) -> u32 {
+        self.replicate
     }
 
     /// Its records.
@@ -140,6 +150,7 @@ impl<'a> Task<'a> {
                 _ => None,
             };
             *result = result_of(record, searched, &how.limits, info);
+            result.replicate = Some(self.replicate);
         }
     }
 

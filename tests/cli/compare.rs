@@ -1117,3 +1117,81 @@ fn the_perf_gate_falls_back_to_the_minimal_corpus() {
         "{out}"
     );
 }
+
+/// An in-run A/A whose replicates each sit a little off 1, as separate processes of one
+/// library do (a layout that suits one copy), with little noise between puzzles: `replicate`
+/// column or not.
+fn replicated_run(dir: &TempDir, with_column: bool) -> PathBuf {
+    const SHIFTS: [f64; 8] = [1.0, 1.02, 0.99, 1.015, 0.998, 1.016, 0.999, 1.01];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut text = String::from(
+        "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended",
+    );
+    text.push_str(if with_column { ",replicate\n" } else { "\n" });
+    for line in 1..=800u64 {
+        // Runs of 25 consecutive puzzles a replicate, in turn, as `run` cuts its chunks.
+        let replicate = (line - 1) / 25 % 8;
+        let puzzle = format!("{line:.>81}");
+        let base = 10_000 * (1 + line * 37 % 97);
+        for (strategy, factor) in [("a", 1.0), ("b", SHIFTS[replicate as usize])] {
+            let noise = 0.998 + 0.004 * uniform(&mut state);
+            let time = (base as f64 * factor * noise) as u64;
+            text.push_str(&format!(
+                "syn.txt,{line},{strategy},unique,1,,,{time},25,{puzzle},,,finished"
+            ));
+            if with_column {
+                text.push_str(&format!(",{replicate}"));
+            }
+            text.push('\n');
+        }
+    }
+    let path = dir.path().join(format!("replicated-{with_column}.csv"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn an_in_run_interval_is_over_the_replicates_and_holds_what_they_differ_by() {
+    let dir = TempDir::new().unwrap();
+    let json = |run: &Path| -> serde_json::Value {
+        let a = between(run, &["--between", "a,b", "--format", "json"]);
+        serde_json::from_str(&stdout(&a)).unwrap()
+    };
+    // Over the puzzles alone, the interval is as narrow as their noise and misses 1.
+    let v = json(&replicated_run(&dir, false));
+    let row = &v["rows"][0];
+    let (lo, hi) = (
+        row["ci"][0].as_f64().unwrap(),
+        row["ci"][1].as_f64().unwrap(),
+    );
+    assert!(lo > 1.0 || hi < 1.0, "{row}");
+    assert!(row.get("replicates").is_none(), "{row}");
+    let text = stdout(&between(
+        &replicated_run(&dir, false),
+        &["--between", "a,b"],
+    ));
+    assert!(
+        text.contains("covers the puzzles of one process only"),
+        "{text}"
+    );
+    // Over the replicates, it holds what they differ by: 1 lies within.
+    let v = json(&replicated_run(&dir, true));
+    let row = &v["rows"][0];
+    assert_eq!(row["replicates"], 8, "{row}");
+    let (lo, hi) = (
+        row["ci"][0].as_f64().unwrap(),
+        row["ci"][1].as_f64().unwrap(),
+    );
+    assert!(lo < 1.0 && 1.0 < hi, "{row}");
+    assert!(hi - lo > 0.01, "{row}");
+    assert_eq!(row["verdict"], "no_change");
+    let ratio = row["time_ratio"].as_f64().unwrap();
+    assert!(lo < ratio && ratio < hi, "{row}");
+    let (tlo, thi) = (
+        row["throughput_ci"][0].as_f64().unwrap(),
+        row["throughput_ci"][1].as_f64().unwrap(),
+    );
+    assert!(tlo < 1.0 && 1.0 < thi, "{row}");
+    let text = stdout(&between(&replicated_run(&dir, true), &["--between", "a,b"]));
+    assert!(text.contains("over the run's replicates"), "{text}");
+}

@@ -48,6 +48,7 @@ fn comparable(csv: &[u8]) -> Vec<Row> {
         .into_iter()
         .map(|mut row| {
             row.remove("time_ns");
+            row.remove("replicate");
             row.remove("corpus");
             row
         })

@@ -60,12 +60,13 @@ fn run_with_every_ending(dir: &Path) -> PathBuf {
     ];
     for (line, status, solutions, solution, error, ended) in endings {
         let fields: Vec<&str> = lines[line].split(',').collect();
-        // corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended
+        // corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended,replicate
         lines[line] = [
             &fields[..3],
             &[status, solutions],
             &fields[5..10],
             &[solution, error, ended],
+            &fields[13..],
         ]
         .concat()
         .join(",");
@@ -143,10 +144,10 @@ fn a_csv_from_before_the_ended_column_is_classed_alike() {
     let dir = tempfile::tempdir().unwrap();
     let csv = run_with_every_ending(dir.path());
     let text = std::fs::read_to_string(&csv).unwrap();
-    // `ended` is the last field, and no ending holds a comma or a quote.
+    // `ended` and `replicate` are the last fields, and neither holds a comma or a quote.
     let old: Vec<String> = text
         .lines()
-        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+        .map(|l| l.rsplitn(3, ',').last().unwrap().to_string())
         .collect();
     assert!(old[0].ends_with(",error"), "{}", old[0]);
     std::fs::write(&csv, old.join("\n") + "\n").unwrap();

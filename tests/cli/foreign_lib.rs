@@ -485,6 +485,9 @@ fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
         "fast",
         "-j",
         "2",
+        // One process per worker: the count below is of restarts.
+        "--replicates",
+        "1",
         "--solver",
         &spec,
         "--strict",

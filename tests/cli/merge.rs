@@ -41,6 +41,7 @@ pub(super) fn read_rows(csv: &Path) -> Vec<Row> {
 fn without_times(mut rows: Vec<Row>) -> Vec<Row> {
     for r in &mut rows {
         r.remove("time_ns");
+        r.remove("replicate");
     }
     rows
 }

@@ -134,7 +134,8 @@ fn each_worker_has_a_cpu_of_its_own_and_more_workers_than_cpus_are_said() {
     let dir = tempfile::tempdir().unwrap();
     let allowed = allowed_here();
     let n = allowed.len();
-    let (placement, solved_on, copies) = run_logged(dir.path(), &["-j", &n.to_string()]);
+    let j = n.to_string();
+    let (placement, solved_on, copies) = run_logged(dir.path(), &["-j", &j, "--replicates", "2"]);
     let workers: BTreeSet<usize> = placement["workers"]
         .as_array()
         .unwrap()
@@ -143,8 +144,9 @@ fn each_worker_has_a_cpu_of_its_own_and_more_workers_than_cpus_are_said() {
         .collect();
     assert_eq!(workers, allowed, "{placement}");
     assert!(solved_on.is_subset(&workers));
-    // Each copy of the cmd: solver is pinned to one CPU, its worker's.
-    assert_eq!(copies.len(), n);
+    // Each copy of the cmd: solver (one per worker and replicate) is pinned to one CPU,
+    // its worker's.
+    assert_eq!(copies.len(), 2 * n);
     let copies: BTreeSet<usize> = copies.iter().map(|c| c.parse().unwrap()).collect();
     assert_eq!(copies, workers);
 

@@ -44,6 +44,8 @@ fn untimed(csv: &str) -> Vec<Row> {
     let mut rows = rows(&std::fs::read(csv).unwrap());
     for row in &mut rows {
         assert!(row.remove("time_ns").is_some());
+        // Which replicate solved a row follows the run's chunks, which a resume cuts anew.
+        assert!(row.remove("replicate").is_some());
     }
     rows
 }

@@ -42,6 +42,7 @@ fn run_rows(extra: &[&str], env: &[(&str, &str)]) -> (Vec<Row>, String) {
         .into_iter()
         .map(|mut r| {
             r.remove("time_ns");
+            r.remove("replicate");
             r
         })
         .collect();

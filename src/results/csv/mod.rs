@@ -10,9 +10,11 @@ pub use write::{push_field, push_header, push_row};
 
 /// The columns, in order.
 ///
-/// `ended` came last, after `error`, when it was added: a CSV written before it has the
-/// first twelve, and [`RowReader`] tells how its searches ended from the error text.
-pub const COLUMNS: [&str; 13] = [
+/// `ended` came after `error` when it was added: a CSV written before it has the first
+/// twelve, and [`RowReader`] tells how its searches ended from the error text. `replicate`
+/// came last, after it: a CSV written before has none, and its rows read as of no
+/// replicate.
+pub const COLUMNS: [&str; 14] = [
     "corpus",
     "line",
     "strategy",
@@ -26,6 +28,7 @@ pub const COLUMNS: [&str; 13] = [
     "solution",
     "error",
     "ended",
+    "replicate",
 ];
 
 /// Whether `file` ends in a line break, as every per-puzzle CSV that `run` finished writing

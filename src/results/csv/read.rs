@@ -81,6 +81,9 @@ pub struct CsvRow {
     pub error: Option<String>,
     /// How the search ended; `None` where nothing was searched.
     pub ended: Option<Ending>,
+    /// The replicate of the run's solvers that solved it; `None` in a CSV written before
+    /// it was kept.
+    pub replicate: Option<u32>,
 }
 
 impl CsvRow {
@@ -100,6 +103,7 @@ impl CsvRow {
             solution: self.solution,
             error: self.error.clone(),
             ended: self.ended,
+            replicate: self.replicate,
         })
     }
 
@@ -146,6 +150,7 @@ const PUZZLE: usize = 9;
 const SOLUTION: usize = 10;
 const ERROR: usize = 11;
 const ENDED: usize = 12;
+const REPLICATE: usize = 13;
 
 /// The longest time a row may hold: `i64::MAX` ns, some 292 years. Nothing is timed that
 /// long, and a larger number (such as `u64::MAX`, a "no time" marker elsewhere) is not a
@@ -384,6 +389,7 @@ impl<R: Read> RowReader<R> {
             solution,
             error,
             ended,
+            replicate: self.number(REPLICATE)?,
         };
         check_counts(&row)?;
         check_solution(&row)?;
@@ -590,6 +596,7 @@ mod tests {
             solution: (status != Status::Unsolvable).then_some(solution),
             error: error.map(str::to_string),
             ended: Some(ended),
+            replicate: Some(3),
         };
         let results = [
             searched(Status::Unique, None, Ending::Finished),

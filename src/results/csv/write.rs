@@ -54,7 +54,8 @@ pub fn push_row(
             + NUMBER_MAX
             + TAIL_MAX
             + ENDED_MAX
-            + 4,
+            + NUMBER_MAX
+            + 5,
     );
     out.extend_from_slice(corpus);
     out.push(b',');
@@ -85,6 +86,12 @@ pub fn push_row(
     out.push(b',');
     if let Some(ended) = result.ended {
         out.extend_from_slice(ended.as_str().as_bytes());
+    }
+    out.push(b',');
+    if let Some(replicate) = result.replicate {
+        push_in_place(out, |buf: &mut [u8; NUMBER_MAX]| {
+            put_number(buf, u64::from(replicate))
+        });
     }
     out.push(b'\n');
 }
@@ -300,6 +307,8 @@ mod tests {
         if let Some(ended) = result.ended {
             out.extend_from_slice(ended.to_string().as_bytes());
         }
+        out.push(b',');
+        number(out, result.replicate.map(u64::from));
         out.push(b'\n');
     }
 
@@ -402,6 +411,7 @@ mod tests {
                         solution: [None, Some(solution), Some(puzzle)][i % 3],
                         error: error.clone(),
                         ended: [None, Some(Ending::NodeBudget), Some(Ending::Mismatch)][i % 3],
+                        replicate: some(5).then(|| pick(5) as u32),
                     };
                     let corpus = &corpora[i % corpora.len()];
                     let strategy = ["fast", "", "a,b", "x\"y"][i % 4];
