@@ -100,7 +100,7 @@ pub struct Series {
     pub commits: Vec<CommitRecord>,
     /// The series. A median rate's point carries the [`super::median`] interval of its
     /// run's median (as a rate, at [`super::median::CONFIDENCE`]) when its run timed
-    /// enough puzzles; an A/B ratio's the interval recorded with it.
+    /// enough puzzles; an A/B ratio's the interval recorded with it; a relative time none.
     pub points: SeriesPoints,
 }
 
