@@ -5,7 +5,8 @@
 //! median rate (1 / median solve time), not on the mean-based puzzles/s/core: over separate
 //! runs on a shared machine the mean moves by 13% to 17% (one preempted solve among solves
 //! of microseconds), the median by 2% to 3% (see [`super::changes`]). In-run A/B ratios
-//! are judged the same way; node and guess counts are exact.
+//! and times relative to a reference strategy of the same run are judged the same way;
+//! node and guess counts are exact.
 
 use std::collections::BTreeMap;
 
@@ -21,6 +22,8 @@ pub enum Measure {
     MedianRate,
     /// An in-run A/B's NEW / OLD time ratio: higher is slower.
     TimeRatio,
+    /// A strategy's median time over its reference's in the same run: higher is slower.
+    RelativeTime,
     /// Nodes per search (exact).
     Nodes,
     /// Guesses per finished search (exact).
@@ -33,6 +36,7 @@ impl Measure {
         match self {
             Measure::MedianRate => "median rate",
             Measure::TimeRatio => "time ratio",
+            Measure::RelativeTime => "relative time",
             Measure::Nodes => "nodes",
             Measure::Guesses => "guesses",
         }
@@ -62,11 +66,12 @@ pub struct Change {
 }
 
 impl Change {
-    /// Whether the strategy got slower: the median rate went down, or the A/B ratio up.
+    /// Whether the strategy got slower: the median rate went down, or a ratio of times (A/B,
+    /// relative) up.
     pub fn slowdown(&self) -> bool {
         match self.measure {
             Measure::MedianRate => self.point.ratio() < 1.0,
-            Measure::TimeRatio => self.point.ratio() > 1.0,
+            Measure::TimeRatio | Measure::RelativeTime => self.point.ratio() > 1.0,
             Measure::Nodes | Measure::Guesses => false,
         }
     }
@@ -95,7 +100,7 @@ pub struct Series {
     pub commits: Vec<CommitRecord>,
     /// The series. A median rate's point carries the [`super::median`] interval of its
     /// run's median (as a rate, at [`super::median::CONFIDENCE`]) when its run timed
-    /// enough puzzles; an A/B ratio's the interval recorded with it.
+    /// enough puzzles; an A/B ratio's the interval recorded with it; a relative time none.
     pub points: SeriesPoints,
 }
 
@@ -250,6 +255,8 @@ pub fn series(store: &mut dyn HistoryStore, branch: Option<&str>) -> Result<Seri
                 }
             }
             Measured::Ab { ratio, interval } => push(Measure::TimeRatio, ratio, interval),
+            // No interval: two medians' intervals do not make one of their ratio.
+            Measured::Relative { ratio } => push(Measure::RelativeTime, ratio, None),
         }
     }
     for points in series.values_mut() {

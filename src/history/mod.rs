@@ -25,7 +25,7 @@ use crate::machine::Machine;
 
 pub use check::{check, series, Change, CheckError, Checked, Measure, Series};
 pub use db::Db;
-pub use record::{read_runs, read_runs_taking, PlaceError, Taken};
+pub use record::{read_runs, read_runs_taking, read_runs_with, PlaceError, Taken};
 pub use sqlite::SqliteStore;
 pub use store::{HistoryStore, Placement, StoreError};
 

@@ -2,15 +2,16 @@
 //! one summary reader, [`crate::summary::read`]) as a [`RunRecord`], and each in-run
 //! comparison JSON (`compare RUN.csv --between OLD,NEW --format json`) as A/B results of the
 //! summary of the same run, given beside it: a comparison names neither the machine nor
-//! what its corpus held, the summary does. Whatever cannot be placed is refused, naming the
-//! file.
+//! what its corpus held, the summary does. With a reference strategy (`--relative-to`),
+//! each other strategy's median time over the reference's in the same run is recorded too.
+//! Whatever cannot be placed is refused, naming the file.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use xxhash_rust::xxh3::xxh3_128;
 
-use super::store::{AbRecord, CorpusKey, RowRecord, RunRecord};
+use super::store::{AbRecord, CorpusKey, RelativeRecord, RowRecord, RunRecord};
 use crate::compare::load::normal_name;
 use crate::corpus::Identity;
 use crate::results::Status;
@@ -90,6 +91,30 @@ pub enum PlaceError {
         /// Why.
         why: String,
     },
+    /// A reference strategy (`--relative-to`) that a summary does not hold.
+    #[error("{file}: --relative-to {reference}: no such strategy in it (it holds {held})")]
+    NoReference {
+        /// The summary.
+        file: PathBuf,
+        /// The reference asked for.
+        reference: String,
+        /// The strategies it holds, comma-separated.
+        held: String,
+    },
+    /// A summary in which no strategy beside the reference was timed on a corpus the
+    /// reference was timed on: there is nothing to record relative to it.
+    #[error(
+        "{file}: --relative-to {reference}: no other strategy timed beside it on any corpus \
+         (it holds {held}; the reference is not recorded relative to itself)"
+    )]
+    NothingRelative {
+        /// The summary.
+        file: PathBuf,
+        /// The reference.
+        reference: String,
+        /// The strategies it holds (those taken, with --strategy), comma-separated.
+        held: String,
+    },
     /// A strategy to take (`--strategy FROM=TO`) that a summary does not hold.
     #[error("{file}: no strategy {strategy} in it to take (it holds {held})")]
     NotHeld {
@@ -139,6 +164,19 @@ pub fn read_runs(paths: &[PathBuf]) -> Result<Vec<RunRecord>, PlaceError> {
 /// A taken record's digest is the summary's followed by what was taken: the same summary
 /// can then be recorded once per commit it measured, and each of them once.
 pub fn read_runs_taking(paths: &[PathBuf], take: &[Taken]) -> Result<Vec<RunRecord>, PlaceError> {
+    read_runs_with(paths, take, None)
+}
+
+/// As [`read_runs_taking`], each summary also giving, with `relative_to`, every other
+/// strategy's time relative to that reference strategy's in the same run, per corpus
+/// ([`relative_times`]); every summary must hold the reference. The reference is named as
+/// the summaries name it; when strategies are taken, the relative times of those taken are
+/// kept, renamed, the reference renamed too when it is taken.
+pub fn read_runs_with(
+    paths: &[PathBuf],
+    take: &[Taken],
+    relative_to: Option<&str>,
+) -> Result<Vec<RunRecord>, PlaceError> {
     let mut runs = Vec::new();
     let mut comparisons = Vec::new();
     for path in paths {
@@ -152,7 +190,11 @@ pub fn read_runs_taking(paths: &[PathBuf], take: &[Taken]) -> Result<Vec<RunReco
             comparisons.push((path.clone(), cmp));
         } else {
             let report = parse_summary(path, &bytes)?;
-            runs.push(run_record(path, &bytes, &report)?);
+            let mut run = run_record(path, &bytes, &report)?;
+            if let Some(reference) = relative_to {
+                run.relative = relative_times(&run, reference)?;
+            }
+            runs.push(run);
         }
     }
     for (path, cmp) in comparisons {
@@ -163,7 +205,64 @@ pub fn read_runs_taking(paths: &[PathBuf], take: &[Taken]) -> Result<Vec<RunReco
             take_rows(run, take)?;
         }
     }
+    if let Some(reference) = relative_to {
+        for run in &runs {
+            if run.relative.is_empty() {
+                return Err(PlaceError::NothingRelative {
+                    file: run.source.clone(),
+                    reference: reference.to_string(),
+                    held: held(run),
+                });
+            }
+        }
+    }
     Ok(runs)
+}
+
+/// The strategies of `run`'s rows, sorted, comma-separated.
+fn held(run: &RunRecord) -> String {
+    let mut held: Vec<&str> = run.rows.iter().map(|r| r.strategy.as_str()).collect();
+    held.sort_unstable();
+    held.dedup();
+    held.join(", ")
+}
+
+/// Every strategy's time relative to `reference`'s in `run`, per corpus both were timed
+/// on: its median solve time over the reference's. The reference's own row gives none.
+///
+/// The notion is `compare --relative-to`'s, a time divided by the reference's in the same
+/// run, so that what slows the machine during the run cancels. Per puzzle, as compare
+/// pairs a CSV's rows, is not possible from a summary: it holds each row's time histogram,
+/// not which puzzle took which time. Of what it holds, the median is the figure `compare`
+/// judges summaries by and `history check` judges rates by: one preempted solve moves a
+/// mean (or a geometric mean) of a few hundred solves of microseconds, not a median.
+pub fn relative_times(run: &RunRecord, reference: &str) -> Result<Vec<RelativeRecord>, PlaceError> {
+    if !run.rows.iter().any(|r| r.strategy == reference) {
+        return Err(PlaceError::NoReference {
+            file: run.source.clone(),
+            reference: reference.to_string(),
+            held: held(run),
+        });
+    }
+    let mut relative = Vec::new();
+    for base in run.rows.iter().filter(|r| r.strategy == reference) {
+        // A reference that timed nothing on a corpus gives nothing to divide by.
+        if base.median_ns == 0 {
+            continue;
+        }
+        for row in &run.rows {
+            if row.strategy == reference || row.corpus != base.corpus || row.median_ns == 0 {
+                continue;
+            }
+            relative.push(RelativeRecord {
+                corpus: row.corpus.clone(),
+                strategy: row.strategy.clone(),
+                reference: reference.to_string(),
+                ratio: row.median_ns as f64 / base.median_ns as f64,
+            });
+        }
+    }
+    Ok(relative)
 }
 
 /// Keep of `run` the rows of the strategies `take` names, renamed; its A/B results (each
@@ -172,19 +271,23 @@ fn take_rows(run: &mut RunRecord, take: &[Taken]) -> Result<(), PlaceError> {
     let renamed = |name: &str| take.iter().find(|t| t.from == name).map(|t| t.to.clone());
     for t in take {
         if !run.rows.iter().any(|r| r.strategy == t.from) {
-            let mut held: Vec<&str> = run.rows.iter().map(|r| r.strategy.as_str()).collect();
-            held.sort_unstable();
-            held.dedup();
             return Err(PlaceError::NotHeld {
                 file: run.source.clone(),
                 strategy: t.from.clone(),
-                held: held.join(", "),
+                held: held(run),
             });
         }
     }
     run.rows.retain(|r| renamed(&r.strategy).is_some());
     for row in &mut run.rows {
         row.strategy = renamed(&row.strategy).unwrap_or_default();
+    }
+    run.relative.retain(|r| renamed(&r.strategy).is_some());
+    for r in &mut run.relative {
+        r.strategy = renamed(&r.strategy).unwrap_or_default();
+        if let Some(to) = renamed(&r.reference) {
+            r.reference = to;
+        }
     }
     for ab in &mut run.ab {
         if let Some(to) = renamed(&ab.old) {
@@ -301,6 +404,7 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
         settings: settings.join(" "),
         rows,
         ab: Vec::new(),
+        relative: Vec::new(),
     })
 }
 

@@ -17,8 +17,8 @@
 use std::path::Path;
 
 use super::store::{
-    AbRecord, Added, CommitRecord, CorpusKey, Measured, Observation, Placement, RowRecord,
-    RunRecord, SeriesKey, StoreError,
+    AbRecord, Added, CommitRecord, CorpusKey, Measured, Observation, Placement, RelativeRecord,
+    RowRecord, RunRecord, SeriesKey, StoreError,
 };
 use crate::machine::Machine;
 use crate::results::Status;
@@ -28,7 +28,7 @@ use crate::results::Status;
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Each version's statements; `{key}` stands for [`Sql::key`].
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// Version 1: commits, machines, corpora (one name each), runs with their labels, a row per
 /// (corpus, strategy) with its statuses, and in-run A/B results.
@@ -110,6 +110,21 @@ CREATE TABLE ab (
     confidence DOUBLE PRECISION NOT NULL,
     verdict TEXT NOT NULL,
     PRIMARY KEY (run, corpus, old, new)
+);
+";
+
+/// Version 2: times relative to a reference strategy of the same run (`history add
+/// --relative-to`). A table of its own rather than rows under a made-up strategy name: a
+/// relative time has no statuses, counts or histogram, and a store of version 1 stays
+/// what it was, only gaining the empty table.
+const V2: &str = "
+CREATE TABLE relative (
+    run BIGINT NOT NULL REFERENCES runs (id),
+    corpus TEXT NOT NULL REFERENCES corpora (identity),
+    strategy TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    ratio DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (run, corpus, strategy, reference)
 );
 ";
 
@@ -483,6 +498,17 @@ fn ab(db: &mut dyn Sql, run: i64, a: &AbRecord) -> Result<usize, StoreError> {
     Ok(rows.len())
 }
 
+/// Record a relative time of run `run` unless it has it: 1 when recorded, else 0.
+fn relative(db: &mut dyn Sql, run: i64, r: &RelativeRecord) -> Result<usize, StoreError> {
+    let rows = db.run(
+        "INSERT INTO relative (run, corpus, strategy, reference, ratio) \
+         VALUES (?1, ?2, ?3, ?4, ?5) \
+         ON CONFLICT (run, corpus, strategy, reference) DO NOTHING RETURNING run",
+        values![run, &r.corpus.identity, &r.strategy, &r.reference, r.ratio],
+    )?;
+    Ok(rows.len())
+}
+
 /// [`HistoryStore::add`](super::store::HistoryStore::add)'s statements, run inside a
 /// transaction that holds the store's write lock and is committed only when this returns
 /// `Ok`.
@@ -507,6 +533,10 @@ pub fn add(
                     corpus(db, &a.corpus, &run.source)?;
                     added.ab += ab(db, id, a)?;
                 }
+                for r in &run.relative {
+                    corpus(db, &r.corpus, &run.source)?;
+                    added.relative += relative(db, id, r)?;
+                }
                 added.already.push(run.source.clone());
                 continue;
             }
@@ -520,7 +550,11 @@ pub fn add(
             None => {}
         }
         let corpora = run.rows.iter().map(|r| &r.corpus);
-        for c in corpora.chain(run.ab.iter().map(|a| &a.corpus)) {
+        let others = run.ab.iter().map(|a| &a.corpus);
+        for c in corpora
+            .chain(others)
+            .chain(run.relative.iter().map(|r| &r.corpus))
+        {
             corpus(db, c, &run.source)?;
         }
         let machine = machine(db, &run.machine)?;
@@ -552,6 +586,9 @@ pub fn add(
         for a in &run.ab {
             added.ab += ab(db, id, a)?;
         }
+        for r in &run.relative {
+            added.relative += relative(db, id, r)?;
+        }
         added.runs += 1;
     }
     Ok(added)
@@ -575,8 +612,8 @@ pub fn commits(db: &mut dyn Sql) -> Result<Vec<CommitRecord>, StoreError> {
         .map_err(|e| fail(db, e))
 }
 
-/// Every observation: the summaries' rows, then the A/B results, each by run in the order
-/// recorded, then by corpus identity and strategy (ordered here, not by the database, whose
+/// Every observation: the summaries' rows, then the A/B results, then the relative times,
+/// each by run in the order recorded, then by corpus identity and strategy (ordered here, not by the database, whose
 /// text collation may be the locale's).
 pub fn observations(db: &mut dyn Sql) -> Result<Vec<Observation>, StoreError> {
     // The columns both queries start with: 0 run id, 1 sha, 2 branch, 3-6 machine,
@@ -654,6 +691,22 @@ pub fn observations(db: &mut dyn Sql) -> Result<Vec<Observation>, StoreError> {
         })();
         let run = r.int(0).map_err(|e| fail(db, e))?;
         made.push((run, 1, obs.map_err(|e| fail(db, e))?));
+    }
+    let rows = db.run(
+        &format!("SELECT {COLUMNS}, strategy, reference, ratio FROM relative AS x {RUN}"),
+        &[],
+    )?;
+    for r in &rows {
+        let obs = (|| -> Result<_, String> {
+            Ok(Observation {
+                key: key(r, format!("{} / {}", r.text(10)?, r.text(11)?))?,
+                commit: r.text(1)?,
+                branch: r.opt_text(2)?,
+                measured: Measured::Relative { ratio: r.real(12)? },
+            })
+        })();
+        let run = r.int(0).map_err(|e| fail(db, e))?;
+        made.push((run, 2, obs.map_err(|e| fail(db, e))?));
     }
     made.sort_by(|a, b| {
         (a.1, a.0, &a.2.key.corpus.identity, &a.2.key.strategy).cmp(&(

@@ -57,6 +57,9 @@ pub struct RunRecord {
     pub rows: Vec<RowRecord>,
     /// In-run A/B results (`compare RUN.csv --between OLD,NEW --format json`) of this run.
     pub ab: Vec<AbRecord>,
+    /// Its strategies' times relative to a reference strategy of the same run (`history
+    /// add --relative-to`).
+    pub relative: Vec<RelativeRecord>,
 }
 
 /// One (corpus, strategy) row of a summary.
@@ -118,6 +121,21 @@ pub struct AbRecord {
     pub verdict: String,
 }
 
+/// One strategy's time relative to a reference strategy timed in the same run, on one
+/// corpus: whatever slows the machine during the run slows both, so the ratio keeps the
+/// code's change and loses most of the machine's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelativeRecord {
+    /// The corpus.
+    pub corpus: CorpusKey,
+    /// The strategy judged.
+    pub strategy: String,
+    /// The strategy it is relative to (`--relative-to`).
+    pub reference: String,
+    /// The strategy's median solve time over the reference's: higher is slower.
+    pub ratio: f64,
+}
+
 /// A recorded commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitRecord {
@@ -138,7 +156,8 @@ pub struct SeriesKey {
     pub settings: String,
     /// The corpus.
     pub corpus: CorpusKey,
-    /// The strategy, or `OLD -> NEW` for an in-run A/B.
+    /// The strategy, `OLD -> NEW` for an in-run A/B, or `STRATEGY / REFERENCE` for a time
+    /// relative to a reference strategy.
     pub strategy: String,
 }
 
@@ -164,6 +183,11 @@ pub enum Measured {
         /// Its interval.
         interval: Option<(f64, f64)>,
     },
+    /// A strategy's median time over its reference's, in one run ([`RelativeRecord`]).
+    Relative {
+        /// The ratio.
+        ratio: f64,
+    },
 }
 
 /// One recorded measurement of one series at one commit.
@@ -186,6 +210,8 @@ pub struct Added {
     pub runs: usize,
     /// In-run A/B results recorded, those of runs recorded before included.
     pub ab: usize,
+    /// Relative times recorded, those of runs recorded before included.
+    pub relative: usize,
     /// Summaries the store already has under this commit: skipped (their A/B results not
     /// yet recorded are added).
     pub already: Vec<PathBuf>,
@@ -285,14 +311,15 @@ pub trait HistoryStore {
     /// Record `runs` under `placement`, all or none. Refused: a corpus whose identity the
     /// store knows under another name, a summary recorded under another commit, a given
     /// time that differs from the commit's recorded one. A summary already recorded under
-    /// this commit is skipped, and said in [`Added::already`]; its A/B results that are
-    /// not recorded yet are added to it.
+    /// this commit is skipped, and said in [`Added::already`]; its A/B results and relative
+    /// times that are not recorded yet are added to it.
     fn add(&mut self, placement: &Placement, runs: &[RunRecord]) -> Result<Added, StoreError>;
 
     /// Every recorded commit, in the series' order: by time, then by when first recorded.
     fn commits(&mut self) -> Result<Vec<CommitRecord>, StoreError>;
 
-    /// Every observation, for the series: summaries' rows, then in-run A/B results, each by
-    /// run in the order recorded, then by corpus identity and strategy.
+    /// Every observation, for the series: summaries' rows, then in-run A/B results, then
+    /// relative times, each by run in the order recorded, then by corpus identity and
+    /// strategy.
     fn observations(&mut self) -> Result<Vec<Observation>, StoreError>;
 }

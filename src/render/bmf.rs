@@ -12,7 +12,9 @@
 //! - `latency`: the median solve time in nanoseconds (Bencher's built-in, in ns), within
 //!   the same interval;
 //! - `nodes` and `guesses`: per search, exact;
-//! - `time-ratio`: an in-run A/B's NEW / OLD time, within its recorded interval.
+//! - `time-ratio`: an in-run A/B's NEW / OLD time, within its recorded interval;
+//! - `relative-time`: a strategy's median time over its reference's in the same run
+//!   (`history add --relative-to`; the benchmark is `CORPUS/STRATEGY / REFERENCE`), no bounds.
 //!
 //! A commit with several runs of a series (recorded again) gives its median run: the one
 //! in the middle by value (the lower of the two middle ones), with that run's interval.
@@ -81,6 +83,9 @@ pub fn bmf(series: &Series, commit: usize) -> Value {
             }
             Measure::TimeRatio => {
                 measures.insert("time-ratio".into(), metric(point.value, point.interval));
+            }
+            Measure::RelativeTime => {
+                measures.insert("relative-time".into(), metric(point.value, point.interval));
             }
             Measure::Nodes => {
                 measures.insert("nodes".into(), metric(point.value, None));
@@ -159,6 +164,10 @@ mod tests {
                 interval: Some((0.85, 0.95)),
             }],
         );
+        points.insert(
+            (key("m1", "fast / dlx"), Measure::RelativeTime),
+            vec![Point::new(1, 0.25)],
+        );
         let doc = bmf(&Series { commits, points }, 1);
         let fast = &doc["c.txt/fast [m1; -j 1]"];
         assert_eq!(
@@ -178,7 +187,11 @@ mod tests {
             doc["c.txt/base -> fast"]["time-ratio"],
             json!({"value": 0.9, "lower_value": 0.85, "upper_value": 0.95})
         );
+        assert_eq!(
+            doc["c.txt/fast / dlx"]["relative-time"],
+            json!({"value": 0.25})
+        );
         // dlx has no run at commit 1.
-        assert_eq!(doc.as_object().unwrap().len(), 3, "{doc}");
+        assert_eq!(doc.as_object().unwrap().len(), 4, "{doc}");
     }
 }

@@ -76,7 +76,7 @@ pub(crate) fn knobs_text(knobs: &Detection) -> String {
 pub(crate) fn level(measure: Measure, value: f64) -> String {
     match measure {
         Measure::MedianRate => format!("{}/s", rate(value)),
-        Measure::TimeRatio => format!("{value:.3}x"),
+        Measure::TimeRatio | Measure::RelativeTime => format!("{value:.3}x"),
         Measure::Nodes | Measure::Guesses => format!("{value:.2}"),
     }
 }

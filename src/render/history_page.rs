@@ -1,6 +1,6 @@
 //! `history report`'s page: per machine and settings, per corpus, each strategy's median
-//! rate over the commits with each run's interval, the in-run A/B ratios likewise, the
-//! change points `history check` finds shaded between their commits, and the table of
+//! rate over the commits with each run's interval, the in-run A/B ratios likewise, each
+//! time relative to a reference strategy (without an interval), the change points `history check` finds shaded between their commits, and the table of
 //! those changes (node and guess changes included). One self-contained [`Page`] with the
 //! report's own [`plot`](super::plot) charts: no script.
 
@@ -135,7 +135,8 @@ pub fn history_page(checked: &Checked, knobs: &Detection, source: &str) -> Strin
     page.paragraph(&format!(
         "A median rate's whisker is the {}% interval of its run's median solve time, from \
          the order statistics of the run's time histogram (no distribution assumed); an \
-         in-run A/B ratio's is the bootstrap interval recorded with it. A shaded band spans \
+         in-run A/B ratio's is the bootstrap interval recorded with it; a time relative to \
+         a reference strategy of the same run has none. A shaded band spans \
          a change point's commit range, from the last commit before it to the first after; \
          node and guess changes are in the tables.",
         CONFIDENCE * 100.0
@@ -178,6 +179,14 @@ pub fn history_page(checked: &Checked, knobs: &Detection, source: &str) -> Strin
                             &changes,
                             &commits,
                             "recorded interval",
+                        ),
+                        Measure::RelativeTime => chart(
+                            &format!("{}: relative time", key.strategy),
+                            Axis::linear("median time / reference's (same run)").ratio(),
+                            points,
+                            &changes,
+                            &commits,
+                            "",
                         ),
                         _ => chart(
                             &format!("{}: median rate", key.strategy),
@@ -262,6 +271,11 @@ mod tests {
             interval: Some((1.05, 1.15)),
         });
         points.insert((key("base -> fast"), Measure::TimeRatio), ab.collect());
+        let relative = (0..11).map(|i| Point::new(i, 1.5));
+        points.insert(
+            (key("fast / dlx"), Measure::RelativeTime),
+            relative.collect(),
+        );
         let change = |measure, before: usize, mean_before, mean_after, p_value| Change {
             key: key("fast"),
             measure,
@@ -303,6 +317,7 @@ mod tests {
         // Both charts, the rate's band labelled with its range.
         assert!(html.contains("fast: median rate"));
         assert!(html.contains("base -&gt; fast: time ratio"));
+        assert!(html.contains("fast / dlx: relative time"), "{html}");
         assert!(html.contains(">-20.0% 05ababa..06ababa</text>"), "{html}");
         assert_eq!(html.matches("fill-opacity=\".14\"").count(), 1);
         // The table: both changes, the exact one too.

@@ -754,3 +754,137 @@ fn add_strategy_takes_one_row_of_a_run_per_commit_renamed() {
         "the two commits' node counts differ, as dlx's and fast's do: {text}"
     );
 }
+
+/// Issue 37: a history that sees through the machine's drift. Twelve commits, one real run
+/// each of `fast` and two copies of the tests' C solver (`b`, `c`) over the 1,000 puzzles of
+/// datasets/minimal.txt, recorded with `--relative-to fast`; `b` does 50% more work from the
+/// seventh commit on (its `configuration` is that percentage), `c` never does. `check` names
+/// `b`'s step at commits 6..7 on the relative series and raises nothing on `c`'s flat one.
+///
+/// Why no noise flips these verdicts: the strategies take turns every 16 puzzles
+/// (`--chunk-size 16`), so a neighbour's burst falls on all three, and each figure is a
+/// median of 1,000 solves, which a burst over a few dozen of them does not move; the ratio
+/// then moves by a few percent from run to run even on a loaded machine. A 50% step is
+/// several times that, and the flat series is judged with `--min-change 20%`, which its
+/// spread does not come near.
+#[test]
+fn a_series_relative_to_a_strategy_of_the_same_run_finds_its_step_and_a_flat_one_nothing() {
+    let Some((backtrack, _, _)) = crate::foreign_lib::libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db_s = db.display().to_string();
+    let lib = backtrack.display().to_string();
+    let summary = |i: usize| dir.path().join(format!("s{i}.json"));
+    for i in 0..12 {
+        let extra = if i < 6 { "b=0" } else { "b=50" };
+        bench()
+            .args(["run", "datasets/minimal.txt", "-s", "fast"])
+            .args(["--solver", &format!("b=lib:{lib}")])
+            .args(["--solver", &format!("c=lib:{lib}")])
+            .args(["--solver-config", extra, "--chunk-size", "16", "-j", "1"])
+            .args(["-q", "-o", "-", "--summary"])
+            .arg(summary(i))
+            .assert()
+            .success();
+        if i == 0 {
+            // A reference the summary does not hold: refused naming the file and what it
+            // holds, and nothing kept.
+            let file = summary(0).display().to_string();
+            let (code, err) = add(&db, &[&file, "--commit", &sha(0), "--relative-to", "dlx"]);
+            assert_eq!(code, Some(2), "{err}");
+            assert!(
+                err.contains(&format!(
+                    "{file}: --relative-to dlx: no such strategy in it (it holds b, c, fast)"
+                )),
+                "{err}"
+            );
+            assert!(!db.exists(), "a refused add made the history");
+        }
+        let (code, err) = add(
+            &db,
+            &[
+                &summary(i).display().to_string(),
+                "--commit",
+                &sha(i),
+                "--time",
+                &(1_700_000_000 + i).to_string(),
+                "--relative-to",
+                "fast",
+            ],
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            err.contains("recorded 1 run(s) (3 row(s), 0 in-run result(s), 2 relative to fast)"),
+            "{err}"
+        );
+    }
+    let (code, out, err) = bench_err(&["history", "check", "--db", &db_s, "--min-change", "20%"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let relative: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("relative time"))
+        .collect();
+    assert_eq!(relative.len(), 1, "{out}");
+    assert!(relative[0].contains("b / fast"), "{out}");
+    assert!(
+        relative[0].contains(&format!("{}..{}", &sha(5)[..10], &sha(6)[..10])),
+        "{out}"
+    );
+    assert!(relative[0].contains("slower"), "{out}");
+    // Since commit 5 (the last before the step): exit 1.
+    let (code, out, _) = bench_err(&[
+        "history",
+        "check",
+        "--db",
+        &db_s,
+        "--min-change",
+        "20%",
+        "--since",
+        &sha(5),
+    ]);
+    assert_eq!(code, Some(1), "{out}");
+
+    // Two relative series of 12 runs; the reference not relative to itself.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT count(*) FROM relative"), 24);
+    assert_eq!(
+        count("SELECT count(*) FROM relative WHERE strategy = reference"),
+        0
+    );
+    assert_eq!(
+        count("SELECT count(DISTINCT strategy || ' / ' || reference) FROM relative"),
+        2
+    );
+
+    // The page draws them as charts of their own; the export sends each commit's.
+    let page = dir.path().join("h.html");
+    let (code, _, err) = bench_err(&[
+        "history",
+        "report",
+        "--db",
+        &db_s,
+        "--min-change",
+        "20%",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("b / fast: relative time"), "{html}");
+    assert!(html.contains("c / fast: relative time"), "{html}");
+    let (code, out, err) = bench_err(&["history", "export", "--format", "bmf", "--db", &db_s]);
+    assert_eq!(code, Some(0), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let newest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(summary(11)).unwrap()).unwrap();
+    let median = |strategy: &str| {
+        let rows = newest["rows"].as_array().unwrap();
+        let row = rows.iter().find(|r| r["strategy"] == strategy).unwrap();
+        number(&row["median_ns"])
+    };
+    let ratio = number(&doc["datasets/minimal.txt/b / fast"]["relative-time"]["value"]);
+    assert_eq!(ratio, median("b") / median("fast"), "{doc}");
+}

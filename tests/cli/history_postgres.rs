@@ -317,6 +317,28 @@ fn the_same_history_gives_the_same_answers_from_sqlite_and_postgres() {
         out.contains("over 18 commits"),
         "the refused add kept something: {out}"
     );
+    // Relative times (schema version 2's table), recorded and read back alike; again,
+    // they join the run recorded.
+    for _ in 0..2 {
+        let (code, _, err) = both(
+            &lite,
+            &pg,
+            &["add", &first, "--commit", &sha(19), "--relative-to", "dlx"],
+        );
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (_, out, _) = both(&lite, &pg, &["check", "--min-change", "20%"]);
+    assert!(out.contains("over 19 commits"), "{out}");
+    let in_pg: i64 = server
+        .client("history")
+        .query_one("SELECT count(*) FROM relative", &[])
+        .unwrap()
+        .get(0);
+    let in_lite: i64 = rusqlite::Connection::open(&lite)
+        .unwrap()
+        .query_row("SELECT count(*) FROM relative", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!((in_pg, in_lite), (1, 1), "fast / dlx on classic.txt, once");
 
     // A history of a newer sudoku-bench: refused, and left as it was.
     let mut client = server.client("history");
@@ -332,7 +354,7 @@ fn the_same_history_gives_the_same_answers_from_sqlite_and_postgres() {
     let (code, _, err) = both(&lite, &pg, &["add", &first, "--commit", &sha(21)]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("DB: the history is at schema version 2"),
+        err.contains("DB: the history is at schema version 3"),
         "{err}"
     );
     let version: i64 = client
@@ -340,7 +362,7 @@ fn the_same_history_gives_the_same_answers_from_sqlite_and_postgres() {
         .unwrap()
         .get(0);
     let after: i64 = client.query_one(tables, &[]).unwrap().get(0);
-    assert_eq!((version, after), (2, before));
+    assert_eq!((version, after), (3, before));
 
     // A database that is not there, a server that is not there: the server's message, or
     // the client's, after the URL.

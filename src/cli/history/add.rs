@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::history::record::finished_at;
-use sudoku_bench::history::{parse_time, read_runs_taking, shown_time, Db, Placement, Taken};
+use sudoku_bench::history::{parse_time, read_runs_with, shown_time, Db, Placement, Taken};
 
 use super::super::exit::Exit;
 use super::DEFAULT_DB;
@@ -41,6 +41,13 @@ pub struct Args {
     /// are taken when the strategy they judge (NEW) is.
     #[arg(long = "strategy", value_name = "FROM=TO", value_parser = parse_taken)]
     take: Vec<Taken>,
+
+    /// Also record each other strategy's median time over this strategy's in the same run,
+    /// per corpus, as a series of its own (`STRATEGY / REFERENCE`, measure `relative time`):
+    /// a machine that drifts between runs slows both alike, as `compare --relative-to`
+    /// cancels it. Every summary must hold it (named as the summary names it).
+    #[arg(long, value_name = "STRATEGY")]
+    relative_to: Option<String>,
 
     /// The history, made when it is not there: an SQLite file [default:
     /// results/history.sqlite, its directory made too; a named one's directory must exist],
@@ -120,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         None => None,
     };
     // The library's errors name the file.
-    let runs = read_runs_taking(&args.files, &args.take)?;
+    let runs = read_runs_with(&args.files, &args.take, args.relative_to.as_deref())?;
     let time = match given {
         Some(t) => t,
         None => {
@@ -169,8 +176,13 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .filter(|r| !added.already.contains(&r.source))
         .map(|r| r.rows.len())
         .sum();
+    let relative = match &args.relative_to {
+        Some(reference) => format!(", {} relative to {reference}", added.relative),
+        None => String::new(),
+    };
     eprintln!(
-        "recorded {} run(s) ({rows} row(s), {} in-run result(s)) under commit {} ({}) in {}",
+        "recorded {} run(s) ({rows} row(s), {} in-run result(s){relative}) under commit {} \
+         ({}) in {}",
         added.runs,
         added.ab,
         placement.commit,

@@ -211,3 +211,60 @@ fn a_median_rate_carries_the_interval_of_its_run_s_median_and_a_bad_histogram_is
         "{err}"
     );
 }
+
+#[test]
+fn a_higher_relative_time_is_a_slowdown_in_a_series_of_its_own() {
+    let mut m = Memory::default();
+    for i in 0..12 {
+        m.commits.push(CommitRecord {
+            commit: sha(i),
+            time: i as i64,
+            branch: None,
+        });
+        // The machine drifts by up to 15% from run to run, both strategies alike: their
+        // ratio holds only the step.
+        let drift = 1.0 + [0.0, 0.15, 0.05, 0.12, 0.02, 0.09][i % 6];
+        let step = if i < 6 { 1.0 } else { 1.1 };
+        m.observations.push(Observation {
+            key: key("m1", "mine"),
+            commit: sha(i),
+            branch: None,
+            measured: Measured::Row {
+                median_rate: 20_000.0 / (drift * step),
+                nodes: None,
+                guesses: None,
+                times: times(),
+            },
+        });
+        m.observations.push(Observation {
+            key: key("m1", "mine / fast"),
+            commit: sha(i),
+            branch: None,
+            measured: Measured::Relative {
+                ratio: 0.8 * step * (1.0 + i as f64 * 1e-3),
+            },
+        });
+    }
+    let checked = check(&mut m, &Detection::default(), None).unwrap();
+    assert_eq!(checked.series, 2);
+    let seen: Vec<(&str, Measure, &str, &str, bool)> = checked
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.key.strategy.as_str(),
+                c.measure,
+                &c.before[..2],
+                &c.after[..2],
+                c.slowdown(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [("mine / fast", Measure::RelativeTime, "05", "06", true)]
+    );
+    assert_eq!(checked.changes[0].direction(), "slower");
+    assert_eq!(Measure::RelativeTime.name(), "relative time");
+    assert!(!Measure::RelativeTime.exact());
+}

@@ -309,3 +309,110 @@ fn a_strategy_taken_must_be_in_every_summary_and_judged_by_every_comparison() {
         "{err}"
     );
 }
+
+/// A summary of `./c.txt`, timed by `fast` (1, 2 and 4 µs), `mine` (3 times as long) and
+/// `idle` (nothing timed), and of `./d.txt` timed by `mine` alone.
+fn relative_report() -> SummaryReport {
+    let mut s = Summary::default();
+    let timed = |s: &mut Summary, corpus: &str, strategy: &str, factor: u64| {
+        let g = s.group(corpus, strategy);
+        for ns in [1000, 2000, 4000] {
+            s.add(
+                g,
+                &PuzzleResult {
+                    status: Status::Unique,
+                    solutions: Some(1),
+                    time_ns: Some(ns * factor),
+                    ..PuzzleResult::default()
+                },
+            );
+        }
+    };
+    timed(&mut s, "./c.txt", "fast", 1);
+    timed(&mut s, "./c.txt", "mine", 3);
+    let idle = s.group("./c.txt", "idle");
+    s.add(idle, &PuzzleResult::unsearched(Status::Malformed, "bad"));
+    timed(&mut s, "./d.txt", "mine", 5);
+    s.set_identity("./c.txt", identity(0xabc));
+    s.set_identity("./d.txt", identity(0xdef));
+    SummaryReport::new(&s, (&Limits::default(), 1, None), 3, 1_000_000)
+}
+
+#[test]
+fn relative_times_are_each_strategy_s_median_over_the_reference_s_in_the_same_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write(dir.path(), "s.json", &json(&relative_report()));
+    let paths = std::slice::from_ref(&summary);
+    let runs = read_runs_with(paths, &[], Some("fast")).unwrap();
+    let run = &runs[0];
+    // Its rows are recorded as without --relative-to.
+    assert_eq!(run.rows, read_runs(paths).unwrap()[0].rows);
+    // One relative time: `mine` on c.txt. Not `fast` over itself, not `idle` (nothing
+    // timed), not d.txt (the reference did not run it).
+    let got: Vec<(&str, &str, &str, f64)> = run
+        .relative
+        .iter()
+        .map(|r| {
+            (
+                r.corpus.name.as_str(),
+                r.strategy.as_str(),
+                r.reference.as_str(),
+                r.ratio,
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (corpus, strategy, reference, ratio) = got[0];
+    assert_eq!((corpus, strategy, reference), ("c.txt", "mine", "fast"));
+    // The histogram keeps 3 significant digits: 6 µs over 2 µs, to a part in a thousand.
+    assert!((ratio - 3.0).abs() < 3e-3, "{ratio}");
+    let mine = run.rows.iter().find(|r| r.strategy == "mine").unwrap();
+    let fast = run.rows.iter().find(|r| r.strategy == "fast").unwrap();
+    assert_eq!(ratio, mine.median_ns as f64 / fast.median_ns as f64);
+    // Without --relative-to, none.
+    assert!(read_runs(paths).unwrap()[0].relative.is_empty());
+    // Taken strategies keep their relative times, renamed; the reference too when taken.
+    let taken_runs = read_runs_with(
+        paths,
+        &[taken("mine", "c1"), taken("fast", "f")],
+        Some("fast"),
+    )
+    .unwrap();
+    let r = &taken_runs[0].relative;
+    assert_eq!(
+        (r.len(), r[0].strategy.as_str(), r[0].reference.as_str()),
+        (1, "c1", "f")
+    );
+    let only_mine = read_runs_with(paths, &[taken("mine", "c1")], Some("fast")).unwrap();
+    assert_eq!(only_mine[0].rows.len(), 2, "mine's two corpora");
+    assert_eq!(only_mine[0].relative[0].reference, "fast");
+}
+
+#[test]
+fn a_reference_the_summary_does_not_hold_or_nothing_beside_it_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write(dir.path(), "s.json", &json(&relative_report()));
+    let paths = std::slice::from_ref(&summary);
+    let err = read_runs_with(paths, &[], Some("dlx"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{}: --relative-to dlx: no such strategy in it (it holds fast, idle, mine)",
+            summary.display()
+        )
+    );
+    // The reference alone: it is not recorded relative to itself, so nothing would be.
+    let err = read_runs_with(paths, &[taken("fast", "fast")], Some("fast"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "{}: --relative-to fast: no other strategy timed beside it on any corpus (it \
+             holds fast;",
+            summary.display()
+        )),
+        "{err}"
+    );
+}

@@ -1,5 +1,5 @@
 use super::*;
-use crate::history::store::{AbRecord, CorpusKey, Measured, RowRecord};
+use crate::history::store::{AbRecord, CorpusKey, Measured, RelativeRecord, RowRecord};
 use crate::machine::Machine;
 
 fn machine(cpu: &str) -> Machine {
@@ -50,6 +50,7 @@ fn run(source: &str, rows: Vec<RowRecord>) -> RunRecord {
         settings: "--max-solutions 2 -j 2".into(),
         rows,
         ab: Vec::new(),
+        relative: Vec::new(),
     }
 }
 
@@ -74,10 +75,10 @@ fn a_new_store_is_made_at_the_current_version_and_opened_again_as_it_is() {
     assert!(!path.exists(), "reading a missing history makes none");
     let store = SqliteStore::open_or_create(&path).unwrap();
     assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 1);
+    assert_eq!(SCHEMA_VERSION, 2);
     drop(store);
     let mut again = SqliteStore::open(&path).unwrap();
-    assert_eq!(again.version().unwrap(), 1);
+    assert_eq!(again.version().unwrap(), 2);
     assert_eq!(again.commits().unwrap(), []);
     let rows: i64 = again
         .conn
@@ -102,7 +103,7 @@ fn a_store_of_a_future_version_is_refused_and_left_as_it_is() {
             err,
             StoreError::FutureVersion {
                 found: 7,
-                supported: 1,
+                supported: 2,
                 ..
             }
         ),
@@ -340,4 +341,94 @@ fn a_count_past_what_sqlite_holds_is_refused() {
         "{err}"
     );
     assert_eq!(store.commits().unwrap(), []);
+}
+
+fn relative(corpus: CorpusKey, strategy: &str, reference: &str, ratio: f64) -> RelativeRecord {
+    RelativeRecord {
+        corpus,
+        strategy: strategy.to_string(),
+        reference: reference.to_string(),
+        ratio,
+    }
+}
+
+#[test]
+fn relative_times_are_a_series_of_their_own_and_can_join_a_run_recorded_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open_or_create(&dir.path().join("h.sqlite")).unwrap();
+    let a = corpus("a.txt", "1:2:0000000000000003");
+    let plain = run(
+        "s.json",
+        vec![row(a.clone(), "fast", 100.0), row(a.clone(), "mine", 50.0)],
+    );
+    store
+        .add(&placed("aaaa", 100), std::slice::from_ref(&plain))
+        .unwrap();
+    // The same summary given again with --relative-to: its relative time joins the run.
+    let mut with = plain.clone();
+    with.relative.push(relative(a.clone(), "mine", "fast", 2.0));
+    let added = store
+        .add(&placed("aaaa", 100), std::slice::from_ref(&with))
+        .unwrap();
+    assert_eq!((added.runs, added.relative, added.already.len()), (0, 1, 1));
+    let twice = store.add(&placed("aaaa", 100), &[with]).unwrap();
+    assert_eq!(twice.relative, 0);
+    let mut next = run(
+        "t.json",
+        vec![row(a.clone(), "fast", 90.0), row(a.clone(), "mine", 40.0)],
+    );
+    next.relative
+        .push(relative(a.clone(), "mine", "fast", 2.25));
+    let added = store.add(&placed("bbbb", 200), &[next]).unwrap();
+    assert_eq!((added.runs, added.relative), (1, 1));
+    let obs = store.observations().unwrap();
+    let relative: Vec<(&str, &str, &Measured)> = obs
+        .iter()
+        .filter(|o| matches!(o.measured, Measured::Relative { .. }))
+        .map(|o| (o.commit.as_str(), o.key.strategy.as_str(), &o.measured))
+        .collect();
+    assert_eq!(
+        relative,
+        [
+            ("aaaa", "mine / fast", &Measured::Relative { ratio: 2.0 }),
+            ("bbbb", "mine / fast", &Measured::Relative { ratio: 2.25 }),
+        ]
+    );
+    // After the rows: the observations' order is rows, A/B results, relative times.
+    assert_eq!(obs.len(), 6);
+    assert!(matches!(obs[4].measured, Measured::Relative { .. }));
+}
+
+#[test]
+fn a_history_of_version_1_is_migrated_keeping_its_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let a = corpus("a.txt", "1:2:0000000000000003");
+    let mut store = SqliteStore::open_or_create(&path).unwrap();
+    store
+        .add(
+            &placed("aaaa", 100),
+            &[run("s.json", vec![row(a.clone(), "fast", 100.0)])],
+        )
+        .unwrap();
+    let before = store.observations().unwrap();
+    // What version 1 made: everything but the table of relative times.
+    store
+        .conn
+        .execute_batch("DROP TABLE relative; UPDATE schema_version SET version = 1")
+        .unwrap();
+    assert_eq!(store.version().unwrap(), 1);
+    drop(store);
+    let mut store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.version().unwrap(), 2);
+    assert_eq!(store.observations().unwrap(), before);
+    let mut next = run(
+        "t.json",
+        vec![row(a.clone(), "fast", 90.0), row(a.clone(), "mine", 40.0)],
+    );
+    next.relative.push(relative(a, "mine", "fast", 2.25));
+    assert_eq!(
+        store.add(&placed("bbbb", 200), &[next]).unwrap().relative,
+        1
+    );
 }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The measurement of issue 37, point 5: does a history recorded relative to a reference
+# strategy of the same run see a 10% step that the machine's drift hides?
+#
+#   scripts/history-relative-check.sh [TRIES]      (default 5; run from the repository)
+#
+# Each try is a history of 12 commits, each commit ONE real run of `fast` and two copies of
+# tests/solvers/backtrack.c (`b` and `c`) over a slice of magictour top1465, recorded with
+# `history add --relative-to fast`. From the 7th commit on `b` does 10% more work per puzzle
+# (`--solver-config b=10`); `c` never changes: a flat series of 12 in the same runs. Then
+# `history check` with its default knobs (p-value 0.01, minimal change 5%). Counted per try:
+#
+#   - the step named: a `b / fast` relative-time change at commits 6..7, slower;
+#   - the flat series quiet: no change at all on `c / fast`;
+#   - for comparison, the same two on the absolute series (`b` and `c` median rate).
+#
+# Environment: BENCH (default target/release/sudoku-bench, built already), TOP1465 (default
+# ../shared/datasets/puzzles3_magictour_top1465, read only), PUZZLES (the slice's length,
+# default 80), OUT (a directory to keep the histories and summaries in; default a temporary
+# one, removed). Needs cc. About 1-2 s a run on a 2-core machine: 12 runs a try.
+set -euo pipefail
+
+tries=${1:-5}
+bench=${BENCH:-target/release/sudoku-bench}
+top1465=${TOP1465:-../shared/datasets/puzzles3_magictour_top1465}
+puzzles=${PUZZLES:-80}
+
+[[ -x $bench ]] || { echo "history-relative-check: no $bench: cargo build --release first" >&2; exit 2; }
+[[ -r $top1465 ]] || { echo "history-relative-check: cannot read $top1465 (set TOP1465)" >&2; exit 2; }
+[[ $tries =~ ^[1-9][0-9]*$ ]] || { echo "history-relative-check: TRIES must be a positive number" >&2; exit 2; }
+
+if [[ -n ${OUT:-} ]]; then
+    work=$OUT
+    mkdir -p "$work"
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
+
+cc -O2 -shared -fPIC tests/solvers/backtrack.c -o "$work/backtrack.so"
+# A slice, not a copy in the repository: the corpus stays where it is shared.
+# (awk, not grep | head: head's early exit would fail the pipe under pipefail.)
+awk -v n="$puzzles" '!/^#/ && taken++ < n' "$top1465" > "$work/top.txt"
+
+# The hash of commit I of try T: its first ten digits are what check prints.
+sha() { printf '%02x%02xc0ffee%030d' "$1" "$2" 0; }
+
+step_named=0 flat_quiet=0 abs_step_named=0 abs_flat_quiet=0
+start=$SECONDS
+for t in $(seq 1 "$tries"); do
+    db="$work/try$t.sqlite"
+    rm -f "$db"
+    for i in $(seq 0 11); do
+        extra=0
+        (( i >= 6 )) && extra=10
+        summary="$work/try$t-$i.json"
+        # --chunk-size 16: the three strategies take turns every 16 puzzles, so a
+        # neighbour's burst falls on all of them; --repeat 3 keeps each puzzle's fastest
+        # of three solves, leaving out most preemptions.
+        "$bench" run "$work/top.txt" -s fast \
+            --solver "b=lib:$work/backtrack.so" --solver "c=lib:$work/backtrack.so" \
+            --solver-config "b=$extra" --chunk-size 16 --repeat 3 -j 1 -q -o /dev/null \
+            --summary "$summary" 2>/dev/null
+        "$bench" history add "$summary" --commit "$(sha "$t" "$i")" \
+            --time $((1700000000 + i)) --relative-to fast --db "$db" 2>/dev/null
+    done
+    status=0
+    out=$("$bench" history check --db "$db") || status=$?
+    (( status <= 1 )) || { echo "$out" >&2; exit 2; }
+    range="$(sha "$t" 5 | cut -c1-10)..$(sha "$t" 6 | cut -c1-10)"
+    named() { grep -E "^\S+ +$1 +$2 " <<<"$out" | grep -F "$range" | grep -q slower; }
+    quiet() { ! grep -qE "^\S+ +$1 +$2 " <<<"$out"; }
+    verdict=""
+    if named 'b / fast' 'relative time'; then step_named=$((step_named + 1)); verdict+=" step named;"; else verdict+=" step NOT named;"; fi
+    if quiet 'c / fast' 'relative time'; then flat_quiet=$((flat_quiet + 1)); verdict+=" flat quiet;"; else verdict+=" flat RAISED;"; fi
+    if named 'b' 'median rate'; then abs_step_named=$((abs_step_named + 1)); fi
+    if quiet 'c' 'median rate'; then abs_flat_quiet=$((abs_flat_quiet + 1)); fi
+    echo "try $t:$verdict ($((SECONDS - start)) s)"
+    grep -E 'relative time|median rate' <<<"$out" | sed 's/^/    /' || true
+done
+
+echo "relative to fast: a 10% step at the 7th commit named at 6..7 in $step_named of $tries; a flat series of 12 raised nothing in $flat_quiet of $tries"
+echo "absolute (median rate), same runs: the step named at 6..7 in $abs_step_named of $tries; the flat series raised nothing in $abs_flat_quiet of $tries"
+echo "$(( SECONDS - start )) s, $puzzles puzzles of $(basename "$top1465"), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
