@@ -1,122 +1,129 @@
 #!/usr/bin/env bash
-# The campaign behind issue 14's "Done when": how often `compare` gives a wrong or a right
-# verdict on this machine. Prints one count per experiment; every trial's CSVs and
-# comparisons are kept under target/verdicts/ to look at afterwards.
+# Calibration of the in-run comparison (`run` two solvers, `compare --between a,b`) on the
+# machine it runs on: how often it calls a change where there is none, how often its interval
+# holds the true ratio, and how often it finds a known slowdown. One table row per (solver
+# kind, workers, load); every trial's CSV and comparison is kept under target/verdicts/.
 #
-#   TRIALS=20 scripts/verdicts.sh      the full campaign (the default; about 15-20 minutes)
-#   TRIALS=3 scripts/verdicts.sh       a quick check that it works
+#   scripts/verdicts.sh                     20 trials a cell (about 20 minutes on 2 cores)
+#   TRIALS=3 scripts/verdicts.sh            a quick look
+#   KINDS="lib cmd" JOBS=1 LOADS=idle ...   part of the map
 #
-# Experiments (a "trial" is one comparison):
-#   aa-separate   the same binary, two separate runs of `-s fast,dlx` on magictour top1465,
-#                 compared with one run per side (must be inconclusive: that is the point)
-#                 and with --relative-to dlx; every other trial has a busy neighbour (one
-#                 process spinning on a core) during one of the two runs. Counted: slower
-#                 or faster verdicts (wrong ones).
-#   inrun-aa      tests/solvers/backtrack.c loaded twice in one run, compare --between a,b:
-#                 counted: not past the threshold (no change, or slower/faster not past
-#                 threshold: no verdict that fails or claims a change).
-#   inrun-ab      the same with b at configuration 10 (10% more work per puzzle): counted:
-#                 slower, and intervals that hold 1.10.
-#   multi-ab      scripts/ab.sh, 3 interleaved rounds per side, backtrack at configuration
-#                 10 against 0: counted: slower; and multi-aa, 0 against 0: not past the
-#                 threshold.
+# Solver kinds (a: the baseline; b: the same code; b10: the same code 10% slower):
+#   builtin  the built-in `fast` against its own export (libsudoku_bench_ffi.so, isolated):
+#            A/A only, as no built-in can be slowed
+#   lib      tests/solvers/backtrack.c as two byte-identical copies of the library, each in
+#            worker processes of its own (the default); b10 spins 10% of each solve
+#   inproc   the same, both loaded into sudoku-bench's own threads (--in-process)
+#   cmd      tests/solvers/spin.c, the same solver as a program (`cmd:`), two copies
+# Workers: -j 1 and -j $(nproc). Load: idle (whatever else runs here), and busy (one process
+# spinning on a core for the whole trial).
 #
-# Runs use one worker (-j 1): this machine has 2 cores shared with whatever else runs, and
-# one worker leaves the other core to the neighbour, as a CI runner's does; with -j 2 every
-# trial would be a fight with the spinning neighbour for both cores, which measures the
-# scheduler rather than the verdicts. Each solve is timed 3 times (--repeat 3: a preempted
-# solve does not stand), and chunks are tiny (--chunk-size 2) so that the phases of the
-# two strategies alternate often and see the same machine.
+# Counted per cell, over TRIALS comparisons each:
+#   A/A past threshold   slower or faster verdicts for identical code (wrong ones)
+#   A/A holds 1          intervals that hold 1, the true ratio of identical code
+#   10% slower           `slower` verdicts for b10
+#   holds true           b10's intervals that hold the true ratio, taken as the median of
+#                        the cell's b10 ratios (a spin of 10% of a solve is not exactly 10%
+#                        of what is timed: the clock's reads and, for cmd:, the pipe)
+# Runs use --repeat 3 and --chunk-size 16 (phases alternate every 16 puzzles) and the run's
+# defaults otherwise: workers pinned, 8 replicates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRIALS=${TRIALS:-20}
+KINDS=${KINDS:-builtin lib inproc cmd}
+JOBS=${JOBS:-1 $(nproc)}
+LOADS=${LOADS:-idle busy}
 OUT=target/verdicts
-TOP1465=../shared/datasets/puzzles3_magictour_top1465
-RUN_OPTS=(-j 1 -q --timeout 0 --repeat 3 --chunk-size 2)
+HARDEST=../shared/datasets/puzzles5_forum_hardest_1905_11+
+RUN_OPTS=(-q --timeout 0 --repeat 3 --chunk-size 16)
 
 case "$TRIALS" in ''|*[!0-9]*|0) echo "verdicts.sh: TRIALS must be a whole number from 1" >&2; exit 2 ;; esac
 command -v jq >/dev/null || { echo "verdicts.sh: needs jq" >&2; exit 2; }
 command -v cc >/dev/null || { echo "verdicts.sh: needs a C compiler (cc)" >&2; exit 2; }
-[ -f "$TOP1465" ] || { echo "verdicts.sh: $TOP1465 not found (scripts/fetch-corpora.sh)" >&2; exit 2; }
 
 cargo build --release --locked --quiet
-bin="${CARGO_TARGET_DIR:-target}/release/sudoku-bench"
+target="${CARGO_TARGET_DIR:-target}/release"
+bin="$target/sudoku-bench"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-cc -O2 -shared -fPIC tests/solvers/backtrack.c -o "$OUT/backtrack.so"
-lib="$OUT/backtrack.so"
-# backtrack.c takes up to tens of milliseconds on the hardest of top1465: slices keep the
-# campaign short. The first lines of the file are comments.
-head -n 202 "$TOP1465" >"$OUT/top200.txt"
-head -n 102 "$TOP1465" >"$OUT/top100.txt"
+cc -O2 -shared -fPIC tests/solvers/backtrack.c -o "$OUT/a.so"
+cp "$OUT/a.so" "$OUT/b.so"
+cc -O2 tests/solvers/spin.c -o "$OUT/spin"
+# `fast` takes microseconds on the generated puzzles: the forum's hardest give it tens, where
+# a phase is long enough to time. backtrack.c takes up to milliseconds there: minimal.txt.
+if [ -f "$HARDEST" ]; then
+    awk '!/^#/ { print; if (++n == 5000) exit }' "$HARDEST" >"$OUT/hardest.txt"
+    fast_corpus=$OUT/hardest.txt
+else
+    echo "verdicts.sh: $HARDEST not found; builtin runs on datasets/minimal.txt" >&2
+    fast_corpus=datasets/minimal.txt
+fi
 
 spinner=""
-busy() { timeout 120 sh -c 'while :; do :; done' & spinner=$!; }
+busy() { timeout 3600 sh -c 'while :; do :; done' & spinner=$!; }
 calm() { if [ -n "$spinner" ]; then kill "$spinner" 2>/dev/null || true; wait "$spinner" 2>/dev/null || true; spinner=""; fi; }
 trap calm EXIT
 
-# verdicts FILE: one verdict per row of a JSON comparison.
-verdicts() { jq -r '.rows[] | select(.reference | not) | .verdict' "$1"; }
-# compare_json OUT ARGS...: the comparison as JSON in OUT (its exit status is not a failure).
-compare_json() { local out=$1; shift; "$bin" compare "$@" --format json >"$out" || true; }
-# The verdicts that are neither slower nor faster beyond the threshold: what an A/A pair
-# must get.
-within='^(no_change|slower_not_past_threshold|faster_not_past_threshold)$'
+# trial KIND SIDE J CSV: one run of KIND with b as SIDE (b or b10).
+trial() {
+    local kind=$1 side=$2 j=$3 csv=$4 config=0
+    [ "$side" = b10 ] && config=10
+    case $kind in
+        builtin) "$bin" run "$fast_corpus" -s fast --solver "a=lib:$target/libsudoku_bench_ffi.so:sudoku_bench_fast" \
+                     "${RUN_OPTS[@]}" -j "$j" -o "$csv" 2>/dev/null ;;
+        lib) "$bin" run datasets/minimal.txt -s none --solver "a=lib:$OUT/a.so" --solver "b=lib:$OUT/b.so" \
+                 --solver-config "b=$config" "${RUN_OPTS[@]}" -j "$j" -o "$csv" ;;
+        inproc) "$bin" run datasets/minimal.txt -s none --solver "a=lib:$OUT/a.so" --solver "b=lib:$OUT/b.so" \
+                    --solver-config "b=$config" --in-process a --in-process b "${RUN_OPTS[@]}" -j "$j" -o "$csv" ;;
+        cmd) "$bin" run datasets/minimal.txt -s none --solver "a=cmd:$OUT/spin 0" --solver "b=cmd:$OUT/spin $config" \
+                 "${RUN_OPTS[@]}" -j "$j" -o "$csv" ;;
+    esac
+}
 
-declare -A count
-add() { count[$1]=$(( ${count[$1]:-0} + $2 )); }
+# The built-in is named `fast` and its export `a`; the others a and b.
+pair_of() { if [ "$1" = builtin ]; then echo "fast,a"; else echo "a,b"; fi; }
 
-for ((t = 1; t <= TRIALS; t++)); do
-    d="$OUT/trial-$t"
-    mkdir -p "$d"
-    echo "verdicts.sh: trial $t of $TRIALS" >&2
-
-    # A/A, two separate runs; a busy neighbour during the first or second run every other trial.
-    for r in 1 2; do
-        if (( t % 2 == 0 )) && (( r == 1 + t / 2 % 2 )); then busy; fi
-        "$bin" run "$TOP1465" -s fast,dlx "${RUN_OPTS[@]}" --out "$d/aa-$r.csv"
-        calm
+rows=()
+for kind in $KINDS; do
+    for j in $JOBS; do
+        for load in $LOADS; do
+            cell="$kind-j$j-$load"
+            mkdir -p "$OUT/$cell"
+            sides=(b)
+            [ "$kind" = builtin ] || sides=(b b10)
+            for ((t = 1; t <= TRIALS; t++)); do
+                echo "verdicts.sh: $cell trial $t of $TRIALS" >&2
+                for side in "${sides[@]}"; do
+                    [ "$load" = busy ] && busy
+                    trial "$kind" "$side" "$j" "$OUT/$cell/$side-$t.csv"
+                    calm
+                    "$bin" compare "$OUT/$cell/$side-$t.csv" --between "$(pair_of "$kind")" --format json \
+                        >"$OUT/$cell/$side-$t.json" || true
+                    rm -f "$OUT/$cell/$side-$t.csv"
+                done
+            done
+            rowsof() { jq -c '.rows[] | select(.reference | not) | [.time_ratio, .ci[0], .ci[1], .verdict]' "$OUT/$cell"/"$1"-*.json; }
+            aa_wrong=$(rowsof b | grep -cE '"(slower|faster)"\]$' || true)
+            aa_holds=$(rowsof b | jq -s '[.[] | select(.[1] <= 1 and 1 <= .[2])] | length')
+            aa_range=$(rowsof b | jq -rs 'map(.[0]) | "\(min*1000|round/1000)-\(max*1000|round/1000)"')
+            if [ "$kind" = builtin ]; then
+                ab="| - | - | -"
+            else
+                truth=$(rowsof b10 | jq -s 'map(.[0]) | sort | .[length/2|floor]')
+                slower=$(rowsof b10 | grep -c '"slower"\]$' || true)
+                holds=$(rowsof b10 | jq -s --argjson r "$truth" '[.[] | select(.[1] <= $r and $r <= .[2])] | length')
+                ab="| $slower of $TRIALS | $(printf '%.3f' "$truth") | $holds of $TRIALS"
+            fi
+            rows+=("| $kind | $j | $load | $aa_wrong of $TRIALS | $aa_holds of $TRIALS | $aa_range $ab |")
+            printf '%s\n' "${rows[-1]}" >&2
+        done
     done
-    compare_json "$d/aa-default.json" "$d/aa-1.csv" "$d/aa-2.csv"
-    compare_json "$d/aa-relative.json" "$d/aa-1.csv" "$d/aa-2.csv" --relative-to dlx
-    for mode in default relative; do
-        wrong=$(verdicts "$d/aa-$mode.json" | grep -cE '^(slower|faster)$' || true)
-        add "aa-$mode-wrong" $(( wrong > 0 ))
-        add "aa-$mode-inconclusive" $(( $(verdicts "$d/aa-$mode.json" | grep -c '^inconclusive$' || true) == 2 ))
-    done
-
-    # In-run A/A and A/B.
-    for k in 0 10; do
-        "$bin" run "$OUT/top200.txt" -s fast --solver "a=lib:$lib" --solver "b=lib:$lib" \
-            --solver-config "b=$k" "${RUN_OPTS[@]}" --out "$d/inrun-$k.csv"
-        compare_json "$d/inrun-$k.json" "$d/inrun-$k.csv" --between a,b
-    done
-    add inrun-aa-within "$(verdicts "$d/inrun-0.json" | grep -cE "$within" || true)"
-    add inrun-ab-slower "$(verdicts "$d/inrun-10.json" | grep -c '^slower$' || true)"
-    add inrun-ab-covers "$(jq '[.rows[] | select(.ci[0] <= 1.10 and 1.10 <= .ci[1])] | length' "$d/inrun-10.json")"
-
-    # Several runs per side, interleaved by scripts/ab.sh.
-    for k in 0 10; do
-        scripts/ab.sh --rounds 3 --out "$d/multi-$k" \
-            --old-args "--solver x=lib:$lib --solver-config x=0" \
-            --new-args "--solver x=lib:$lib --solver-config x=$k" \
-            --compare "--format json" "$bin" "$bin" -- \
-            "$OUT/top100.txt" -s fast "${RUN_OPTS[@]}" >"$d/multi-$k.json" 2>"$d/multi-$k.log" || true
-    done
-    add multi-aa-within "$(jq -r '.rows[] | select(.strategy == "x") | .verdict' "$d/multi-0.json" | grep -cE "$within" || true)"
-    add multi-ab-slower "$(jq -r '.rows[] | select(.strategy == "x") | .verdict' "$d/multi-10.json" | grep -c '^slower$' || true)"
 done
 
-n=$TRIALS
-c() { echo "${count[$1]:-0}"; }
 cat <<REPORT
-verdicts over $n trials (machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)):
-A/A separate runs, one per side (default):     slower/faster in $(c aa-default-wrong) of $n; inconclusive in $(c aa-default-inconclusive) of $n
-A/A separate runs, --relative-to dlx:          slower/faster in $(c aa-relative-wrong) of $n
-in-run A/A (--between a,b, same solver):       not past the threshold in $(c inrun-aa-within) of $n
-in-run A/B (b does 10% more work):             slower in $(c inrun-ab-slower) of $n; interval holds 1.10 in $(c inrun-ab-covers) of $n
-3 runs per side, interleaved, 10% more work:   slower in $(c multi-ab-slower) of $n
-3 runs per side, interleaved, same solver:     not past the threshold in $(c multi-aa-within) of $n
-(per-trial CSVs and comparisons: $OUT/trial-*/)
+$(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, commit $(git rev-parse --short HEAD), TRIALS=$TRIALS
+| kind | -j | load | A/A past threshold | A/A holds 1 | A/A ratios | 10% slower found | true ratio | holds true |
+|---|---:|---|---:|---:|---|---:|---:|---:|
+$(printf '%s\n' "${rows[@]}")
 REPORT
