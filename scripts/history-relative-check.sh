@@ -4,14 +4,17 @@
 #
 #   scripts/history-relative-check.sh [TRIES]      (default 5; run from the repository)
 #
-# Each try is a history of 12 commits, each commit ONE real run of `fast` and two copies of
-# tests/solvers/backtrack.c (`b` and `c`) over a slice of magictour top1465, recorded with
-# `history add --relative-to fast`. From the 7th commit on `b` does 10% more work per puzzle
-# (`--solver-config b=10`); `c` never changes: a flat series of 12 in the same runs. Then
-# `history check` with its default knobs (p-value 0.01, minimal change 5%). Counted per try:
+# Each try is a history of 12 commits, each commit ONE real run of `fast` and three copies of
+# tests/solvers/backtrack.c (`r`, `b` and `c`) over a slice of magictour top1465, recorded with
+# `history add --relative-to REFERENCE`. From the 7th commit on `b` does 10% more work per
+# puzzle (`--solver-config b=10`); `c` never changes: a flat series of 12 in the same runs.
+# `r` never changes either: a fixed build of the solver itself, the reference a solver's
+# author keeps in the run (REFERENCE=r, the default); REFERENCE=fast takes the built-in
+# strategy instead, a reference of another kind. Then `history check` with its default
+# knobs (p-value 0.01, minimal change 5%). Counted per try:
 #
-#   - the step named: a `b / fast` relative-time change at commits 6..7, slower;
-#   - the flat series quiet: no change at all on `c / fast`;
+#   - the step named: a `b / REFERENCE` relative-time change at commits 6..7, slower;
+#   - the flat series quiet: no change at all on `c / REFERENCE`;
 #   - for comparison, the same two on the absolute series (`b` and `c` median rate).
 #
 # Environment: BENCH (default target/release/sudoku-bench, built already), TOP1465 (default
@@ -24,6 +27,7 @@ tries=${1:-5}
 bench=${BENCH:-target/release/sudoku-bench}
 top1465=${TOP1465:-../shared/datasets/puzzles3_magictour_top1465}
 puzzles=${PUZZLES:-80}
+reference=${REFERENCE:-r}
 
 [[ -x $bench ]] || { echo "history-relative-check: no $bench: cargo build --release first" >&2; exit 2; }
 [[ -r $top1465 ]] || { echo "history-relative-check: cannot read $top1465 (set TOP1465)" >&2; exit 2; }
@@ -57,12 +61,12 @@ for t in $(seq 1 "$tries"); do
         # --chunk-size 16: the three strategies take turns every 16 puzzles, so a
         # neighbour's burst falls on all of them; --repeat 3 keeps each puzzle's fastest
         # of three solves, leaving out most preemptions.
-        "$bench" run "$work/top.txt" -s fast \
+        "$bench" run "$work/top.txt" -s fast --solver "r=lib:$work/backtrack.so" \
             --solver "b=lib:$work/backtrack.so" --solver "c=lib:$work/backtrack.so" \
             --solver-config "b=$extra" --chunk-size 16 --repeat 3 -j 1 -q -o /dev/null \
             --summary "$summary" 2>/dev/null
         "$bench" history add "$summary" --commit "$(sha "$t" "$i")" \
-            --time $((1700000000 + i)) --relative-to fast --db "$db" 2>/dev/null
+            --time $((1700000000 + i)) --relative-to "$reference" --db "$db" 2>/dev/null
     done
     status=0
     out=$("$bench" history check --db "$db") || status=$?
@@ -71,14 +75,14 @@ for t in $(seq 1 "$tries"); do
     named() { grep -E "^\S+ +$1 +$2 " <<<"$out" | grep -F "$range" | grep -q slower; }
     quiet() { ! grep -qE "^\S+ +$1 +$2 " <<<"$out"; }
     verdict=""
-    if named 'b / fast' 'relative time'; then step_named=$((step_named + 1)); verdict+=" step named;"; else verdict+=" step NOT named;"; fi
-    if quiet 'c / fast' 'relative time'; then flat_quiet=$((flat_quiet + 1)); verdict+=" flat quiet;"; else verdict+=" flat RAISED;"; fi
+    if named "b / $reference" 'relative time'; then step_named=$((step_named + 1)); verdict+=" step named;"; else verdict+=" step NOT named;"; fi
+    if quiet "c / $reference" 'relative time'; then flat_quiet=$((flat_quiet + 1)); verdict+=" flat quiet;"; else verdict+=" flat RAISED;"; fi
     if named 'b' 'median rate'; then abs_step_named=$((abs_step_named + 1)); fi
     if quiet 'c' 'median rate'; then abs_flat_quiet=$((abs_flat_quiet + 1)); fi
     echo "try $t:$verdict ($((SECONDS - start)) s)"
     grep -E 'relative time|median rate' <<<"$out" | sed 's/^/    /' || true
 done
 
-echo "relative to fast: a 10% step at the 7th commit named at 6..7 in $step_named of $tries; a flat series of 12 raised nothing in $flat_quiet of $tries"
+echo "relative to $reference: a 10% step at the 7th commit named at 6..7 in $step_named of $tries; a flat series of 12 raised nothing in $flat_quiet of $tries"
 echo "absolute (median rate), same runs: the step named at 6..7 in $abs_step_named of $tries; the flat series raised nothing in $abs_flat_quiet of $tries"
 echo "$(( SECONDS - start )) s, $puzzles puzzles of $(basename "$top1465"), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -207,21 +207,19 @@ impl Runner<'_> {
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
         let rounds = how.repeat.max(1);
-        let all_tasks = n.div_ceil(per_task).max(1);
         let chunk = self.chunks_solved.saturating_sub(1);
-        let replicates = engine.replicates();
+        let ranges = task_ranges(n, per_task, chunk, engine.replicates());
         // A task's puzzles, taken by one worker at a time: the lock is never waited for.
-        let slots: Vec<Mutex<Task>> = results[..n]
-            .chunks_mut(per_task)
-            .zip(records.chunks(per_task))
-            .zip(timed[..n].chunks_mut(per_task))
-            .take(upto.min(n).div_ceil(per_task))
-            .enumerate()
-            .map(|(k, ((results, records), timed))| {
-                let replicate = replicate_of(k, (all_tasks, chunk), replicates);
-                Mutex::new(Task::new(records, results, timed, replicate))
-            })
-            .collect();
+        let mut slots: Vec<Mutex<Task>> = Vec::with_capacity(ranges.len());
+        let (mut results_left, mut timed_left) = (&mut results[..n], &mut timed[..n]);
+        for (range, replicate) in ranges.iter().take_while(|(r, _)| r.start < upto.min(n)) {
+            let (results, rest) = std::mem::take(&mut results_left).split_at_mut(range.len());
+            results_left = rest;
+            let (timed, rest) = std::mem::take(&mut timed_left).split_at_mut(range.len());
+            timed_left = rest;
+            let task = Task::new(&records[range.clone()], results, timed, *replicate);
+            slots.push(Mutex::new(task));
+        }
         let mut tasks = slots.len();
         for round in 0..rounds {
             if round > 0 && stop.requested() {
@@ -267,7 +265,7 @@ impl Runner<'_> {
                         let all = n as u128 * rounds as u128;
                         (bytes as u128 * (i as u128 + round as u128 * n as u128) / all) as u64
                     };
-                    let start = k * per_task;
+                    let start = ranges[k].0.start;
                     let share = upto(start + task.len()) - upto(start);
                     if let Some(done) = p.bytes.get(s) {
                         done.fetch_add(share, Ordering::Relaxed);
@@ -315,24 +313,46 @@ impl Runner<'_> {
         }
         drop(slots);
         self.timed = timed;
-        let done = (tasks * per_task).min(n);
+        let done = tasks.checked_sub(1).map_or(0, |last| ranges[last].0.end);
         (done, watch.then_some(held_off))
     }
 }
 
-/// The replicate (see `Settings::replicates`) that solves task `k` of the `tasks` of chunk
-/// `chunk`, in every phase of the chunk, so that a puzzle meets the same replicate of each
-/// strategy. A chunk of as many tasks as replicates or more is cut into one run of
-/// consecutive tasks per replicate (a worker switches processes a few times a chunk);
-/// a smaller one takes the next replicates in turn, a pair of chunks at a time, so that
-/// each replicate is timed in both phase orders.
-fn replicate_of(k: usize, (tasks, chunk): (usize, u64), replicates: usize) -> u32 {
-    let r = if tasks >= replicates {
-        k * replicates / tasks
-    } else {
-        ((chunk / 2) as usize * tasks + k) % replicates
-    };
-    r as u32
+/// Records a replicate's run within a chunk holds at least: a worker that switched solvers
+/// every few puzzles would time each on cold caches (a solver from outside is a process of
+/// its own: its memory, and the kernel's switch to it).
+const REPLICATE_RUN: usize = 64;
+
+/// The tasks of a phase over a chunk of `n` records, in order: runs of at most `per_task`
+/// consecutive records, each with the replicate (see `Settings::replicates`) that solves
+/// it. A record's replicate depends on its place in the chunk alone, never on the
+/// strategy's task size, so a puzzle meets the same replicate of every strategy. A chunk is
+/// cut into runs of consecutive records, one per replicate, of at least `REPLICATE_RUN`
+/// records each (a chunk of fewer is one run), and tasks do not cross them. When a chunk
+/// has fewer runs than there are replicates, the runs take the next replicates in turn, a
+/// pair of chunks at a time, so that each replicate is timed in both phase orders.
+fn task_ranges(
+    n: usize,
+    per_task: usize,
+    chunk: u64,
+    replicates: usize,
+) -> Vec<(std::ops::Range<usize>, u32)> {
+    let replicates = replicates.max(1);
+    let runs = (n / REPLICATE_RUN).clamp(1, replicates);
+    let first = (chunk / 2) as usize * runs;
+    let of = |i: usize| ((first + i * runs / n.max(1)) % replicates) as u32;
+    let mut ranges = Vec::with_capacity(n.div_ceil(per_task.max(1)) + runs);
+    let mut start = 0;
+    while start < n {
+        let r = of(start);
+        let mut end = start + 1;
+        while end < n && end - start < per_task.max(1) && of(end) == r {
+            end += 1;
+        }
+        ranges.push((start..end, r));
+        start = end;
+    }
+    ranges
 }
 
 /// Whether a phase that goes on after a stop (`AfterStop::Finish`) may take another task
@@ -427,21 +447,57 @@ mod tests {
 
     #[test]
     fn every_replicate_takes_its_share_in_both_phase_orders() {
-        // Large chunks: runs of consecutive tasks, every replicate in every chunk.
-        let of_chunk = |tasks, chunk| -> Vec<u32> {
-            (0..tasks)
-                .map(|k| replicate_of(k, (tasks, chunk), 4))
+        let replicates = |n, per_task, chunk| -> Vec<u32> {
+            task_ranges(n, per_task, chunk, 4)
+                .into_iter()
+                .flat_map(|(range, r)| range.map(move |_| r))
                 .collect()
         };
-        assert_eq!(of_chunk(8, 0), [0, 0, 1, 1, 2, 2, 3, 3]);
-        assert_eq!(of_chunk(10, 5), [0, 0, 0, 1, 1, 2, 2, 2, 3, 3]);
-        assert_eq!(of_chunk(1, 0), [0]);
-        // Small chunks (2 tasks, 4 replicates): the next two each pair of chunks, so each
+        let runs = |v: Vec<u32>| -> Vec<(u32, usize)> {
+            let mut out: Vec<(u32, usize)> = Vec::new();
+            for r in v {
+                match out.last_mut() {
+                    Some((last, count)) if *last == r => *count += 1,
+                    _ => out.push((r, 1)),
+                }
+            }
+            out
+        };
+        // A large chunk: one run of consecutive records per replicate, whatever the task
+        // size, so two strategies of different task sizes meet the same replicates.
+        let big = 4 * REPLICATE_RUN;
+        assert_eq!(
+            runs(replicates(big, 8, 0)),
+            (0..4).map(|r| (r, REPLICATE_RUN)).collect::<Vec<_>>()
+        );
+        assert_eq!(replicates(big + 10, 3, 5), replicates(big + 10, 64, 5));
+        // Tasks hold at most per_task records and never cross a replicate's bounds.
+        let ranges = task_ranges(big, 50, 0, 4);
+        assert!(ranges.iter().all(|(r, _)| r.len() <= 50));
+        assert_eq!(ranges.iter().map(|(r, _)| r.len()).sum::<usize>(), big);
+        assert_eq!(ranges[1], (50..REPLICATE_RUN, 0));
+        assert_eq!(ranges[2].1, 1);
+        // Two runs' worth: the next two replicates each pair of chunks.
+        let two = 2 * REPLICATE_RUN;
+        let of = |chunk| -> Vec<u32> {
+            runs(replicates(two, 8, chunk))
+                .iter()
+                .map(|r| r.0)
+                .collect()
+        };
+        assert_eq!(
+            [of(0), of(1), of(2), of(3), of(4)],
+            [[0, 1], [0, 1], [2, 3], [2, 3], [0, 1]]
+        );
+        // Small chunks are one run: one replicate each pair of chunks, in turn, so each
         // replicate meets an even chunk (one phase order) and an odd one (the other).
-        let small: Vec<Vec<u32>> = (0..6).map(|c| of_chunk(2, c)).collect();
-        assert_eq!(small, [[0, 1], [0, 1], [2, 3], [2, 3], [0, 1], [0, 1]]);
-        // One replicate: always 0.
-        assert!((0..9).all(|k| replicate_of(k, (9, 3), 1) == 0));
+        let small: Vec<Vec<u32>> = (0..10).map(|c| replicates(16, 8, c)).collect();
+        for (c, chunk) in small.iter().enumerate() {
+            assert!(chunk.iter().all(|&r| r == (c / 2 % 4) as u32), "{small:?}");
+        }
+        // One replicate: always 0, in tasks of per_task.
+        assert_eq!(task_ranges(9, 4, 3, 1), [(0..4, 0), (4..8, 0), (8..9, 0)]);
+        assert!(task_ranges(0, 4, 0, 8).is_empty());
     }
 
     #[test]
