@@ -23,7 +23,7 @@
 # ratios, fast / tdoku (above 1: fast is faster):
 #   typical: the geometric mean of per-puzzle ratios (tdoku's time / fast's);
 #   throughput: tdoku's summed time / fast's (their puzzles/s/core ratio);
-# each with its 95% interval (moving-block bootstrap over the puzzles in solve order).
+# each with its 95% interval (over the run's replicates: see README's `compare`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
