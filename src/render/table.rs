@@ -266,6 +266,9 @@ fn notes(out: &mut String, report: &SummaryReport) {
     if let Some(note) = report.interrupted_note() {
         let _ = writeln!(out, "{note}");
     }
+    if let Some(note) = report.failed_note() {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(note) = report.machines_note() {
         let _ = writeln!(out, "{note}");
     }
@@ -521,6 +524,9 @@ impl Exporter for MarkdownExporter {
             let _ = writeln!(out, "\n{note}");
         }
         if let Some(note) = report.interrupted_note() {
+            let _ = writeln!(out, "\n**{note}**");
+        }
+        if let Some(note) = report.failed_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
         if let Some(note) = report.machines_note() {

@@ -219,6 +219,7 @@ pub(super) fn spawn_reader<'scope>(
     empty: Receiver<Chunk>,
     full: Sender<Read>,
 ) -> Result<ScopedJoinHandle<'scope, u64>, RunError> {
+    let name = corpus.name().to_string();
     std::thread::Builder::new()
         .name("reader".into())
         .spawn_scoped(scope, move || {
@@ -247,7 +248,7 @@ pub(super) fn spawn_reader<'scope>(
             }
             records
         })
-        .map_err(|e| RunError::Load(LoadError::Thread(e)))
+        .map_err(|source| RunError::Load(LoadError::Thread { name, source }))
 }
 
 /// Records to read into the next chunk, after one of `last`: twice as many, up to `max`.
