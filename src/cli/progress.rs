@@ -168,7 +168,12 @@ impl Progress {
     /// corpus, and fail at the end.
     /// Say that a corpus failed while read; the message, for the summary to keep.
     pub fn read_failed(&self, error: LoadError) -> String {
-        let message = format!("{:#}", anyhow::Error::new(error));
+        self.failed(&anyhow::Error::new(error))
+    }
+
+    /// Say an error that fails the run; the message, for the summary to keep.
+    pub fn failed(&self, error: &dyn std::fmt::Display) -> String {
+        let message = format!("{error:#}");
         self.println(&format!("error: {message}"));
         message
     }

@@ -516,7 +516,8 @@ struct Work {
 struct Solved {
     /// The corpus the run stopped in, and its records read but not reported.
     stopped_in: Option<StoppedAt>,
-    /// Why each corpus that failed while read failed, as said on stderr.
+    /// What made the run fail, as said on stderr: each corpus that failed while read, and
+    /// a solver the harness could not run (which ends the run).
     read_failures: Vec<String>,
 }
 
@@ -585,6 +586,10 @@ fn solve(
             }
             Err(RunError::Load(e)) => {
                 solved.read_failures.push(progress.read_failed(e));
+            }
+            Err(e @ RunError::Harness { .. }) => {
+                solved.read_failures.push(progress.failed(&e));
+                break;
             }
             Err(RunError::Sink(e)) => return Err(e),
         }

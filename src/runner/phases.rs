@@ -206,6 +206,7 @@ impl Runner<'_> {
         }
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
+        let harness = &self.harness;
         let rounds = how.repeat.max(1);
         // A task's puzzles, taken by one worker at a time: the lock is never waited for.
         let slots: Vec<Mutex<Task>> = results[..n]
@@ -230,6 +231,9 @@ impl Runner<'_> {
             // The next task to solve, in order, unless a stop says to take no more. Asked
             // between tasks, never inside a timed solve.
             let take = || -> Option<usize> {
+                if harness.get().is_some() {
+                    return None;
+                }
                 if stop.requested() {
                     let AfterStop::Finish { began, by } = after_stop else {
                         return None;
@@ -248,6 +252,9 @@ impl Runner<'_> {
             let solve = |k: usize| {
                 let mut task = slots[k].lock().unwrap_or_else(|e| e.into_inner());
                 engine.with_solver(s, |solver| task.solve_round(solver, &how, clock));
+                if let Some(why) = task.harness_failure() {
+                    let _ = harness.set(why);
+                }
                 if task.rounds() == rounds {
                     task.record(info, &how);
                 }

@@ -119,6 +119,14 @@ impl Runner<'_> {
                 end => return self.end(end, flight, reporter),
             };
             let solved = self.solve_next(&chunk, &mut flight, reporter)?;
+            // The chunk's rows would charge the harness's failure to the solver: none is
+            // reported, and the run ends here.
+            if let Some(why) = self.harness.take() {
+                return Err(RunError::Harness {
+                    corpus: reporter.corpus.to_string(),
+                    why,
+                });
+            }
             let stopping = solved.reported < chunk.records().len() || self.stop.requested();
             if overlap && !last && !stopping {
                 flight.pending = Some((chunk, solved));
