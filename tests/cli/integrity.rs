@@ -560,3 +560,41 @@ fn report_refuses_a_solution_that_is_not_one() {
         at
     });
 }
+
+/// A summary whose figures contradict each other (issue 38: `max_ns: 1` in its state, from
+/// which `history add` took a median rate of 1e9/s) is refused by every command that reads
+/// summaries, naming the file and the field, before anything is recorded or written.
+#[cfg(unix)]
+#[test]
+fn a_summary_that_contradicts_itself_is_refused_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = run_into(dir.path(), "run", &["-s", "fast"]);
+    let summary = csv.with_extension("json");
+    let mut forged = json(&summary);
+    forged["state"]["groups"][0]["max_ns"] = 1.into();
+    std::fs::write(&summary, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let field = "state.groups[0] (datasets/minimal.txt / fast).max_ns";
+    let db = dir.path().join("h.sqlite");
+    let history = bench()
+        .args(["history", "add"])
+        .arg(&summary)
+        .args(["--commit", "abcdef12", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let compare = bench()
+        .arg("compare")
+        .arg(&summary)
+        .arg(&summary)
+        .output()
+        .unwrap();
+    for (command, out) in [("history add", history), ("compare", compare)] {
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command}: {said}");
+        let named = format!("{}: {field}: 1, but", summary.display());
+        assert!(
+            said.contains(&named) && said.contains("contradicts"),
+            "{command}: {said}"
+        );
+    }
+}
