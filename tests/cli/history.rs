@@ -754,3 +754,59 @@ fn add_strategy_takes_one_row_of_a_run_per_commit_renamed() {
         "the two commits' node counts differ, as dlx's and fast's do: {text}"
     );
 }
+
+/// `check --branch` naming a branch with no run (a typo: `mian`) judged nothing and passed
+/// the gate ("no slowdown", exit 0): it is refused as `report` refuses it, exit 2. A branch
+/// with runs, and no --branch, are checked as before.
+#[test]
+fn check_refuses_a_branch_with_no_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let summary = dir.path().join("r.json");
+    bench()
+        .args([
+            "run",
+            "datasets/classic.txt",
+            "-s",
+            "fast",
+            "-q",
+            "-o",
+            "/dev/null",
+        ])
+        .arg("--summary")
+        .arg(&summary)
+        .assert()
+        .success();
+    let summary_s = summary.display().to_string();
+    let (code, err) = add(
+        &db,
+        &[&summary_s, "--commit", "abcdef12", "--branch", "main"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let check = |args: &[&str]| {
+        outcome(
+            bench()
+                .args(["history", "check", "--db", &db.display().to_string()])
+                .args(args)
+                .output()
+                .unwrap(),
+        )
+    };
+    let (code, out, err) = check(&["--since", "abcdef12", "--branch", "mian"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: no run recorded for branch mian",
+            db.display()
+        )),
+        "{err}"
+    );
+    for args in [
+        &["--since", "abcdef12", "--branch", "main"][..],
+        &["--since", "abcdef12"],
+    ] {
+        let (code, out, err) = check(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(out.contains("no slowdown"), "{args:?}: {out}");
+    }
+}
