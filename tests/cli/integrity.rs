@@ -598,3 +598,63 @@ fn a_summary_that_contradicts_itself_is_refused_by_every_reader() {
         );
     }
 }
+
+/// A row whose columns contradict each other (issue 38: `unique` with `ended` edited to
+/// `timeout`; a clue removed from its puzzle) is refused by `report`, `compare` and `merge`,
+/// naming the CSV and its line, rather than each believing another half of it.
+#[test]
+fn a_row_whose_columns_contradict_each_other_is_refused_naming_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = halves(dir.path());
+    let text = std::fs::read_to_string(&csvs[0]).unwrap();
+    let header = text.lines().next().unwrap().to_string();
+    let (ended, puzzle) = (column(&header, "ended"), column(&header, "puzzle"));
+    let original: Vec<String> = text.lines().map(str::to_string).collect();
+    let row = original
+        .iter()
+        .position(|l| field(l, column(&header, "status")) == "unique")
+        .unwrap();
+    let grid = field(&original[row], puzzle);
+    let given = grid.find(|c: char| c != '.').unwrap();
+    let cut = format!("{}.{}", &grid[..given], &grid[given + 1..]);
+    for (edited, why) in [
+        (
+            with_field(&original[row], ended, "timeout"),
+            "status unique with ended timeout",
+        ),
+        (
+            with_field(&original[row], puzzle, &cut),
+            "but the puzzle has",
+        ),
+    ] {
+        let mut lines = original.clone();
+        lines[row] = edited;
+        write_lines(&csvs[0], &lines);
+        let at = format!("{}:{}: ", csvs[0].display(), row + 1);
+        let report = bench()
+            .arg("report")
+            .arg(&csvs[0])
+            .arg("-o")
+            .arg(dir.path().join("r.html"))
+            .output()
+            .unwrap();
+        let compare = bench()
+            .arg("compare")
+            .arg(&csvs[0])
+            .arg(&csvs[1])
+            .output()
+            .unwrap();
+        let said = [("report", report), ("compare", compare)]
+            .into_iter()
+            .map(|(c, out)| (c, out.status.code(), stderr(&out)));
+        for (command, code, said) in
+            said.chain([("merge", Some(2), merge_refused(&csvs, dir.path()))])
+        {
+            assert_eq!(code, Some(2), "{command}: {said}");
+            assert!(
+                said.contains(&at) && said.contains(why),
+                "{command}: {said}"
+            );
+        }
+    }
+}
