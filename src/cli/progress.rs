@@ -166,8 +166,16 @@ impl Progress {
     /// Say that a corpus failed while being read, with its cause (the error names the file
     /// and the line). The rule for every command: keep what was done, go on with the next
     /// corpus, and fail at the end.
-    pub fn read_failed(&self, error: LoadError) {
-        self.println(&format!("error: {:#}", anyhow::Error::new(error)));
+    /// Say that a corpus failed while read; the message, for the summary to keep.
+    pub fn read_failed(&self, error: LoadError) -> String {
+        self.failed(&anyhow::Error::new(error))
+    }
+
+    /// Say an error that fails the run; the message, for the summary to keep.
+    pub fn failed(&self, error: &dyn std::fmt::Display) -> String {
+        let message = format!("{error:#}");
+        self.println(&format!("error: {message}"));
+        message
     }
 
     pub fn finish(&mut self) {

@@ -539,8 +539,9 @@ struct Work {
 struct Solved {
     /// The corpus the run stopped in, and its records read but not reported.
     stopped_in: Option<StoppedAt>,
-    /// Corpora that failed while read (each said on stderr).
-    read_failures: u64,
+    /// What made the run fail, as said on stderr: each corpus that failed while read, and
+    /// a solver the harness could not run (which ends the run).
+    read_failures: Vec<String>,
 }
 
 impl Plan {
@@ -607,8 +608,11 @@ fn solve(
                 break;
             }
             Err(RunError::Load(e)) => {
-                progress.read_failed(e);
-                solved.read_failures += 1;
+                solved.read_failures.push(progress.read_failed(e));
+            }
+            Err(e @ RunError::Harness { .. }) => {
+                solved.read_failures.push(progress.failed(&e));
+                break;
             }
             Err(RunError::Sink(e)) => return Err(e),
         }
@@ -656,7 +660,12 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let report = SummaryReport {
         // A signal after the last solve counts too, with nothing left unreached.
         interrupted: stop.requested(),
-        not_reached: not_reached(&mut work.corpora, solved.stopped_in),
+        // A corpus that failed leaves an unknown number of its lines unread.
+        not_reached: match solved.read_failures.is_empty() {
+            true => not_reached(&mut work.corpora, solved.stopped_in),
+            false => None,
+        },
+        errors: solved.read_failures.clone(),
         pipes: plan.pipes.clone(),
         resources: runner.resources(),
         shard: plan.shard,
@@ -666,5 +675,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     plan.tell(&report, &mut outputs)?;
     plan.suggest_isolation(&summary, runner.threads());
     let signal = stop.cause();
-    Ok(plan.ending(signal, report.not_reached, &summary, solved.read_failures))
+    let failures = solved.read_failures.len() as u64;
+    Ok(plan.ending(signal, report.not_reached, &summary, failures))
 }

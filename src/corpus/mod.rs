@@ -143,8 +143,13 @@ pub enum LoadError {
         name: String,
     },
     /// The thread that reads ahead could not be started.
-    #[error("cannot start the reader thread")]
-    Thread(#[source] io::Error),
+    #[error("{name}: cannot start the reader thread")]
+    Thread {
+        /// The corpus it would have read.
+        name: String,
+        /// Why.
+        source: io::Error,
+    },
     /// The decompressor could not be started.
     #[error("{name}: cannot start its {codec} decoder")]
     Decoder {

@@ -30,6 +30,48 @@ mod os;
 pub mod role;
 mod usage;
 
+/// Why a solver's process could not be started: sudoku-bench's own resources (memory to
+/// share, a pipe, a descriptor, a process, which a limit such as `ulimit -n` or `-u` may
+/// deny), or the solver's doing (its library refused, its program is not there, it ended
+/// or hung while loading). Only the solver's fails its puzzles; the harness's ends the run
+/// ([`crate::strategy::Abort::Harness`]).
+#[derive(Debug, Clone)]
+enum StartError {
+    Harness(String),
+    Solver(String),
+}
+
+impl StartError {
+    /// `e`, from starting a process or making what it is given, said as `what: e`: the
+    /// harness's when the operating system lacked a resource for sudoku-bench (descriptors,
+    /// processes, memory; memory only when the solver has no `--memory-limit` of its own,
+    /// which may be what it ran out of).
+    fn of_start(what: &str, e: &std::io::Error, memory_limit: Option<u64>) -> StartError {
+        let why = format!("{what}: {e}");
+        match e.raw_os_error() {
+            Some(libc::EMFILE | libc::ENFILE | libc::EAGAIN) => StartError::Harness(why),
+            Some(libc::ENOMEM) if memory_limit.is_none() => StartError::Harness(why),
+            _ => StartError::Solver(why),
+        }
+    }
+
+    /// The outcome of a search that could not be made for this reason, said as `why`.
+    fn outcome(&self, why: String) -> crate::strategy::Outcome {
+        match self {
+            StartError::Harness(_) => crate::strategy::Outcome::harness(why),
+            StartError::Solver(_) => crate::strategy::Outcome::failed(why),
+        }
+    }
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Harness(why) | StartError::Solver(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Why a foreign solver cannot be used. Found before any puzzle is solved.
 #[derive(Debug, Error)]
 pub enum ForeignError {

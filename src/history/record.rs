@@ -27,6 +27,9 @@ pub enum PlaceError {
     /// A run stopped before the end of its input.
     #[error("{0}: an interrupted run: its rows count only part of its corpora")]
     Interrupted(PathBuf),
+    /// A run that failed (exit 2) though it wrote its summary.
+    #[error("{0}: a run that failed (exit 2): its rows count only part of its corpora: {1}")]
+    Failed(PathBuf, String),
     /// One part of a split run.
     #[error(
         "{0}: one part of a run split with --shard: merge the parts first (sudoku-bench merge)"
@@ -325,6 +328,9 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
     let file = || path.to_path_buf();
     if report.interrupted {
         return Err(PlaceError::Interrupted(file()));
+    }
+    if !report.errors.is_empty() {
+        return Err(PlaceError::Failed(file(), report.errors.join("; ")));
     }
     if report.shard.is_some() {
         return Err(PlaceError::Part(file()));

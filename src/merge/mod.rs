@@ -159,6 +159,16 @@ pub enum MergeError {
         /// Its summary.
         json: PathBuf,
     },
+    /// A part's run failed (exit 2): a corpus could not be read to its end.
+    #[error("{json}: the run of this part failed (exit 2), so {csv} holds only part of its lines: {errors}; run that part again")]
+    Failed {
+        /// Its CSV.
+        csv: PathBuf,
+        /// Its summary.
+        json: PathBuf,
+        /// What its summary says failed.
+        errors: String,
+    },
     /// A whole run among several parts.
     #[error("{json}: a whole run (no --shard), not a part: it cannot be merged with others")]
     NotAPart {
@@ -341,6 +351,13 @@ pub fn check(parts: &[PartFiles]) -> Result<(), MergeError> {
             return Err(MergeError::Interrupted {
                 csv: part.csv.clone(),
                 json: part.json.clone(),
+            });
+        }
+        if !part.report.errors.is_empty() {
+            return Err(MergeError::Failed {
+                csv: part.csv.clone(),
+                json: part.json.clone(),
+                errors: part.report.errors.join("; "),
             });
         }
         let listed = groups(part)?;
@@ -547,6 +564,7 @@ pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
         permute: f.permute,
         interrupted: false,
         not_reached: Some(0),
+        errors: Vec::new(),
         pipes: f.pipes.clone(),
         resources: merged_resources(parts.iter().map(|p| &p.report)),
         shard: None,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::results::csv::{push_field, COLUMNS};
-use crate::results::{PuzzleResult, Status};
+use crate::results::{Ending, PuzzleResult, Status};
 use crate::runner::Settings;
 
 const CORPORA: [&str; 2] = ["b.txt", "a,1.txt"];
@@ -32,6 +32,11 @@ fn whole_run() -> Vec<(&'static str, u64, &'static str, PuzzleResult)> {
                         nodes: Some(x % 1000),
                         guesses: Some(x % 4),
                         time_ns: Some(1 + x % 100_000),
+                        ended: Some(if x.is_multiple_of(11) {
+                            Ending::Timeout
+                        } else {
+                            Ending::Finished
+                        }),
                         ..PuzzleResult::default()
                     },
                 ));
@@ -48,11 +53,12 @@ fn csv_text(rows: &[&(&str, u64, &str, PuzzleResult)]) -> Vec<u8> {
         push_field(&mut out, corpus.as_bytes());
         out.extend_from_slice(
             format!(
-                ",{line},{strategy},{},1,{},{},{},25,,,,,",
+                ",{line},{strategy},{},1,{},{},{},25,,,,{},",
                 r.status.as_str(),
                 r.nodes.unwrap(),
                 r.guesses.unwrap(),
-                r.time_ns.unwrap()
+                r.time_ns.unwrap(),
+                r.ended.map_or("", Ending::as_str)
             )
             .as_bytes(),
         );
@@ -155,6 +161,8 @@ fn parts_of_different_settings_are_refused_naming_them() {
     edit(&json, |r| {
         r.version = env!("CARGO_PKG_VERSION").into();
         r.state.as_mut().unwrap().groups.pop();
+        // Its row too: a state without the row's group contradicts it (refused sooner).
+        r.rows.pop();
     });
     let err = refusal(&csvs);
     assert!(err.contains("corpora and strategies"), "{err}");

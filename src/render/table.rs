@@ -269,6 +269,9 @@ fn notes(out: &mut String, report: &SummaryReport) {
     if let Some(note) = report.interrupted_note() {
         let _ = writeln!(out, "{note}");
     }
+    if let Some(note) = report.failed_note() {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(note) = report.machines_note() {
         let _ = writeln!(out, "{note}");
     }
@@ -528,6 +531,9 @@ impl Exporter for MarkdownExporter {
             let _ = writeln!(out, "\n{note}");
         }
         if let Some(note) = report.interrupted_note() {
+            let _ = writeln!(out, "\n**{note}**");
+        }
+        if let Some(note) = report.failed_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
         if let Some(note) = report.machines_note() {

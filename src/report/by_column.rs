@@ -261,6 +261,7 @@ mod tests {
             let result = PuzzleResult {
                 status: Status::Aborted,
                 time_ns: Some(5),
+                ended: Some(crate::results::Ending::Timeout),
                 ..PuzzleResult::default()
             };
             for strategy in [&b"fast"[..], b"dlx"] {

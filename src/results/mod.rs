@@ -146,7 +146,8 @@ impl Ending {
             None => Ending::Finished,
             Some(Abort::NodeLimit) => Ending::NodeBudget,
             Some(Abort::Timeout) => Ending::Timeout,
-            Some(Abort::Failed(_)) => Ending::Failed,
+            // Never reported (the runner ends the run first); were one, it is no answer.
+            Some(Abort::Failed(_) | Abort::Harness(_)) => Ending::Failed,
         }
     }
 }
@@ -307,7 +308,7 @@ fn abort_reason(why: &Abort, outcome: &Outcome, limits: &Limits) -> String {
             "timed out after {}",
             humantime::format_duration(limits.timeout.unwrap_or_default())
         ),
-        Abort::Failed(reason) => reason.clone(),
+        Abort::Failed(reason) | Abort::Harness(reason) => reason.clone(),
     };
     match outcome.solutions {
         0 => what,

@@ -89,7 +89,7 @@ impl Earlier {
     }
 }
 
-/// Refuse limits or a part that differ from the earlier run's. `csv` is the CSV resumed,
+/// Refuse an earlier run that failed, and limits or a part that differ from its. `csv` is the CSV resumed,
 /// `summary` the earlier summary's file, `shard` this run's part.
 pub(crate) fn check(
     earlier: &SummaryReport,
@@ -98,6 +98,13 @@ pub(crate) fn check(
     settings: &Settings,
     shard: Option<Shard>,
 ) -> Result<(), ResumeError> {
+    if !earlier.errors.is_empty() {
+        return Err(ResumeError::EarlierFailed {
+            csv: csv.to_path_buf(),
+            summary: summary.to_path_buf(),
+            errors: earlier.errors.join("; "),
+        });
+    }
     // Part 1/1 is the whole input.
     let part = |s: Option<Shard>| s.filter(|s| *s != Shard::WHOLE);
     if part(earlier.shard) != part(shard) {

@@ -97,6 +97,20 @@ pub enum ResumeError {
         /// This run's `--max-solutions`.
         now: u32,
     },
+    /// The earlier run failed (exit 2): its summary says why.
+    #[error(
+        "--resume: the run that wrote {csv} failed (exit 2), as its summary {summary} says: \
+         {errors}; --resume goes on with a run cut short, not one that failed: run it again \
+         without --resume"
+    )]
+    EarlierFailed {
+        /// The CSV.
+        csv: PathBuf,
+        /// The earlier summary.
+        summary: PathBuf,
+        /// What failed.
+        errors: String,
+    },
     /// The earlier run had another limit.
     #[error(
         "--resume: the earlier run (summary {summary}) had {flag} {then}, this one {now}: its \

@@ -44,7 +44,7 @@ mod testutil;
 
 use std::io;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::clock::Clock;
 use crate::corpus::{Corpus, LoadError};
@@ -184,6 +184,15 @@ pub enum RunError {
     /// The sink refused a batch (e.g. the output could not be written).
     #[error("{0}")]
     Sink(io::Error),
+    /// The harness could not run a solver (see [`crate::strategy::Abort::Harness`]): the
+    /// chunk it was in is not reported, and the run goes no further.
+    #[error("{corpus}: {why}; this is sudoku-bench's own failure (a limit of its process or the machine's, such as ulimit -n or -u), not the solver's: no row was charged to it")]
+    Harness {
+        /// The corpus being solved.
+        corpus: String,
+        /// What could not be done.
+        why: String,
+    },
 }
 
 /// Runs strategies over corpora; see the module's documentation.
@@ -208,6 +217,10 @@ pub struct Runner<'c> {
     timed: Vec<Option<(Outcome, u64)>>,
     progress: Option<Arc<WorkDone>>,
     stop: Stop,
+    /// Set by the first solve the harness could not run
+    /// ([`crate::strategy::Abort::Harness`]): the phase
+    /// takes no more tasks, and the run ends with it before the chunk is reported.
+    harness: OnceLock<String>,
 }
 
 impl<'c> Runner<'c> {
@@ -251,6 +264,7 @@ impl<'c> Runner<'c> {
             timed: Vec::new(),
             progress: None,
             stop: Stop::default(),
+            harness: OnceLock::new(),
         })
     }
 
@@ -482,6 +496,57 @@ mod tests {
             }
             assert!(reported + unreported <= entries, "{names:?}");
         }
+    }
+
+    /// Runs out of the harness's resources from its 300th puzzle on.
+    struct Starved(Box<dyn crate::strategy::Strategy>, u32);
+
+    impl crate::strategy::Strategy for Starved {
+        fn solve(&mut self, puzzle: &crate::grid::Grid, limits: &Limits) -> Outcome {
+            self.1 += 1;
+            if self.1 >= 300 {
+                return Outcome::harness("cannot make a pipe".into());
+            }
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn a_solve_the_harness_cannot_run_ends_the_run_and_reports_no_row_of_its_chunk() {
+        let clock = MockClock::new(1, 0, 1);
+        let starved = StrategyInfo::new("starved", || {
+            Box::new(Starved(crate::strategy::by_name("fast").unwrap().make(), 0))
+        });
+        let settings = Settings {
+            strategies: vec![starved],
+            chunk_size: 256,
+            warmup: false,
+            ..Settings::default()
+        };
+        let mut runner = Runner::new(settings, 1, &clock).unwrap();
+        let mut summary = Summary::default();
+        let mut failed = 0;
+        let ended = run_with(
+            &mut runner,
+            &mut corpus(&mixed(2000)),
+            &mut summary,
+            |batch| -> io::Result<()> {
+                failed += batch.results[0][..batch.records.len()]
+                    .iter()
+                    .filter(|r| r.is_failure())
+                    .count();
+                Ok(())
+            },
+        );
+        match ended {
+            Err(RunError::Harness { corpus, why }) => {
+                assert_eq!((corpus.as_str(), why.as_str()), ("t", "cannot make a pipe"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(failed, 0, "no row charged to the solver");
+        let reported: u64 = summary.rows().iter().map(|r| r.puzzles).sum();
+        assert!(reported < 2000, "the run went no further: {reported}");
     }
 
     #[test]

@@ -206,6 +206,7 @@ impl Runner<'_> {
         }
         let progress = self.progress.as_deref().zip(bytes);
         let stop = &self.stop;
+        let harness = &self.harness;
         let rounds = how.repeat.max(1);
         let chunk = self.chunks_solved.saturating_sub(1);
         let ranges = task_ranges(n, per_task, chunk, engine.replicates());
@@ -235,6 +236,9 @@ impl Runner<'_> {
             // The next task to solve, in order, unless a stop says to take no more. Asked
             // between tasks, never inside a timed solve.
             let take = || -> Option<usize> {
+                if harness.get().is_some() {
+                    return None;
+                }
                 if stop.requested() {
                     let AfterStop::Finish { began, by } = after_stop else {
                         return None;
@@ -255,6 +259,9 @@ impl Runner<'_> {
                 engine.with_replicate(s, task.replicate() as usize, |solver| {
                     task.solve_round(solver, &how, clock)
                 });
+                if let Some(why) = task.harness_failure() {
+                    let _ = harness.set(why);
+                }
                 if task.rounds() == rounds {
                     task.record(info, &how);
                 }

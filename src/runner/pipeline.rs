@@ -119,6 +119,14 @@ impl Runner<'_> {
                 end => return self.end(end, flight, reporter),
             };
             let solved = self.solve_next(&chunk, &mut flight, reporter)?;
+            // The chunk's rows would charge the harness's failure to the solver: none is
+            // reported, and the run ends here.
+            if let Some(why) = self.harness.take() {
+                return Err(RunError::Harness {
+                    corpus: reporter.corpus.to_string(),
+                    why,
+                });
+            }
             let stopping = solved.reported < chunk.records().len() || self.stop.requested();
             if overlap && !last && !stopping {
                 flight.pending = Some((chunk, solved));
@@ -219,6 +227,7 @@ pub(super) fn spawn_reader<'scope>(
     empty: Receiver<Chunk>,
     full: Sender<Read>,
 ) -> Result<ScopedJoinHandle<'scope, u64>, RunError> {
+    let name = corpus.name().to_string();
     std::thread::Builder::new()
         .name("reader".into())
         .spawn_scoped(scope, move || {
@@ -247,7 +256,7 @@ pub(super) fn spawn_reader<'scope>(
             }
             records
         })
-        .map_err(|e| RunError::Load(LoadError::Thread(e)))
+        .map_err(|source| RunError::Load(LoadError::Thread { name, source }))
 }
 
 /// Records to read into the next chunk, after one of `last`: twice as many, up to `max`.

@@ -128,6 +128,18 @@ impl<'a> Task<'a> {
         self.rounds += 1;
     }
 
+    /// Why the harness could not run one of its solves ([`Abort::Harness`]), if it could
+    /// not.
+    pub(super) fn harness_failure(&self) -> Option<String> {
+        self.timed
+            .iter()
+            .flatten()
+            .find_map(|(outcome, _)| match &outcome.aborted {
+                Some(Abort::Harness(why)) => Some(why.clone()),
+                _ => None,
+            })
+    }
+
     /// Check and record the outcomes kept, with their times, into the results, outside
     /// the timings: solutions mapped back to the records' own grids (`--permute`), which
     /// they are checked against and written for.

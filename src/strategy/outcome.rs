@@ -43,6 +43,10 @@ pub enum Abort {
     Timeout,
     /// The solver failed: a foreign solver crashed, or answered what cannot be read.
     Failed(String),
+    /// The harness could not run the search: sudoku-bench itself lacked a resource (a
+    /// pipe, a descriptor, a process) to reach the solver. Not the solver's failure, so
+    /// never a row: the runner ends the run with it ([`crate::runner::RunError::Harness`]).
+    Harness(String),
 }
 
 /// What one search found.
@@ -70,6 +74,14 @@ impl Outcome {
         guesses: 0,
         aborted: None,
     };
+
+    /// A search the harness could not run (see [`Abort::Harness`]), for the reason `why`.
+    pub fn harness(why: String) -> Outcome {
+        Outcome {
+            aborted: Some(Abort::Harness(why)),
+            ..Outcome::EMPTY
+        }
+    }
 
     /// A failed search: nothing found, for the reason `why`.
     pub fn failed(why: String) -> Outcome {

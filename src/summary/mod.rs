@@ -402,6 +402,12 @@ pub struct SummaryReport {
     /// from a stream, or more left than could be counted quickly.
     #[serde(default)]
     pub not_reached: Option<u64>,
+    /// Why the run failed (exited 2) though it wrote this summary: each corpus that could
+    /// not be read to its end, as stderr said it. Its rows then count only part of the
+    /// input, so `merge`, `history add` and `run --resume` refuse it. Absent when the run
+    /// did not fail (and in summaries written before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
     /// What a round trip through the pipe costs each `cmd:` solver (included in every one
     /// of its times). Absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -485,6 +491,7 @@ impl SummaryReport {
             permute,
             interrupted: false,
             not_reached: Some(0),
+            errors: Vec::new(),
             pipes: Vec::new(),
             resources: Vec::new(),
             shard: None,
@@ -513,6 +520,16 @@ impl SummaryReport {
         self.interrupted.then(|| {
             let left = count_or_unknown(self.not_reached);
             format!("interrupted: only what was done is counted; {left} puzzles not reached")
+        })
+    }
+
+    /// The line that says the run failed, for the summary's exports and refusals.
+    pub fn failed_note(&self) -> Option<String> {
+        (!self.errors.is_empty()).then(|| {
+            format!(
+                "the run failed (exit 2), its rows count only part of its input: {}",
+                self.errors.join("; ")
+            )
         })
     }
 
@@ -588,6 +605,7 @@ pub(crate) fn sample_report(interrupted: bool, not_reached: Option<u64>) -> Summ
         permute: None,
         interrupted,
         not_reached,
+        errors: Vec::new(),
         pipes: Vec::new(),
         resources: Vec::new(),
         shard: None,

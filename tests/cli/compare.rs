@@ -47,8 +47,10 @@ fn write_corpus_csv(dir: &Path, name: &str, corpus: &str, shift: u64, rows: &[Ro
     );
     for (line, strategy, nodes, time) in rows {
         let puzzle = format!("{:.>81}", line + shift);
+        // The readers check `clues` against the puzzle (`0` is a blank).
+        let clues = puzzle.chars().filter(|c| ('1'..='9').contains(c)).count();
         text.push_str(&format!(
-            "{corpus},{line},{strategy},unique,1,{nodes},0,{time},25,{puzzle},,\n"
+            "{corpus},{line},{strategy},unique,1,{nodes},0,{time},{clues},{puzzle},,\n"
         ));
     }
     let path = dir.join(name);
@@ -413,7 +415,8 @@ fn two_corpora_under_one_name_are_not_paired() {
         .stderr(predicate::str::contains("not paired"));
     // Changed in one line only: that line is named, the others compare.
     let mut text = std::fs::read_to_string(&b).unwrap();
-    text = text.replace(&format!("{:.>81}", 17), &format!("{:.>81}", 9999));
+    // Another puzzle of as many givens: `clues` stays true to it.
+    text = text.replace(&format!("{:.>81}", 17), &format!("{:.>81}", 71));
     let c = dir.path().join("one.csv");
     std::fs::write(&c, text).unwrap();
     let a = compare(&[
@@ -1137,7 +1140,7 @@ fn replicated_run(dir: &TempDir, with_column: bool) -> PathBuf {
             let noise = 0.998 + 0.004 * uniform(&mut state);
             let time = (base as f64 * factor * noise) as u64;
             text.push_str(&format!(
-                "syn.txt,{line},{strategy},unique,1,,,{time},25,{puzzle},,,finished"
+                "syn.txt,{line},{strategy},unique,1,,,{time},,{puzzle},,,finished"
             ));
             if with_column {
                 text.push_str(&format!(",{replicate}"));

@@ -863,3 +863,13 @@ fn an_unquoted_interpreter_spec_is_refused_at_once_saying_why() {
         "{stderr}"
     );
 }
+
+/// Copies of a command that sudoku-bench cannot start for want of its own descriptors
+/// (`ulimit -n 16`, `-j 16`) are its failure, not the solver's: exit 2, no row `aborted`.
+#[test]
+fn copies_the_harness_cannot_start_fail_the_run_not_the_puzzles() {
+    if Setup::new().is_none() {
+        return;
+    }
+    crate::assert_harness_failure_is_no_row("py=cmd:python3 examples/solvers/backtrack.py");
+}

@@ -726,3 +726,14 @@ fn the_first_signal_is_acknowledged_while_a_library_hangs_and_the_run_stops_at_i
         "{stderr}"
     );
 }
+
+/// Worker processes that sudoku-bench cannot start for want of its own descriptors
+/// (`ulimit -n 16`, `-j 16`) are its failure, not the library's: exit 2, no row `aborted`.
+#[cfg(unix)]
+#[test]
+fn workers_the_harness_cannot_start_fail_the_run_not_the_puzzles() {
+    let Some((backtrack, _, _)) = libraries() else {
+        return;
+    };
+    crate::assert_harness_failure_is_no_row(&solver("c", backtrack, None));
+}

@@ -888,3 +888,59 @@ fn a_series_relative_to_a_strategy_of_the_same_run_finds_its_step_and_a_flat_one
     let ratio = number(&doc["datasets/minimal.txt/b / fast"]["relative-time"]["value"]);
     assert_eq!(ratio, median("b") / median("fast"), "{doc}");
 }
+
+/// `check --branch` naming a branch with no run (a typo: `mian`) judged nothing and passed
+/// the gate ("no slowdown", exit 0): it is refused as `report` refuses it, exit 2. A branch
+/// with runs, and no --branch, are checked as before.
+#[test]
+fn check_refuses_a_branch_with_no_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let summary = dir.path().join("r.json");
+    bench()
+        .args([
+            "run",
+            "datasets/classic.txt",
+            "-s",
+            "fast",
+            "-q",
+            "-o",
+            "/dev/null",
+        ])
+        .arg("--summary")
+        .arg(&summary)
+        .assert()
+        .success();
+    let summary_s = summary.display().to_string();
+    let (code, err) = add(
+        &db,
+        &[&summary_s, "--commit", "abcdef12", "--branch", "main"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let check = |args: &[&str]| {
+        outcome(
+            bench()
+                .args(["history", "check", "--db", &db.display().to_string()])
+                .args(args)
+                .output()
+                .unwrap(),
+        )
+    };
+    let (code, out, err) = check(&["--since", "abcdef12", "--branch", "mian"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: no run recorded for branch mian",
+            db.display()
+        )),
+        "{err}"
+    );
+    for args in [
+        &["--since", "abcdef12", "--branch", "main"][..],
+        &["--since", "abcdef12"],
+    ] {
+        let (code, out, err) = check(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(out.contains("no slowdown"), "{args:?}: {out}");
+    }
+}

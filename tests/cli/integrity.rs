@@ -560,3 +560,101 @@ fn report_refuses_a_solution_that_is_not_one() {
         at
     });
 }
+
+/// A summary whose figures contradict each other (issue 38: `max_ns: 1` in its state, from
+/// which `history add` took a median rate of 1e9/s) is refused by every command that reads
+/// summaries, naming the file and the field, before anything is recorded or written.
+#[cfg(unix)]
+#[test]
+fn a_summary_that_contradicts_itself_is_refused_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = run_into(dir.path(), "run", &["-s", "fast"]);
+    let summary = csv.with_extension("json");
+    let mut forged = json(&summary);
+    forged["state"]["groups"][0]["max_ns"] = 1.into();
+    std::fs::write(&summary, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let field = "state.groups[0] (datasets/minimal.txt / fast).max_ns";
+    let db = dir.path().join("h.sqlite");
+    let history = bench()
+        .args(["history", "add"])
+        .arg(&summary)
+        .args(["--commit", "abcdef12", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let compare = bench()
+        .arg("compare")
+        .arg(&summary)
+        .arg(&summary)
+        .output()
+        .unwrap();
+    for (command, out) in [("history add", history), ("compare", compare)] {
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command}: {said}");
+        let named = format!("{}: {field}: 1, but", summary.display());
+        assert!(
+            said.contains(&named) && said.contains("contradicts"),
+            "{command}: {said}"
+        );
+    }
+}
+
+/// A row whose columns contradict each other (issue 38: `unique` with `ended` edited to
+/// `timeout`; a clue removed from its puzzle) is refused by `report`, `compare` and `merge`,
+/// naming the CSV and its line, rather than each believing another half of it.
+#[test]
+fn a_row_whose_columns_contradict_each_other_is_refused_naming_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = halves(dir.path());
+    let text = std::fs::read_to_string(&csvs[0]).unwrap();
+    let header = text.lines().next().unwrap().to_string();
+    let (ended, puzzle) = (column(&header, "ended"), column(&header, "puzzle"));
+    let original: Vec<String> = text.lines().map(str::to_string).collect();
+    let row = original
+        .iter()
+        .position(|l| field(l, column(&header, "status")) == "unique")
+        .unwrap();
+    let grid = field(&original[row], puzzle);
+    let given = grid.find(|c: char| c != '.').unwrap();
+    let cut = format!("{}.{}", &grid[..given], &grid[given + 1..]);
+    for (edited, why) in [
+        (
+            with_field(&original[row], ended, "timeout"),
+            "status unique with ended timeout",
+        ),
+        (
+            with_field(&original[row], puzzle, &cut),
+            "but the puzzle has",
+        ),
+    ] {
+        let mut lines = original.clone();
+        lines[row] = edited;
+        write_lines(&csvs[0], &lines);
+        let at = format!("{}:{}: ", csvs[0].display(), row + 1);
+        let report = bench()
+            .arg("report")
+            .arg(&csvs[0])
+            .arg("-o")
+            .arg(dir.path().join("r.html"))
+            .output()
+            .unwrap();
+        let compare = bench()
+            .arg("compare")
+            .arg(&csvs[0])
+            .arg(&csvs[1])
+            .output()
+            .unwrap();
+        let said = [("report", report), ("compare", compare)]
+            .into_iter()
+            .map(|(c, out)| (c, out.status.code(), stderr(&out)));
+        for (command, code, said) in
+            said.chain([("merge", Some(2), merge_refused(&csvs, dir.path()))])
+        {
+            assert_eq!(code, Some(2), "{command}: {said}");
+            assert!(
+                said.contains(&at) && said.contains(why),
+                "{command}: {said}"
+            );
+        }
+    }
+}

@@ -167,3 +167,65 @@ pub fn summary_counts(summary: &serde_json::Value) -> Vec<Vec<(String, serde_jso
         })
         .collect()
 }
+
+/// `sudoku-bench ARGS` under `ulimit -n 16` (descriptors for itself, but not for a worker
+/// process per thread of `-j 16`): its exit code, stdout and stderr.
+#[cfg(unix)]
+pub fn outcome_with_few_descriptors(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -n 16 && exec "$0" "$@""#)
+        .arg(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    outcome(out)
+}
+
+/// What a run under [`outcome_with_few_descriptors`] with solver `spec` must come to: the
+/// harness's failure to start the solver's processes is exit 2, said as sudoku-bench's own,
+/// in the summary too, and never a row charged to the solver.
+#[cfg(unix)]
+pub fn assert_harness_failure_is_no_row(spec: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("r.csv");
+    let json = dir.path().join("r.json");
+    let (csv_s, json_s) = (csv.to_str().unwrap(), json.to_str().unwrap());
+    let args = [
+        "run",
+        "datasets/classic.txt",
+        "-s",
+        "none",
+        "--solver",
+        spec,
+        "-j",
+        "16",
+        "-q",
+        "-o",
+        csv_s,
+        "--summary",
+        json_s,
+    ];
+    let (code, _, stderr) = outcome_with_few_descriptors(&args);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("Too many open files")
+            && stderr.contains("sudoku-bench's own failure")
+            && stderr.contains("datasets/classic.txt: "),
+        "{stderr}"
+    );
+    let charged: Vec<Row> = rows(&std::fs::read(&csv).unwrap())
+        .into_iter()
+        .filter(|r| r["error"].contains("Too many open files"))
+        .collect();
+    assert!(charged.is_empty(), "rows charged: {charged:?}");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert!(
+        summary["errors"][0]
+            .as_str()
+            .is_some_and(|e| e.contains("Too many open files")),
+        "{summary}"
+    );
+}

@@ -483,3 +483,97 @@ fn a_per_puzzle_csv_named_as_compressed_is_refused() {
     );
     assert!(!out.exists());
 }
+
+/// `datasets/minimal.txt` gzipped and cut short in `dir/cut.gz`: every run over it reads
+/// some lines, then fails (exit 2).
+pub(super) fn cut_gz(dir: &Path) -> PathBuf {
+    use std::io::Write;
+    let text = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(CORPORA[0])).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text).unwrap();
+    let gz = gz.finish().unwrap();
+    let path = dir.join("cut.gz");
+    std::fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+    path
+}
+
+/// Parts whose runs failed (a corpus that could not be read to its end: exit 2) say so in
+/// their summaries, and `merge` refuses them, naming the part, rather than merging the
+/// lines they did read as if they were the whole corpus.
+#[test]
+fn parts_whose_runs_failed_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = cut_gz(dir.path());
+    let mut csvs = Vec::new();
+    for k in 1..=3 {
+        let csv = dir.path().join(format!("part-{k}.csv"));
+        let out = bench()
+            .arg("run")
+            .arg(&corpus)
+            .args(["-s", "fast", "-q", "--shard", &format!("{k}/3"), "-o"])
+            .arg(&csv)
+            .arg("--summary")
+            .arg(csv.with_extension("json"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "part {k}");
+        let errors = &json(&csv.with_extension("json"))["errors"];
+        assert!(
+            errors[0]
+                .as_str()
+                .unwrap()
+                .contains("read error after line"),
+            "part {k}: {errors}"
+        );
+        csvs.push(csv);
+    }
+    let out = bench()
+        .arg("merge")
+        .args(&csvs)
+        .arg("-o")
+        .arg(dir.path().join("all.csv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("part-1.json: the run of this part failed (exit 2)")
+            && stderr.contains("read error after line"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("all.csv").exists());
+}
+
+/// A whole run that failed is not recorded in the history either: its rows count only part
+/// of its corpus. Said as such, naming the summary.
+#[cfg(unix)]
+#[test]
+fn history_add_refuses_a_run_that_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = cut_gz(dir.path());
+    let json_path = dir.path().join("run.json");
+    let out = bench()
+        .arg("run")
+        .arg(&corpus)
+        .args(["-s", "fast", "-q", "-o", "/dev/null", "--summary"])
+        .arg(&json_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bench()
+        .args(["history", "add"])
+        .arg(&json_path)
+        .args(["--commit", "abcdef12", "--db"])
+        .arg(dir.path().join("h.sqlite"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: a run that failed (exit 2)",
+            json_path.display()
+        )),
+        "{stderr}"
+    );
+}

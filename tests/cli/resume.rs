@@ -694,3 +694,38 @@ fn a_resume_with_another_max_solutions_is_refused_from_the_rows() {
         ]);
     }
 }
+
+/// A run that failed (a corpus cut short: exit 2) wrote whole rows and a summary, but it
+/// did not finish: `--resume` must not call it finished (exit 0, nothing to do). It refuses
+/// it, naming the CSV and the summary that says it failed.
+#[test]
+fn a_run_that_failed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = super::merge::cut_gz(dir.path());
+    let corpus = corpus.to_str().unwrap();
+    let (csv, json) = (path(dir.path(), "r.csv"), path(dir.path(), "r.json"));
+    let args = [
+        "run",
+        corpus,
+        "-s",
+        "fast",
+        "-q",
+        "-o",
+        &csv,
+        "--summary",
+        &json,
+    ];
+    let out = bench().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let before = std::fs::read(&csv).unwrap();
+    let out = bench().args(args).arg("--resume").output().unwrap();
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!("the run that wrote {csv} failed (exit 2)"))
+            && said.contains(&json)
+            && said.contains("read error after line"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&csv).unwrap(), before, "left untouched");
+}

@@ -59,6 +59,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     };
     // The store's errors name the database.
     let checked = check(store.as_mut(), &knobs, args.branch.as_deref())?;
+    // Without --branch, an empty history has no slowdown, as before; a branch with no run
+    // is a mistyped name, never a pass.
+    if let Some(branch) = args.branch.as_deref() {
+        super::refuse_no_runs(&checked, &db.to_string(), Some(branch))?;
+    }
     let since = match &args.since {
         Some(sha) => Some(commit_index(&checked.commits, sha)?),
         None => None,

@@ -8,6 +8,7 @@ mod export;
 mod report;
 
 use clap::Subcommand;
+use sudoku_bench::history::check::Checked;
 
 use super::exit::Exit;
 
@@ -33,6 +34,22 @@ enum Command {
     /// One commit's numbers in Bencher Metric Format (`--format bmf`), for `bencher run
     /// --adapter json`.
     Export(export::Args),
+}
+
+/// Refuse `checked` when it holds no run (of `branch`, when given) in the history `db`:
+/// `report` would draw nothing, and `check` would pass a gate it looked at nothing for (a
+/// mistyped `--branch` says "no slowdown").
+fn refuse_no_runs(checked: &Checked, db: &str, branch: Option<&str>) -> anyhow::Result<()> {
+    if !checked.points.is_empty() {
+        return Ok(());
+    }
+    let branch = branch
+        .map(|b| format!(" for branch {b}"))
+        .unwrap_or_default();
+    anyhow::bail!(
+        "{db}: no run recorded{branch}: nothing to judge or draw (`sudoku-bench history add` \
+         records runs; `--branch` takes only the runs it was given to)"
+    )
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use sudoku_bench::history::changes::Detection;
 use sudoku_bench::history::{check, SqliteStore};
 use sudoku_bench::render::history_page::history_page;
@@ -54,18 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         ..Detection::default()
     };
     let checked = check(&mut store, &knobs, args.branch.as_deref())?;
-    if checked.points.is_empty() {
-        let branch = args
-            .branch
-            .as_deref()
-            .map(|b| format!(" for branch {b}"))
-            .unwrap_or_default();
-        bail!(
-            "{}: no run recorded{branch}: nothing to draw (`sudoku-bench history add` records \
-             runs)",
-            db.display()
-        );
-    }
+    super::refuse_no_runs(&checked, &db.display().to_string(), args.branch.as_deref())?;
     let html = history_page(&checked, &knobs, &db.display().to_string());
     let mut out = checked_outputs
         .create()?

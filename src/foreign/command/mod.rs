@@ -48,6 +48,7 @@ use std::time::{Duration, Instant};
 use answer::{quote, Answer};
 use process::{Fault, Process};
 
+use super::StartError;
 use crate::clock::{Clock, MonotonicClock};
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
@@ -280,8 +281,9 @@ struct CommandSolver {
     spec: Arc<CommandLine>,
     counts_guesses: bool,
     /// The running copy; `None` once one failed, until the next puzzle starts another;
-    /// `Err` when that could not be done (every puzzle then fails, saying why).
-    copy: Option<Result<Copy, String>>,
+    /// `Err` when that could not be done (every puzzle then fails, saying why, or the run
+    /// ends when sudoku-bench itself lacked what it takes).
+    copy: Option<Result<Copy, StartError>>,
     request: Vec<u8>,
     /// What the copies that ended used, and how many there were.
     used: Usage,
@@ -307,17 +309,16 @@ impl CommandSolver {
     }
 
     /// A copy that has answered the probe's exchange once (so it is ready), or why not.
-    fn start(&mut self, timeout: Option<Duration>) -> Result<Copy, String> {
-        let process = Process::start(&self.spec.program, &self.spec.args, self.spec.memory_limit)
-            .map_err(|e| {
-            // Nothing ran: nothing to count.
-            e.to_string()
-        })?;
+    fn start(&mut self, timeout: Option<Duration>) -> Result<Copy, StartError> {
+        let limit = self.spec.memory_limit;
+        // Nothing ran: nothing to count.
+        let process = Process::start(&self.spec.program, &self.spec.args, limit)
+            .map_err(|e| StartError::of_start("cannot start it", &e, limit))?;
         Copy::first(process, start_up(timeout))
             .map(|(copy, _)| copy)
             .map_err(|(why, used)| {
                 self.used = self.used.merged(used);
-                format!("given a solved grid, it {why}")
+                StartError::Solver(format!("given a solved grid, it {why}"))
             })
     }
 
@@ -380,9 +381,9 @@ impl Strategy for CommandSolver {
             }
             let copy = match &mut self.copy {
                 Some(Ok(copy)) => copy,
-                Some(Err(why)) => {
-                    let why = format!("cannot restart `{}`: {why}", self.spec.command);
-                    out[i] = Some((failed(why), 0));
+                Some(Err(e)) => {
+                    let why = format!("cannot restart `{}`: {e}", self.spec.command);
+                    out[i] = Some((e.outcome(why), 0));
                     continue;
                 }
                 None => continue,

@@ -29,7 +29,7 @@ use shared::{monotonic_ns, Shared, Slot, SLOTS};
 use super::library::{read_answer, split_target, RawAnswer};
 use super::os::die_with_parent;
 use super::usage::of_rusage;
-use super::ForeignError;
+use super::{ForeignError, StartError};
 use crate::clock::Clock;
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
@@ -79,7 +79,9 @@ pub(crate) fn load(
         configuration,
         memory_limit,
     });
-    let mut probe = Worker::start(&spec).map_err(|reason| ForeignError::Worker { reason })?;
+    let mut probe = Worker::start(&spec).map_err(|e| ForeignError::Worker {
+        reason: e.to_string(),
+    })?;
     let _ = probe.end();
     let about = format!(
         "{symbol} from {}, through the C ABI, in a process per worker",
@@ -206,10 +208,11 @@ enum Waited {
 
 impl Worker {
     /// Start a worker and wait until it has loaded the library.
-    fn start(spec: &WorkerSpec) -> Result<Worker, String> {
-        let shared = Shared::create().map_err(|e| format!("cannot share memory: {e}"))?;
-        let (req_read, req_write) = pipe().map_err(|e| format!("cannot make a pipe: {e}"))?;
-        let (rep_read, rep_write) = pipe().map_err(|e| format!("cannot make a pipe: {e}"))?;
+    fn start(spec: &WorkerSpec) -> Result<Worker, StartError> {
+        let harness = |what: &str, e: io::Error| StartError::Harness(format!("{what}: {e}"));
+        let shared = Shared::create().map_err(|e| harness("cannot share memory", e))?;
+        let (req_read, req_write) = pipe().map_err(|e| harness("cannot make a pipe", e))?;
+        let (rep_read, rep_write) = pipe().map_err(|e| harness("cannot make a pipe", e))?;
         // Above the numbers they go to in the worker, so that placing one cannot
         // overwrite another.
         let high = [req_read.as_raw_fd(), rep_write.as_raw_fd(), shared.fd()]
@@ -217,7 +220,7 @@ impl Worker {
         let high: Vec<OwnedFd> = high
             .into_iter()
             .collect::<io::Result<_>>()
-            .map_err(|e| format!("cannot pass a descriptor: {e}"))?;
+            .map_err(|e| harness("cannot pass a descriptor", e))?;
         let raw: Vec<RawFd> = high.iter().map(|fd| fd.as_raw_fd()).collect();
         let memory = spec
             .memory_limit
@@ -248,9 +251,10 @@ impl Worker {
                 Ok(())
             });
         }
+        // The worker is this executable: failing to start it is never the solver's doing.
         let child = command
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", spec.program.display()))?;
+            .map_err(|e| harness(&format!("cannot start {}", spec.program.display()), e))?;
         drop((req_read, rep_write, high));
         let mut worker = Worker {
             pid: child.id() as libc::pid_t,
@@ -260,6 +264,16 @@ impl Worker {
         };
         let ready = wait_readable(&worker.replies, Some(START_UP));
         let reply = ready.then(|| Reply::read(&mut worker.replies));
+        Worker::ready(worker, reply, spec).map_err(StartError::Solver)
+    }
+
+    /// The started `worker` once its first `reply` (`None`: none in time) says it is ready;
+    /// else why not, the solver's doing.
+    fn ready(
+        mut worker: Worker,
+        reply: Option<Option<Reply>>,
+        spec: &WorkerSpec,
+    ) -> Result<Worker, String> {
         match reply {
             Some(Some(Reply::Ready)) => Ok(worker),
             Some(Some(Reply::Refused(why))) => {
@@ -424,7 +438,7 @@ fn wait_readable(file: &File, wait: Option<Duration>) -> bool {
 /// One worker thread's isolated solver: its worker process, restarted after a failure.
 pub(crate) struct IsolatedSolver {
     spec: Arc<WorkerSpec>,
-    worker: Result<Worker, String>,
+    worker: Result<Worker, StartError>,
     /// What ended workers used.
     ended: Usage,
 }
@@ -433,7 +447,7 @@ impl IsolatedSolver {
     /// Started here, as the strategy value is made: outside any timing.
     pub(crate) fn new(spec: Arc<WorkerSpec>) -> IsolatedSolver {
         let mut solver = IsolatedSolver {
-            worker: Err(String::new()),
+            worker: Err(StartError::Solver(String::new())),
             spec,
             ended: Usage::default(),
         };
@@ -450,7 +464,8 @@ impl IsolatedSolver {
     /// End the worker, if any, keeping what it used: how it ended, and its shared
     /// memory, which holds what it finished.
     fn end_worker(&mut self) -> Option<(Result<i32, String>, Shared)> {
-        let mut worker = std::mem::replace(&mut self.worker, Err("ended".into())).ok()?;
+        let ended = Err(StartError::Solver("ended".into()));
+        let mut worker = std::mem::replace(&mut self.worker, ended).ok()?;
         let (how, used) = worker.end();
         self.ended = Usage {
             processes: self.ended.processes,
@@ -544,13 +559,14 @@ impl IsolatedSolver {
         while next < n {
             let worker = match &mut self.worker {
                 Ok(worker) => worker,
-                Err(why) => {
+                Err(e) => {
                     let why = format!(
-                        "cannot start a process for the solver ({}): {why}",
+                        "cannot start a process for the solver ({}): {e}",
                         self.spec.library.display()
                     );
+                    let outcome = e.outcome(why);
                     for slot in &mut out[next as usize..] {
-                        *slot = Some((Outcome::failed(why.clone()), 0));
+                        *slot = Some((outcome.clone(), 0));
                     }
                     return;
                 }

@@ -162,6 +162,9 @@ fn settings(page: &mut Page, inputs: &Inputs) {
         if let Some(note) = s.interrupted_note() {
             page.warning(&format!("{name}: {note}"));
         }
+        if let Some(note) = s.failed_note() {
+            page.warning(&format!("{name}: {note}"));
+        }
         // Folded: on a busy machine there is one per strategy, and they would push the
         // results below the first screen.
         let warnings: Vec<String> = noise::warnings(s)

@@ -18,6 +18,14 @@ fn grid(n: u64) -> String {
     format!("{:0>81}", n)
 }
 
+/// The givens of `grid(line)`, as the readers check `clues`.
+fn clues(line: u64) -> usize {
+    grid(line)
+        .chars()
+        .filter(|c| ('1'..='9').contains(c))
+        .count()
+}
+
 /// Strategy `a`: lines 1..=12 with time 1000 * line, line 5 aborted, line 12 wrong;
 /// line 13 malformed. Strategy `b`: the same lines at 2000 ns each, nodes 7.
 fn sample_csv(dir: &Path) -> PathBuf {
@@ -33,17 +41,19 @@ fn sample_csv(dir: &Path) -> PathBuf {
             _ => ("unique", 1, ""),
         };
         text.push_str(&format!(
-            "c.txt,{line},a,{status},{solutions},{},{},{},25,{},,{error}\n",
+            "c.txt,{line},a,{status},{solutions},{},{},{},{},{},,{error}\n",
             line * 10,
             line % 3,
             line * 1000,
+            clues(line),
             grid(line)
         ));
     }
     text.push_str("c.txt,13,a,malformed,,,,,,,,line is not a puzzle\n");
     for line in 1..=12u64 {
         text.push_str(&format!(
-            "c.txt,{line},b,unique,1,7,,2000,25,{},,\n",
+            "c.txt,{line},b,unique,1,7,,2000,{},{},,\n",
+            clues(line),
             grid(line)
         ));
     }
@@ -321,7 +331,8 @@ fn timed_csv(dir: &Path, strategies: &[(&str, u64, Option<u64>)]) -> PathBuf {
         for line in 1..=3u64 {
             let nodes = nodes.map_or(String::new(), |n| n.to_string());
             text.push_str(&format!(
-                "c.txt,{line},{strategy},unique,1,{nodes},,{time},25,{},,\n",
+                "c.txt,{line},{strategy},unique,1,{nodes},,{time},{},{},,\n",
+                clues(line),
                 grid(line)
             ));
         }

@@ -392,6 +392,8 @@ impl<R: Read> RowReader<R> {
             replicate: self.number(REPLICATE)?,
         };
         check_counts(&row)?;
+        check_ended(&row)?;
+        check_puzzle(&row)?;
         check_solution(&row)?;
         Ok(row)
     }
@@ -461,6 +463,49 @@ fn check_counts(row: &CsvRow) -> Result<(), String> {
         Err(format!(
             "status {status} with {n} solutions: run never writes these together"
         ))
+    }
+}
+
+/// A status and an `ended` that `run` cannot have written together: a searched row says how
+/// its search ended, an unsearched one does not; `finished` is never `aborted`, and running
+/// out of budget or failing always is. (`mismatch` goes with any searched status: a wrong
+/// answer keeps its status.) Otherwise `compare`, `report`, `merge` and `--resume` would
+/// each believe a different half of the row.
+fn check_ended(row: &CsvRow) -> Result<(), String> {
+    let Some(status) = row.status else {
+        return Ok(());
+    };
+    let fits = match (status.searched(), row.ended) {
+        (false, None) | (true, Some(Ending::Mismatch)) => true,
+        (false, Some(_)) | (true, None) => false,
+        (true, Some(Ending::Finished)) => status != Status::Aborted,
+        (true, Some(_)) => status == Status::Aborted,
+    };
+    if fits {
+        return Ok(());
+    }
+    let ended = row.ended.map_or("empty", Ending::as_str);
+    Err(format!(
+        "status {status} with ended {ended}: run never writes these together"
+    ))
+}
+
+/// With a `clues` count beside it (as `run` writes every row), the puzzle column holds a
+/// grid of that many givens: a puzzle edited by hand (a clue removed) no longer matches.
+/// Without one, the puzzle is only the key `compare` pairs rows by.
+fn check_puzzle(row: &CsvRow) -> Result<(), String> {
+    if row.puzzle.is_empty() || row.clues.is_none() {
+        return Ok(());
+    }
+    let grid = row
+        .puzzle_grid()
+        .ok_or_else(|| format!("puzzle is {:?}: not a grid of 81 cells", row.puzzle))?;
+    match row.clues {
+        Some(clues) if clues as usize != grid.clues() => Err(format!(
+            "clues is {clues}, but the puzzle has {} givens",
+            grid.clues()
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -822,6 +867,61 @@ mod tests {
             assert!(err.contains(why), "{said:?}: {err} should say {why}");
         }
         assert!(refusal("corpus,strategy\n").contains("t.csv:1: no `line` column"));
+    }
+
+    /// Issue 38: rows whose columns contradict each other, each refused naming the file and
+    /// the line.
+    #[test]
+    fn rows_whose_columns_contradict_each_other_are_refused() {
+        let clues = PUZZLE
+            .bytes()
+            .filter(|b| b.is_ascii_digit() && *b != b'0')
+            .count();
+        let cut = format!(".{}", &PUZZLE[1..]);
+        assert_ne!(cut, PUZZLE, "the fixture's first cell is a clue");
+        for (row, why) in [
+            (
+                "c,1,dlx,unique,1,,,5,,,,,timeout".to_string(),
+                "status unique with ended timeout",
+            ),
+            (
+                "c,1,dlx,unique,1,,,5,,,,,failed".into(),
+                "status unique with ended failed",
+            ),
+            (
+                "c,1,dlx,unique,1,,,5,,,,,".into(),
+                "status unique with ended empty",
+            ),
+            (
+                "c,1,dlx,aborted,0,,,5,,,,,finished".into(),
+                "status aborted with ended finished",
+            ),
+            (
+                "c,1,dlx,malformed,,,,,,,,bad,finished".into(),
+                "status malformed with ended finished",
+            ),
+            (
+                format!("c,1,dlx,unique,1,,,5,{clues},{cut},{SOLUTION},,finished"),
+                &*format!("clues is {clues}, but the puzzle has {} givens", clues - 1),
+            ),
+            (
+                format!(
+                    "c,1,dlx,unique,1,,,5,{clues},{},{SOLUTION},,finished",
+                    &PUZZLE[1..]
+                ),
+                "puzzle is",
+            ),
+        ] {
+            let err = refusal(&format!("{HEAD}c,1,dlx,unique,1,,,5,,,,,finished\n{row}\n"));
+            assert!(err.starts_with("t.csv:3: "), "{err}");
+            assert!(err.contains(why), "{err} should say {why}");
+        }
+        // What run writes reads: a wrong answer of an aborted search, a node budget.
+        let rows = format!(
+            "c,1,dlx,aborted,0,,,5,,,,x,mismatch,0\nc,2,dlx,aborted,0,,,5,,,,x,node_budget,0\n\
+             c,3,dlx,invalid,,,,,{clues},{PUZZLE},,x,,0\n"
+        );
+        assert_eq!(read_back(rows.as_bytes()).len(), 3);
     }
 
     #[test]
