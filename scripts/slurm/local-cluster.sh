@@ -3,7 +3,8 @@
 # without systemd), submits submit.sh's array over a corpus in N=4 shards with its merge, and
 # checks the merged result against a single-process run of the same corpus:
 #   - shard 1 was started once outside Slurm and cut as if killed: its task resumes it;
-#   - the merged CSV equals the single CSV row for row on every column but time_ns;
+#   - the merged CSV equals the single CSV row for row on every column but time_ns and
+#     replicate;
 #   - the merged summary's counts (statuses, nodes, guesses) equal the single summary's.
 # Needs root (it installs the packages when missing and runs the daemons). Stops every daemon
 # it started and removes its temp directory on exit. Exits non-zero on any difference.

@@ -4,12 +4,16 @@
 usage: same-result.py SINGLE.csv MERGED.csv SINGLE.json MERGED.json
 
 The CSVs must hold the same rows in the same order with the same values in every column
-but time_ns. The summaries must agree, per (corpus, strategy), on every count and on the
+but time_ns and replicate (which of the run's replicated solvers solved a row follows how
+the run cut its input into chunks, which a part cuts anew). The summaries must agree, per (corpus, strategy), on every count and on the
 node and guess means: those depend on the puzzles only, the times on the machine."""
 
 import csv
 import json
 import sys
+
+# Columns that a split may change: the machine's, and the run's own chunking.
+RUN_COLUMNS = ("time_ns", "replicate")
 
 # Summary fields that a split cannot change; everything else there is a time or a rate.
 COUNTS = (
@@ -25,7 +29,7 @@ def rows(path):
         if reader.fieldnames is None or "time_ns" not in reader.fieldnames:
             sys.exit(f"{path}: not a per-puzzle CSV (no time_ns column)")
         return reader.fieldnames, [
-            {k: v for k, v in row.items() if k != "time_ns"} for row in reader
+            {k: v for k, v in row.items() if k not in RUN_COLUMNS} for row in reader
         ]
 
 
@@ -78,7 +82,7 @@ def main():
         print(f"MISMATCH: {p}", file=sys.stderr)
     if problems:
         sys.exit(1)
-    print(f"same: {n_rows} CSV rows (all columns but time_ns), {n_sum} summary rows (counts, nodes, guesses)")
+    print(f"same: {n_rows} CSV rows (all columns but time_ns and replicate), {n_sum} summary rows (counts, nodes, guesses)")
 
 
 main()
