@@ -116,8 +116,8 @@ fn in_run_interval(cmp: &Comparison) -> String {
         .filter(|r| !r.reference && r.time_ratio.is_some());
     let (replicated, single): (Vec<_>, Vec<_>) = judged.partition(|r| r.replicates.is_some());
     let over = "over the run's replicates (Student's t on their ratios: each replicate's \
-                solvers are processes of their own, laid out anew, so it covers what differs \
-                from run to run)";
+                solvers are made anew, a solver from outside in processes of their own, laid \
+                out anew, so it covers what differs from run to run)";
     let puzzles = format!(
         "from a moving-block bootstrap over consecutive puzzles ({} seeded resamples)",
         cmp.resamples
