@@ -61,10 +61,13 @@ impl Placement {
 }
 
 /// The placement of `threads` workers on `allowed` CPUs: pinned one to a CPU, distinct
-/// cores first, when `pin` and there are CPUs enough. With more workers than CPUs they
-/// are left to the scheduler, which shares the CPUs out evenly among them: pinned, two
-/// workers would halve one CPU while a third had another to itself.
-pub fn plan(allowed: &[Cpu], threads: usize, pin: bool) -> Placement {
+/// cores first, starting from the core of CPU `here` (the one the caller runs on), when
+/// `pin` and there are CPUs enough. Starting where the scheduler put the process spreads
+/// runs started side by side (the tests of a suite, the jobs of a node) over the CPUs, as
+/// it spread them; starting from the first CPU would pile every `-j 1` run onto it. With
+/// more workers than CPUs they are left to the scheduler, which shares the CPUs out evenly
+/// among them: pinned, two workers would halve one CPU while a third had another to itself.
+pub fn plan(allowed: &[Cpu], threads: usize, pin: bool, here: Option<usize>) -> Placement {
     let mut by_id = allowed.to_vec();
     by_id.sort_by_key(|c| c.id);
     let ids: Vec<usize> = by_id.iter().map(|c| c.id).collect();
@@ -90,7 +93,19 @@ pub fn plan(allowed: &[Cpu], threads: usize, pin: bool) -> Placement {
     let (first, siblings): (Vec<Cpu>, Vec<Cpu>) = by_id
         .iter()
         .partition(|c| c.core.is_none_or(|core| seen.insert(core)));
-    let workers: Vec<Cpu> = first.into_iter().chain(siblings).take(threads).collect();
+    let mut first = first;
+    // Start from the core the caller runs on (its CPU, or that CPU's core-mate).
+    let start = here.and_then(|cpu| {
+        let at = by_id.iter().find(|c| c.id == cpu)?;
+        first
+            .iter()
+            .position(|c| c.id == cpu || (c.core.is_some() && c.core == at.core))
+    });
+    if let Some(at) = start {
+        first.rotate_left(at);
+    }
+    let order: Vec<Cpu> = first.into_iter().chain(siblings).collect();
+    let workers: Vec<Cpu> = order.into_iter().take(threads).collect();
     let mut cores = std::collections::HashSet::new();
     let shared = workers
         .iter()
@@ -122,6 +137,11 @@ pub fn allowed() -> Vec<Cpu> {
             core: os::core_of(id),
         })
         .collect()
+}
+
+/// The CPU the calling thread runs on now, where the system tells.
+pub fn current() -> Option<usize> {
+    os::current()
 }
 
 /// Pin the calling thread to `cpu`: it runs there only, and so do the processes it starts.
@@ -164,6 +184,12 @@ mod os {
         Ok(())
     }
 
+    /// The CPU the calling thread runs on.
+    pub(super) fn current() -> Option<usize> {
+        // SAFETY: sched_getcpu takes nothing and returns a number or -1.
+        usize::try_from(unsafe { libc::sched_getcpu() }).ok()
+    }
+
     /// (package, core) of CPU `id`, from sysfs.
     pub(super) fn core_of(id: usize) -> Option<(u32, u32)> {
         let read = |what: &str| -> Option<u32> {
@@ -192,6 +218,10 @@ mod os {
     pub(super) fn core_of(_id: usize) -> Option<(u32, u32)> {
         None
     }
+
+    pub(super) fn current() -> Option<usize> {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -213,19 +243,31 @@ mod tests {
 
     #[test]
     fn workers_take_distinct_cores_before_siblings() {
-        let p = plan(&smt(), 4, true);
+        let p = plan(&smt(), 4, true, None);
         assert_eq!(p.allowed, (0..8).collect::<Vec<_>>());
         assert_eq!(p.workers, [0, 1, 2, 3]);
         assert!(p.describe().contains("core of its own"), "{}", p.describe());
         // Numbered the other way (siblings adjacent): still one CPU a core first.
         let adjacent: Vec<Cpu> = (0..8).map(|id| cpu(id, (id / 2) as u32)).collect();
-        assert_eq!(plan(&adjacent, 4, true).workers, [0, 2, 4, 6]);
-        assert_eq!(plan(&adjacent, 1, true).workers, [0]);
+        assert_eq!(plan(&adjacent, 4, true, None).workers, [0, 2, 4, 6]);
+        assert_eq!(plan(&adjacent, 1, true, None).workers, [0]);
+    }
+
+    #[test]
+    fn workers_start_from_the_core_the_caller_runs_on() {
+        // Runs started side by side, each where the scheduler put it, spread out.
+        assert_eq!(plan(&smt(), 1, true, Some(2)).workers, [2]);
+        assert_eq!(plan(&smt(), 2, true, Some(3)).workers, [3, 0]);
+        // On a sibling: its core's first CPU, then the other cores, then siblings.
+        assert_eq!(plan(&smt(), 1, true, Some(6)).workers, [2]);
+        assert_eq!(plan(&smt(), 6, true, Some(5)).workers, [1, 2, 3, 0, 4, 5]);
+        // A CPU outside the set changes nothing.
+        assert_eq!(plan(&smt(), 2, true, Some(99)).workers, [0, 1]);
     }
 
     #[test]
     fn siblings_are_used_only_past_the_cores_and_said() {
-        let p = plan(&smt(), 6, true);
+        let p = plan(&smt(), 6, true, None);
         assert_eq!(p.workers, [0, 1, 2, 3, 4, 5]);
         assert!(p.describe().contains("share a core"), "{}", p.describe());
     }
@@ -237,7 +279,7 @@ mod tests {
             .into_iter()
             .filter(|c| [2, 5, 7].contains(&c.id))
             .collect();
-        let p = plan(&set, 2, true);
+        let p = plan(&set, 2, true, None);
         assert_eq!(p.allowed, [2, 5, 7]);
         // 5 is core 1, 2 core 2, 7 core 3: three cores, taken in CPU order.
         assert_eq!(p.workers, [2, 5]);
@@ -246,7 +288,7 @@ mod tests {
     #[test]
     fn more_workers_than_cpus_are_left_to_the_scheduler_and_said() {
         let set = vec![cpu(0, 0), cpu(1, 1)];
-        let p = plan(&set, 3, true);
+        let p = plan(&set, 3, true, None);
         assert!(!p.pinned());
         assert_eq!(p.allowed, [0, 1]);
         assert!(
@@ -259,14 +301,14 @@ mod tests {
     #[test]
     fn no_pin_and_unknown_topology() {
         let set = vec![cpu(0, 0), cpu(1, 1)];
-        let p = plan(&set, 2, false);
+        let p = plan(&set, 2, false, None);
         assert!(!p.pinned());
         assert_eq!(p.describe(), "workers not pinned, on CPUs 0, 1 (--no-pin)");
         let unknown = [Cpu { id: 3, core: None }, Cpu { id: 1, core: None }];
-        let p = plan(&unknown, 2, true);
+        let p = plan(&unknown, 2, true, None);
         assert_eq!(p.workers, [1, 3]);
         assert_eq!(p.note, None);
-        assert!(!plan(&[], 1, true).pinned());
+        assert!(!plan(&[], 1, true, None).pinned());
     }
 
     #[cfg(target_os = "linux")]

@@ -248,7 +248,12 @@ impl<'c> Runner<'c> {
             "solver",
         )?;
         // Before any solver is made: the processes a worker starts take its CPU.
-        let placement = crate::cpus::plan(&crate::cpus::allowed(), engine.threads(), settings.pin);
+        let placement = crate::cpus::plan(
+            &crate::cpus::allowed(),
+            engine.threads(),
+            settings.pin,
+            crate::cpus::current(),
+        );
         engine
             .pin(&placement.workers)
             .map_err(|(cpu, source)| StartError::Pin { cpu, source })?;
