@@ -8,17 +8,22 @@ use std::path::Path;
 use crate::foreign_lib::libraries;
 use crate::{bench, of, rows};
 
-/// The CPUs this test process may use, from /proc (the tool reads them the same way
-/// through sched_getaffinity).
-fn allowed_here() -> BTreeSet<usize> {
+/// This test process's `Cpus_allowed_list` in /proc, as written there (`0-1`, `2,5`).
+fn allowed_list_here() -> String {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let list = status
+    status
         .lines()
         .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
         .unwrap()
         .trim()
-        .to_string();
-    list.split(',')
+        .to_string()
+}
+
+/// The CPUs this test process may use, from /proc (the tool reads them the same way
+/// through sched_getaffinity).
+fn allowed_here() -> BTreeSet<usize> {
+    allowed_list_here()
+        .split(',')
         .flat_map(|part| match part.split_once('-') {
             Some((a, b)) => (a.parse().unwrap()..=b.parse().unwrap()).collect::<Vec<usize>>(),
             None => vec![part.parse().unwrap()],
@@ -113,14 +118,9 @@ fn no_pin_leaves_every_process_the_whole_set() {
     assert_eq!(placement["workers"], serde_json::json!([]), "{placement}");
     assert_eq!(placement["note"], "--no-pin");
     assert!(solved_on.is_subset(&allowed));
-    let whole = std::fs::read_to_string("/proc/self/status").unwrap();
-    let whole = whole
-        .lines()
-        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
-        .unwrap()
-        .trim();
+    let whole = allowed_list_here();
     for copy in &copies {
-        assert_eq!(copy, whole, "a cmd: copy's CPUs");
+        assert_eq!(copy, &whole, "a cmd: copy's CPUs");
     }
 }
 
