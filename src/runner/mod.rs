@@ -215,6 +215,9 @@ pub struct Runner<'c> {
     /// Per record of the phase being solved, its outcome and fastest time so far: kept
     /// from phase to phase, so that no phase allocates it.
     timed: Vec<Option<(Outcome, u64)>>,
+    /// Per record of the chunk being solved, the worker that solves it in every timed
+    /// phase when workers are pinned (see `phases::Owners`): kept from chunk to chunk.
+    owners: Vec<std::sync::atomic::AtomicU16>,
     progress: Option<Arc<WorkDone>>,
     stop: Stop,
     /// Set by the first solve the harness could not run
@@ -267,6 +270,7 @@ impl<'c> Runner<'c> {
             chunks_solved: 0,
             in_process: Vec::new(),
             timed: Vec::new(),
+            owners: Vec::new(),
             progress: None,
             stop: Stop::default(),
             harness: OnceLock::new(),

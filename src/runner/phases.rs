@@ -3,7 +3,7 @@
 //! own; then the reference's untimed phase, and the check of every count against it. Before
 //! the first timed phase, a warm-up.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
@@ -36,6 +36,21 @@ enum AfterStop<'a> {
     /// while it looks like ending by the deadline (`may_go_on`), which the first phase to
     /// ask sets (`by`). `began`: when the phase began, by the runner's clock.
     Finish { began: u64, by: &'a OnceLock<u64> },
+}
+
+/// Which worker solves which task of a phase. When the workers are pinned, each to a CPU
+/// of its own, a record is solved on one worker by every timed strategy: the chunk's
+/// first phase notes which worker solved it, and the phases after it follow, so the two
+/// sides of a comparison are timed on the same CPU. CPUs of a shared machine differ in
+/// speed by several percent, which a comparison across them would take for the solvers'.
+#[derive(Clone, Copy)]
+enum Owners<'a> {
+    /// Whichever worker is free takes the next task.
+    Free,
+    /// Whichever worker is free takes the next task, and notes itself for its records.
+    Note(&'a [AtomicU16]),
+    /// Each worker takes the tasks of the records noted for it, in order.
+    Follow(&'a [AtomicU16]),
 }
 
 /// What solving one chunk left: kept with the chunk until it is reported, then reused.
@@ -78,6 +93,11 @@ impl Runner<'_> {
         // phases finish those (see `AfterStop`) rather than drop them.
         let mut upto = records.len();
         let finish_by = OnceLock::new();
+        let mut owners = std::mem::take(&mut self.owners);
+        let paired = self.settings.pin && self.engine.threads() > 1;
+        if paired {
+            owners.resize_with(records.len(), AtomicU16::default);
+        }
         for (i, s) in order.enumerate() {
             let results = &mut out.results[s];
             let start = self.clock.now_ns();
@@ -99,7 +119,29 @@ impl Runner<'_> {
                     by: &finish_by,
                 },
             };
-            let (done, held_off) = self.phase(s, (records, upto), results, how, bytes, after_stop);
+            let owners = match (paired, i, s < timed) {
+                (false, _, _) | (_, _, false) => Owners::Free,
+                (true, 0, _) if self.engine.strategies()[s].parallel => Owners::Note(&owners),
+                (true, 0, _) => {
+                    // Solved by one thread at a time: whichever is free would be the same
+                    // one throughout, and every later phase would follow it onto one CPU.
+                    // Runs of records go to the workers in turn instead.
+                    let workers = self.engine.threads();
+                    for (i, owner) in owners.iter().enumerate() {
+                        owner.store(((i / REPLICATE_RUN) % workers) as u16, Ordering::Relaxed);
+                    }
+                    Owners::Follow(&owners)
+                }
+                (true, _, _) => Owners::Follow(&owners),
+            };
+            let (done, held_off) = self.phase(
+                s,
+                (records, upto),
+                results,
+                (how, owners),
+                bytes,
+                after_stop,
+            );
             upto = upto.min(done);
             solved[s] = done;
             if s < timed {
@@ -107,6 +149,7 @@ impl Runner<'_> {
                 walls[s] = self.clock.now_ns().saturating_sub(start);
             }
         }
+        self.owners = owners;
         out.reported = solved.iter().copied().min().unwrap_or(0);
         out.walls.clear();
         out.walls.extend(
@@ -146,7 +189,7 @@ impl Runner<'_> {
                 s,
                 (&records[..n], n),
                 &mut results,
-                how,
+                (how, Owners::Free),
                 None,
                 AfterStop::Halt,
             );
@@ -183,7 +226,7 @@ impl Runner<'_> {
         s: usize,
         (records, upto): (&[Record], usize),
         results: &mut Vec<PuzzleResult>,
-        how: How,
+        (how, owners): (How, Owners),
         bytes: Option<u64>,
         after_stop: AfterStop,
     ) -> (usize, Option<u64>) {
@@ -210,10 +253,17 @@ impl Runner<'_> {
         let rounds = how.repeat.max(1);
         let chunk = self.chunks_solved.saturating_sub(1);
         let ranges = task_ranges(n, per_task, chunk, engine.replicates());
+        let workers = engine.threads();
+        let ranges = match owners {
+            Owners::Follow(noted) => by_owner(ranges, |i| {
+                usize::from(noted[i].load(Ordering::Relaxed)).min(workers - 1)
+            }),
+            _ => ranges.into_iter().map(|(r, rep)| (r, rep, 0)).collect(),
+        };
         // A task's puzzles, taken by one worker at a time: the lock is never waited for.
         let mut slots: Vec<Mutex<Task>> = Vec::with_capacity(ranges.len());
         let (mut results_left, mut timed_left) = (&mut results[..n], &mut timed[..n]);
-        for (range, replicate) in ranges.iter().take_while(|(r, _)| r.start < upto.min(n)) {
+        for (range, replicate, _) in ranges.iter().take_while(|(r, ..)| r.start < upto.min(n)) {
             let (results, rest) = std::mem::take(&mut results_left).split_at_mut(range.len());
             results_left = rest;
             let (timed, rest) = std::mem::take(&mut timed_left).split_at_mut(range.len());
@@ -235,26 +285,44 @@ impl Runner<'_> {
             let (taken, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
             // The next task to solve, in order, unless a stop says to take no more. Asked
             // between tasks, never inside a timed solve.
-            let take = || -> Option<usize> {
+            let may_take = || -> bool {
                 if harness.get().is_some() {
-                    return None;
+                    return false;
                 }
                 if stop.requested() {
                     let AfterStop::Finish { began, by } = after_stop else {
-                        return None;
+                        return false;
                     };
                     let now = clock.now_ns();
                     let deadline = *by.get_or_init(|| now.saturating_add(FINISH_BUDGET_NS));
                     let left = tasks.saturating_sub(taken.load(Ordering::Relaxed));
                     let done = finished.load(Ordering::Relaxed);
-                    if !may_go_on(now, deadline, now.saturating_sub(began), done, left) {
-                        return None;
-                    }
+                    return may_go_on(now, deadline, now.saturating_sub(began), done, left);
+                }
+                true
+            };
+            let take = || -> Option<usize> {
+                if !may_take() {
+                    return None;
                 }
                 let k = taken.fetch_add(1, Ordering::Relaxed);
                 (k < tasks).then_some(k)
             };
+            // Worker `w`'s next task after `from` (`Owners::Follow`).
+            let take_own = |w: usize, from: &mut usize| -> Option<usize> {
+                if !may_take() {
+                    return None;
+                }
+                let k = (*from..tasks).find(|&k| ranges[k].2 == w)?;
+                *from = k + 1;
+                taken.fetch_add(1, Ordering::Relaxed);
+                Some(k)
+            };
+            let one_at_a_time = Mutex::new(());
             let solve = |k: usize| {
+                // Not reentrant: one solve at a time, whichever worker it is on.
+                let _alone = (!info.parallel)
+                    .then(|| one_at_a_time.lock().unwrap_or_else(|e| e.into_inner()));
                 let mut task = slots[k].lock().unwrap_or_else(|e| e.into_inner());
                 engine.with_replicate(s, task.replicate() as usize, |solver| {
                     task.solve_round(solver, &how, clock)
@@ -280,7 +348,14 @@ impl Runner<'_> {
                 }
                 finished.fetch_add(1, Ordering::Relaxed);
             };
-            if info.parallel {
+            if let Owners::Follow(_) = owners {
+                engine.pool().broadcast(|worker| {
+                    let mut from = 0;
+                    while let Some(k) = take_own(worker.index(), &mut from) {
+                        solve(k);
+                    }
+                });
+            } else if info.parallel {
                 engine.pool().install(|| {
                     // A task solves a few puzzles in a row, taking the worker's state once
                     // for them all rather than once a puzzle. Every task can be taken on
@@ -293,6 +368,12 @@ impl Runner<'_> {
                     // unreported.
                     (0..tasks).into_par_iter().with_max_len(1).for_each(|_| {
                         if let Some(k) = take() {
+                            if let Owners::Note(noted) = owners {
+                                let w = rayon::current_thread_index().unwrap_or(0) as u16;
+                                for owner in &noted[ranges[k].0.clone()] {
+                                    owner.store(w, Ordering::Relaxed);
+                                }
+                            }
                             solve(k);
                         }
                     });
@@ -304,9 +385,13 @@ impl Runner<'_> {
                     solve(k);
                 }
             }
-            // Later rounds go over the tasks the first one took.
+            // Later rounds go over the tasks the first one solved, from the first: a stop
+            // may leave a worker's tasks after another's last one solved
+            // (`Owners::Follow`), and records are reported from the first.
             if round == 0 {
-                tasks = tasks.min(taken.into_inner());
+                tasks = (0..tasks)
+                    .find(|&k| slots[k].lock().map_or(0, |t| t.rounds()) == 0)
+                    .unwrap_or(tasks);
             }
         }
         let mut held_off = 0;
@@ -360,6 +445,26 @@ fn task_ranges(
         start = end;
     }
     ranges
+}
+
+/// The `ranges` of [`task_ranges`], each cut where the worker `owner` gives its records
+/// changes, with that worker.
+fn by_owner(
+    ranges: Vec<(std::ops::Range<usize>, u32)>,
+    owner: impl Fn(usize) -> usize,
+) -> Vec<(std::ops::Range<usize>, u32, usize)> {
+    let mut cut = Vec::with_capacity(ranges.len());
+    for (range, replicate) in ranges {
+        let mut start = range.start;
+        for i in range.clone() {
+            if owner(i) != owner(start) {
+                cut.push((start..i, replicate, owner(start)));
+                start = i;
+            }
+        }
+        cut.push((start..range.end, replicate, owner(start)));
+    }
+    cut
 }
 
 /// Whether a phase that goes on after a stop (`AfterStop::Finish`) may take another task
@@ -656,12 +761,18 @@ mod tests {
     /// solve, over `entries` easy puzzles in chunks of 64 on `threads`, with `clock`:
     /// the lines reported (checked to be the first, each with every strategy's row, and
     /// counted by the summary), and how many puzzles `slow` solved.
-    fn stopped_by_slow(others: &[&str], at: u64, threads: usize, clock: &MockClock) -> (u64, u64) {
+    fn stopped_by_slow(
+        others: &[&str],
+        at: u64,
+        (threads, pin): (usize, bool),
+        clock: &MockClock,
+    ) -> (u64, u64) {
         let entries = 400;
         let (slow, stop, solves) = stops_at(at);
         let mut s = settings(others, 64, 1);
         s.strategies.push(slow);
         s.warmup = false;
+        s.pin = pin;
         let strategies = s.strategies.len();
         let mut runner = Runner::new(s, threads, clock).unwrap();
         runner.stop_when(stop);
@@ -696,19 +807,22 @@ mod tests {
     #[test]
     fn a_stop_keeps_what_a_slow_first_phase_solved_and_finishes_the_cheap_phases_after_it() {
         let clock = MockClock::new(1, 0, 1);
-        for threads in [1, 2] {
+        for (threads, pin) in [(1, false), (2, false), (2, true)] {
             // Chunks of 64 puzzles: the second chunk's phases run slow, then fast; the
             // stop comes on slow's 20th solve there. Alone, slow is followed by the
             // untimed reference (`fast`), in every chunk.
             for (others, at) in [(&["fast"][..], 64 + 20), (&[], 20), (&[], 64 + 20)] {
-                let (reported, solved) = stopped_by_slow(others, at, threads, &clock);
+                let (reported, solved) = stopped_by_slow(others, at, (threads, pin), &clock);
                 // Every puzzle slow solved (its tasks taken before the stop, finished),
-                // and no task more: at most one in flight on each worker.
-                assert_eq!(
-                    reported, solved,
-                    "{others:?}, stop at {at}, {threads} threads"
-                );
+                // and no task more: at most one in flight on each worker. Pinned, each
+                // worker takes its own tasks, and one may have solved a task past the
+                // first the other left: solved, not reported.
                 let in_flight = threads as u64 * 8;
+                let wasted = if pin { in_flight } else { 0 };
+                assert!(
+                    reported <= solved && solved <= reported + wasted,
+                    "{others:?}, stop at {at}, {threads} threads: {reported} of {solved}"
+                );
                 assert!(
                     reported >= at && reported < at + 8 + in_flight,
                     "{reported}"
@@ -722,7 +836,7 @@ mod tests {
         // Every reading of this clock is past the last one's deadline: once stopped,
         // a phase takes the one task that tells its pace, and no more.
         let clock = MockClock::new(1, 0, 2 * FINISH_BUDGET_NS);
-        let (reported, solved) = stopped_by_slow(&["fast"], 64 + 20, 1, &clock);
+        let (reported, solved) = stopped_by_slow(&["fast"], 64 + 20, (1, false), &clock);
         assert_eq!((reported, solved), (64 + 8, 64 + 24));
     }
 
@@ -925,5 +1039,81 @@ mod tests {
         run(&text, s, 1, &clock);
         let phases: Vec<&str> = log.lock().unwrap().chunks(2).map(|p| p[0]).collect();
         assert_eq!(phases, ["a", "b", "b", "a", "a", "b"]);
+    }
+
+    /// Per solve: the strategy, the puzzle, the worker thread.
+    type Solves = Arc<std::sync::Mutex<Vec<(&'static str, Grid, usize)>>>;
+
+    /// Notes, per strategy, the worker thread that solved each puzzle.
+    struct Where(Box<dyn Strategy>, &'static str, Solves);
+
+    impl Strategy for Where {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            let worker = rayon::current_thread_index().unwrap_or(usize::MAX);
+            self.2.lock().unwrap().push((self.1, *puzzle, worker));
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn pinned_workers_solve_each_puzzle_on_one_worker_in_every_timed_phase() {
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let noted = |name: &'static str| {
+            let log = Arc::clone(&log);
+            StrategyInfo::new(name, move || {
+                Box::new(Where(
+                    by_name("fast").unwrap().make(),
+                    name,
+                    Arc::clone(&log),
+                ))
+            })
+        };
+        // Distinct puzzles, so that each solve names its record.
+        let easy: Grid = EASY.parse().unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let puzzles: Vec<String> = (0..)
+            .map(|line| crate::permute::Transform::for_line(7, line).apply(&easy))
+            .filter(|g| seen.insert(*g))
+            .take(1000)
+            .map(|g| g.to_string())
+            .collect();
+        let text = puzzles.join("\n");
+        for serial in [false, true] {
+            log.lock().unwrap().clear();
+            let c = if serial {
+                noted("c").serial()
+            } else {
+                noted("c")
+            };
+            let s = Settings {
+                strategies: vec![noted("a"), noted("b"), c],
+                reference: None,
+                warmup: false,
+                pin: true,
+                ..settings(&[], 500, 1)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let (rows, _) = run(&text, s, 2, &clock);
+            assert_eq!(rows.len(), 3000);
+            let mut worker = std::collections::HashMap::new();
+            let mut used = std::collections::HashSet::new();
+            for &(name, grid, w) in log.lock().unwrap().iter() {
+                used.insert((name, w));
+                let first = *worker.entry(grid).or_insert((name, w));
+                assert_eq!(
+                    first.1, w,
+                    "{grid}: {} on worker {}, {name} on {w}",
+                    first.0, first.1
+                );
+            }
+            assert_eq!(worker.len(), 1000);
+            // Both workers take part in every phase, the one-at-a-time one too.
+            for name in ["a", "b", "c"] {
+                assert!(
+                    used.contains(&(name, 0)) && used.contains(&(name, 1)),
+                    "{name}: {used:?}"
+                );
+            }
+        }
     }
 }
