@@ -88,8 +88,9 @@ pub struct Args {
     /// Leave the worker threads to the scheduler. By default each is pinned to a CPU of
     /// its own, distinct cores first, from the CPUs this process may use (its affinity
     /// mask: taskset, a cgroup's cpuset, Slurm's or Kubernetes' CPU set), and the solver
-    /// processes it starts run there too: every strategy is timed on the same CPUs, and
-    /// with -j 1 on the same one. With more workers than CPUs none is pinned (said).
+    /// processes it starts run there too, and each puzzle is solved by every strategy on
+    /// the same worker: the sides of a comparison are timed on the same CPU. With more
+    /// workers than CPUs none is pinned (said).
     #[arg(long)]
     no_pin: bool,
 

@@ -23,8 +23,9 @@ pub struct SolverArgs {
     #[arg(long = "solver-config", value_name = "NAME=U32")]
     configs: Vec<String>,
 
-    /// Solve with solver NAME on one thread, for code that is not reentrant (repeatable,
-    /// or comma-separated).
+    /// Solve with solver NAME one puzzle at a time, for code that is not reentrant (pinned
+    /// workers take turns, each on its own CPU, so that every solver is timed on the same
+    /// CPUs; repeatable, or comma-separated).
     #[arg(long = "serial", value_name = "NAME", value_delimiter = ',')]
     serial: Vec<String>,
 

@@ -99,7 +99,8 @@ pub struct StrategyInfo {
     /// Whether `Outcome::guesses` is measured (else reports leave it empty).
     pub counts_guesses: bool,
     /// Whether several threads may solve with it at once, each with its own value. A
-    /// strategy that is not (foreign code that is not reentrant) solves on one thread.
+    /// strategy that is not (foreign code that is not reentrant) solves one puzzle at a
+    /// time: pinned workers take turns, each with its own value, else on one thread.
     pub parallel: bool,
     /// Puzzles given to [`Strategy::solve_batch`] at once (at least 1): more than
     /// [`PUZZLES_PER_TASK`] for a solver whose every batch costs a round trip.
