@@ -13,7 +13,8 @@
 #   PERF_GATE_STRATEGIES=fast,dlx  the strategies whose time is gated (each must be one of
 #                               `sudoku-bench strategies`; one the base lacks is skipped)
 #   PERF_GATE_ATTEMPTS=2        timed runs a slowdown must show in, one after the other
-#   PERF_GATE_TOP1465=PATH      magictour top1465, whose first 300 puzzles are timed
+#   PERF_GATE_CONFIDENCE=99.5%  confidence level of the time intervals
+#   PERF_GATE_TOP1465=PATH      magictour top1465, whose first 1,000 puzzles are timed
 #                               (default ../shared/datasets/puzzles3_magictour_top1465;
 #                               relative to the repository; without it, datasets/minimal.txt
 #                               is)
@@ -58,9 +59,14 @@ GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
 REPEAT=5
 # Records per chunk of the timed run. The phases alternate chunk by chunk, so small chunks
 # alternate often and a burst of a neighbour's load falls on both builds; with the default
-# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build. 32 makes
-# about 10 chunks of top1465's 300 puzzles, and 32 chunks of minimal.txt's 1,000.
-CHUNK=32
+# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build. 128 makes
+# 8 chunks of the 1,000 puzzles, each two runs of 64 for two of the 8 replicates (`run
+# --replicates`): every replicate gets 128 puzzles, in both phase orders.
+CHUNK=128
+# A gate compares the same code far more often than changed code: at 95%, one comparison in
+# 20 of identical code reads `faster` or `slower` (not past threshold, so it passes, but a
+# reader is told of a change that is not there). At 99.5%, one in 200.
+CONFIDENCE=${PERF_GATE_CONFIDENCE:-99.5%}
 # A slowdown must show in this many runs in a row: a real one shows in every run, a burst of
 # noise that got through one run's interval rarely strikes twice. Nodes need no second look.
 ATTEMPTS=${PERF_GATE_ATTEMPTS:-2}
@@ -71,12 +77,12 @@ MAX_NODES=20000
 LIB=libsudoku_bench_ffi.so
 
 # Time is judged on one corpus: hard puzzles, each a search long enough to time well, and
-# enough of them for a tight interval. The first 300 of top1465 when it is there; else the
+# enough of them for a tight interval. The first 1,000 of top1465 when it is there; else the
 # 1,000 generated puzzles of minimal.txt, easier but many (classic.txt's 14 swung by up to
 # 15% in one run with no code change: one noisy puzzle moves a small corpus's mean). Nodes
 # are counted on classic.txt and the timed corpus.
 if [ -f "$TOP1465" ]; then
-    time_corpus="the first 300 puzzles of $TOP1465"
+    time_corpus="the first 1000 puzzles of $TOP1465"
 else
     time_corpus=datasets/minimal.txt
 fi
@@ -242,14 +248,14 @@ if [ ${#between[@]} -gt 0 ]; then
         timed_runs=$attempt
         time_status=0
         "$head_out/sudoku-bench" compare "$work/time-$attempt.csv" "${between[@]}" \
-            --threshold "$THRESHOLD" || time_status=$?
+            --threshold "$THRESHOLD" --confidence "$CONFIDENCE" || time_status=$?
         [ "$time_status" = 1 ] || break
         # compare's 1 is a slower row or a changed search (a pair's guesses differ, after an
         # intended change of search). The JSON tells them apart: a row whose search changed
         # has the verdict search_changed, not a time verdict. Only a slowdown is retimed.
         # (compare's JSON is pretty-printed, one field a line: grep needs no jq.)
         json=$("$head_out/sudoku-bench" compare "$work/time-$attempt.csv" "${between[@]}" \
-            --threshold "$THRESHOLD" --format json || true)
+            --threshold "$THRESHOLD" --confidence "$CONFIDENCE" --format json || true)
         slower=$(grep -c '"verdict": "slower"' <<<"$json" || true)
         changed=$(grep -Ec '"search_changed": [1-9]' <<<"$json" || true)
         if [ "$changed" -gt 0 ]; then

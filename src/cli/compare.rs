@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
+use sudoku_bench::compare::stats::Bootstrap;
 use sudoku_bench::compare::{self, CompareOptions, GateOutcome, Run};
 use sudoku_bench::render::compare_export::{
     self as export, CompareExporter, CompareJsonExporter, CompareMarkdownExporter,
@@ -56,6 +57,13 @@ pub struct Args {
     /// Smallest change that counts: `5%` or `0.05`.
     #[arg(long, default_value = "5%", value_parser = parse_threshold)]
     threshold: f64,
+
+    /// Confidence level of the intervals, from 50% to 99.9%: a higher one calls fewer
+    /// changes where there are none (about 1 - LEVEL of comparisons of identical code
+    /// get a faster or slower verdict, mostly "not past threshold"), at the cost of
+    /// wider intervals.
+    #[arg(long, value_name = "LEVEL", default_value = "95%", value_parser = parse_confidence)]
+    confidence: f64,
 
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
@@ -106,6 +114,15 @@ pub(super) fn parse_threshold(s: &str) -> Result<f64, String> {
         ));
     }
     Ok(value)
+}
+
+fn parse_confidence(s: &str) -> Result<f64, String> {
+    match parse_fraction(s) {
+        Some(v) if (0.5..=0.999).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a confidence level from 50% to 99.9% (try 99% or 0.99)"
+        )),
+    }
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
@@ -191,6 +208,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         threshold: args.threshold,
         relative_to: args.relative_to.clone(),
         allow_search_changes: args.allow_search_changes,
+        bootstrap: Bootstrap {
+            confidence: args.confidence,
+            ..Bootstrap::default()
+        },
         ..CompareOptions::default()
     };
     let inputs: Vec<PathBuf> = [&args.files, &args.baseline, &args.current]

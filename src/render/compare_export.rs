@@ -95,9 +95,15 @@ pub(super) fn headings(cmp: &Comparison) -> Vec<String> {
         "nodes".to_string(),
         "search changed".to_string(),
         time.to_string(),
-        format!("{:.0}% CI", cmp.confidence * 100.0),
+        format!("{}% CI", level_percent(cmp.confidence)),
         "verdict".to_string(),
     ]
+}
+
+/// A confidence level as a percentage: 95, 99.5.
+fn level_percent(level: f64) -> String {
+    let p = format!("{:.1}", level * 100.0);
+    p.strip_suffix(".0").map_or(p.clone(), str::to_string)
 }
 
 /// How to get a time verdict when the comparison could not give one.
@@ -143,7 +149,7 @@ fn in_run_interval(cmp: &Comparison) -> String {
 /// `name` shows the `--relative-to` strategy's name as the format needs it.
 pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String {
     let t = cmp.threshold * 100.0;
-    let level = cmp.confidence * 100.0;
+    let level = level_percent(cmp.confidence);
     let rule = format!(
         "Slower: the whole interval is above +{t:.1}%; faster: the whole interval is below \
          1/(1+{t:.1}%); not past threshold: the whole interval is on that side of 1 but not \
@@ -156,7 +162,7 @@ pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String 
     let mut text = match cmp.mode {
         Mode::InRun => format!(
             "In-run comparison: NEW / OLD, two strategies of one run, geometric mean of \
-             per-puzzle ratios with a {level:.0}% interval {}. Their phases alternate within \
+             per-puzzle ratios with a {level}% interval {}. Their phases alternate within \
              every chunk, so both saw the same machine. {rule} Search changed: a status \
              differs, or nodes or guesses differ where both count them (two different solvers \
              need --allow-search-changes).",
@@ -164,7 +170,7 @@ pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String 
         ),
         Mode::PerPuzzle => format!(
             "Time ratio: current / baseline, geometric mean over puzzles timed in every run \
-             ({runs}), with a {level:.0}% hierarchical bootstrap interval (runs, then puzzles; \
+             ({runs}), with a {level}% hierarchical bootstrap interval (runs, then puzzles; \
              {} seeded resamples). {rule} Nodes are deterministic: any difference means the \
              search changed.",
             cmp.resamples

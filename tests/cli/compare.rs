@@ -729,6 +729,46 @@ fn between_checks_the_search_and_the_names() {
 }
 
 #[test]
+fn a_higher_confidence_level_widens_the_interval_and_says_so() {
+    let dir = TempDir::new().unwrap();
+    let run = in_run(&dir, 1.02, None);
+    let ci = |extra: &[&str]| {
+        let mut args = vec!["--between", "old,new", "--format", "json"];
+        args.extend_from_slice(extra);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&between(&run, &args))).unwrap();
+        let row = &v["rows"][0];
+        (
+            row["ci"][0].as_f64().unwrap(),
+            row["ci"][1].as_f64().unwrap(),
+            v["confidence"].as_f64().unwrap(),
+        )
+    };
+    let (lo95, hi95, level) = ci(&[]);
+    assert_eq!(level, 0.95);
+    let (lo, hi, level) = ci(&["--confidence", "99.5%"]);
+    assert_eq!(level, 0.995);
+    assert!(
+        lo < lo95 && hi > hi95,
+        "{lo} .. {hi} within {lo95} .. {hi95}"
+    );
+    let table = stdout(&between(
+        &run,
+        &["--between", "old,new", "--confidence", "0.995"],
+    ));
+    assert!(
+        table.contains("99.5% CI") && table.contains("a 99.5% interval"),
+        "{table}"
+    );
+    for bad in ["40%", "100%", "1", "high"] {
+        between(&run, &["--between", "old,new", "--confidence", bad])
+            .code(2)
+            .stderr(predicate::str::contains(
+                "confidence level from 50% to 99.9%",
+            ));
+    }
+}
+
+#[test]
 fn a_bare_threshold_of_one_or_more_is_refused() {
     let dir = TempDir::new().unwrap();
     let run = in_run(&dir, 1.0, None);
@@ -1114,7 +1154,7 @@ fn the_perf_gate_falls_back_to_the_minimal_corpus() {
     let out = corpora(&there);
     assert!(
         out.starts_with(&format!(
-            "time: the first 300 puzzles of {}\n",
+            "time: the first 1000 puzzles of {}\n",
             there.display()
         )),
         "{out}"
