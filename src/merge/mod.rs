@@ -558,6 +558,11 @@ pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
         max_nodes: f.max_nodes,
         timeout_ns: f.timeout_ns,
         repeat: f.repeat,
+        replicates: parts
+            .iter()
+            .all(|p| p.report.replicates == f.replicates)
+            .then_some(f.replicates)
+            .flatten(),
         wall_ns: parts
             .iter()
             .fold(0u64, |sum, p| sum.saturating_add(p.report.wall_ns)),

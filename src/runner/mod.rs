@@ -302,6 +302,7 @@ impl<'c> Runner<'c> {
     pub fn summary_report(&self, summary: &Summary, wall_ns: u64) -> SummaryReport {
         SummaryReport {
             placement: Some(self.placement.clone()),
+            replicates: Some(self.engine.replicates() as u32),
             ..self
                 .settings
                 .summary_report(summary, self.threads(), wall_ns)

@@ -387,6 +387,12 @@ pub struct SummaryReport {
     pub timeout_ns: Option<u64>,
     /// Timings per solve (the fastest is kept).
     pub repeat: u32,
+    /// Solvers of each strategy each worker held, made alike, each timing its own share of
+    /// every chunk (`run --replicates`): what an in-run comparison's interval is drawn
+    /// over. Absent in summaries written before it was recorded, and from library runs
+    /// that did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<u32>,
     /// Wall-clock time of the whole run, reading and writing included.
     pub wall_ns: u64,
     /// `--permute`'s seed: each puzzle was solved as an equivalent grid drawn from it.
@@ -487,6 +493,7 @@ impl SummaryReport {
                 .timeout
                 .map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
             repeat,
+            replicates: None,
             wall_ns,
             permute,
             interrupted: false,

@@ -32,9 +32,9 @@ fn allowed_here() -> BTreeSet<usize> {
 }
 
 /// `run` over mixed.txt with `fast` and the `on_cpu` library (its guesses are the CPU it
-/// solved on), and a `cmd:` solver that logs its CPUs before it answers: the summary's
-/// placement, the CPUs the library solved on, and the CPU lists of the workers' `cmd:`
-/// copies.
+/// solved on), and a `cmd:` solver that logs its CPUs before it answers: the summary (its
+/// placement and replicates), the CPUs the library solved on, and the CPU lists of the
+/// workers' `cmd:` copies.
 fn run_logged(dir: &Path, extra: &[&str]) -> (serde_json::Value, BTreeSet<usize>, Vec<String>) {
     let (backtrack, _, _) = libraries().unwrap();
     let log = dir.join("cpus.log");
@@ -78,7 +78,7 @@ fn run_logged(dir: &Path, extra: &[&str]) -> (serde_json::Value, BTreeSet<usize>
         .collect();
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-    (summary["placement"].clone(), solved_on, copies)
+    (summary, solved_on, copies)
 }
 
 #[test]
@@ -88,7 +88,10 @@ fn one_worker_and_the_solver_processes_it_starts_run_on_one_cpu() {
     }
     let dir = tempfile::tempdir().unwrap();
     let allowed = allowed_here();
-    let (placement, solved_on, copies) = run_logged(dir.path(), &["-j", "1"]);
+    let (summary, solved_on, copies) = run_logged(dir.path(), &["-j", "1"]);
+    // The default: 8 solvers of each strategy per worker.
+    assert_eq!(summary["replicates"], 8);
+    let placement = &summary["placement"];
     assert_eq!(
         placement["allowed"],
         serde_json::json!(allowed.iter().collect::<Vec<_>>())
@@ -114,7 +117,8 @@ fn no_pin_leaves_every_process_the_whole_set() {
     }
     let dir = tempfile::tempdir().unwrap();
     let allowed = allowed_here();
-    let (placement, solved_on, copies) = run_logged(dir.path(), &["-j", "1", "--no-pin"]);
+    let (summary, solved_on, copies) = run_logged(dir.path(), &["-j", "1", "--no-pin"]);
+    let placement = &summary["placement"];
     assert_eq!(placement["workers"], serde_json::json!([]), "{placement}");
     assert_eq!(placement["note"], "--no-pin");
     assert!(solved_on.is_subset(&allowed));
@@ -133,7 +137,9 @@ fn each_worker_has_a_cpu_of_its_own_and_more_workers_than_cpus_are_said() {
     let allowed = allowed_here();
     let n = allowed.len();
     let j = n.to_string();
-    let (placement, solved_on, copies) = run_logged(dir.path(), &["-j", &j, "--replicates", "2"]);
+    let (summary, solved_on, copies) = run_logged(dir.path(), &["-j", &j, "--replicates", "2"]);
+    assert_eq!(summary["replicates"], 2);
+    let placement = &summary["placement"];
     let workers: BTreeSet<usize> = placement["workers"]
         .as_array()
         .unwrap()
