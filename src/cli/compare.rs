@@ -212,7 +212,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             confidence: args.confidence,
             ..Bootstrap::default()
         },
-        ..CompareOptions::default()
     };
     let inputs: Vec<PathBuf> = [&args.files, &args.baseline, &args.current]
         .into_iter()

@@ -608,6 +608,7 @@ pub(crate) fn sample_report(interrupted: bool, not_reached: Option<u64>) -> Summ
         max_nodes: None,
         timeout_ns: None,
         repeat: 1,
+        replicates: None,
         wall_ns: 1,
         permute: None,
         interrupted,
