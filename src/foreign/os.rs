@@ -6,6 +6,7 @@ use std::io;
 use std::os::fd::RawFd;
 #[cfg(target_os = "linux")]
 use std::os::unix::process::CommandExt;
+use std::time::Duration;
 
 /// Have the solver `command` starts killed when its parent dies: sudoku-bench where no
 /// guard can be used (a second Ctrl-C exits at once without dropping it, and in a process
@@ -55,5 +56,32 @@ pub(super) fn limit_memory(command: &mut std::process::Command, bytes: u64) {
             }
             Ok(())
         });
+    }
+}
+
+/// Whether our child `pid` exits within `grace`, left unreaped so that it (and what it
+/// leads) can still be killed by its id.
+pub(super) fn exits_within(pid: u32, grace: Duration) -> bool {
+    let pid: libc::id_t = pid;
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        // SAFETY: siginfo_t is plain data, for which all zeroes is a value.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let options = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: `info` is a local that lives across the call.
+        let got = unsafe { libc::waitid(libc::P_PID, pid, &mut info, options) };
+        // SAFETY: waitid filled `info` (or left it zeroed: no child changed state).
+        if got == 0 && unsafe { info.si_pid() } != 0 {
+            return true;
+        }
+        if got != 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+        if start.elapsed() >= grace {
+            return false;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
     }
 }

@@ -50,16 +50,23 @@ fn solver(name: &str, library: &Path, symbol: Option<&str>) -> String {
     spec
 }
 
-/// Run with `args` plus `--out - --quiet`: the exit code, the CSV rows and stderr.
+/// Longest wait for a run: the machine may be busy with other builds.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Run with `args` plus `--out - --quiet`: the exit code, the CSV rows and stderr. A run
+/// still going after `PATIENCE` is killed, and fails the test.
 fn run(args: &[&str]) -> (i32, Vec<Row>, String) {
     let out = bench()
         .arg("run")
         .args(args)
         .args(["--out", "-", "--quiet"])
+        .timeout(PATIENCE)
         .output()
         .unwrap();
     (
-        out.status.code().unwrap(),
+        out.status
+            .code()
+            .unwrap_or_else(|| panic!("{args:?}: still running after {PATIENCE:?}, killed")),
         rows(&out.stdout),
         String::from_utf8(out.stderr).unwrap(),
     )
@@ -570,6 +577,90 @@ fn a_library_that_never_returns_is_killed_at_the_timeout_and_charged_the_limit()
         "300ms",
     ]);
     assert_eq!(of(&rows, "h")[&3]["time_ns"], "300000000");
+}
+
+/// A worker that keeps saying it has just started a puzzle (the library rewrites the start
+/// time in the shared memory) is bounded by the timeout all the same, kept on
+/// sudoku-bench's own clock, and the puzzle it was stuck on is the one charged.
+#[test]
+fn a_worker_that_fakes_progress_is_killed_at_the_timeout() {
+    hostile(
+        "hostile_forge_progress",
+        None,
+        "timed out after 500ms",
+        "timeout",
+    );
+}
+
+/// A `longjmp` into a call that has returned sends the worker back into its loop with
+/// that call's registers: its answer must not land on another puzzle, and the batch must
+/// not go round again (which no timeout caught).
+#[test]
+fn a_library_that_longjmps_into_an_old_call_is_charged_on_its_own_puzzle() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let spec = solver("h", library, Some("hostile_longjmp"));
+    let mixed = fixture("mixed.txt");
+    let args = ["-s", "fast", "-j", "1", "--replicates", "1", "--no-warmup"];
+    let (_, rows, stderr) = run(&[
+        &[&mixed[..], "--solver", &spec, "--timeout", "500ms"],
+        &args[..],
+    ]
+    .concat());
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    assert_eq!(mine.len(), 7, "{stderr}");
+    for (line, row) in &mine {
+        if *line == 3 {
+            assert!(
+                row["ended"] != "finished",
+                "line 3 is not believed: {row:?}"
+            );
+        } else {
+            for field in ["status", "solutions", "solution", "error", "ended"] {
+                assert_eq!(
+                    row[field], fast[line][field],
+                    "line {line}: {field}: {stderr}"
+                );
+            }
+        }
+    }
+}
+
+/// Descriptors 3 and 4 were the worker's pipes: closing them broke its channel, and the
+/// next batch's first puzzle was charged with it. They are not the pipes any more.
+#[test]
+fn a_library_that_closes_descriptors_3_and_4_breaks_nothing() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, mixed.repeat(5)).unwrap();
+    let spec = solver("h", library, Some("hostile_close_low"));
+    let (code, rows, stderr) = run(&[corpus.to_str().unwrap(), "-s", "fast", "--solver", &spec]);
+    assert_eq!(code, 0, "{stderr}");
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    assert_eq!(mine.len(), 5 * 7);
+    for (line, row) in &mine {
+        for field in ["status", "solutions", "error", "ended"] {
+            assert_eq!(row[field], fast[line][field], "line {line}: {field}");
+        }
+    }
+}
+
+/// A library that closes every descriptor (as code that makes itself a daemon does)
+/// breaks the worker's pipes wherever they are: the worker sees it after that solve and
+/// charges that puzzle, saying so, never another.
+#[test]
+fn a_library_that_closes_the_worker_s_pipes_fails_only_the_puzzle_that_did() {
+    hostile(
+        "hostile_close_all",
+        None,
+        "the solver closed (or replaced) descriptor",
+        "failed",
+    );
 }
 
 #[test]
