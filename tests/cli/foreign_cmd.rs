@@ -671,6 +671,21 @@ fn no_process_of_a_solver_outlives_a_run_that_ends() {
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
 }
 
+/// A daemon (`setsid`: out of the copy's session and process group) is found and killed
+/// all the same: by the guard, which adopts what is orphaned below it, when the copy ends.
+#[test]
+fn no_daemon_a_solver_starts_outlives_a_run() {
+    let Some(s) = Setup::new() else { return };
+    let daemon = s.solver(
+        "fork",
+        "tests/solvers/forking.py",
+        &[TRIGGER, "0", "setsid"],
+    );
+    // `run` checks that none is left; two workers, a copy killed at the timeout.
+    let ran = s.run(&daemon, &["-j", "2", "-q", "--timeout", "1s"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+}
+
 #[test]
 fn no_process_of_a_solver_outlives_a_run_that_fails() {
     let Some(s) = Setup::new() else { return };

@@ -780,6 +780,45 @@ fn no_worker_outlives_sudoku_bench_killed_while_one_hangs() {
     }
 }
 
+/// A daemon the library starts (fork, setsid, fork again) leaves the worker's session and
+/// process group: the worker adopts it, and it is killed with the worker at the end.
+#[test]
+fn no_daemon_a_library_starts_outlives_the_run() {
+    let Some((_, _, hostile)) = libraries() else {
+        return;
+    };
+    // A copy of the library in a directory of its own: its workers, and the daemons they
+    // fork, name it.
+    let dir = tempfile::tempdir().unwrap();
+    let library = dir.path().join("libhostile.so");
+    std::fs::copy(hostile, &library).unwrap();
+    let spec = solver("h", &library, Some("hostile_daemon"));
+    let (code, rows, stderr) = run(&[
+        &fixture("mixed.txt"),
+        "-s",
+        "fast",
+        "-j",
+        "2",
+        "--solver",
+        &spec,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(of(&rows, "h")[&3]["status"], "multiple", "{stderr}");
+    // Killed ones may take a moment to be gone.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_naming(dir.path());
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "left running: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn the_first_signal_is_acknowledged_while_a_library_hangs_and_the_run_stops_at_its_timeout() {
     let Some((_, _, hostile)) = libraries() else {

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use super::answer::quote;
 use super::guard;
 #[cfg(target_os = "linux")]
-use crate::foreign::os::{die_with_parent, limit_memory};
+use crate::foreign::os::{adopt_orphans, die_with_parent, limit_memory};
 use crate::foreign::os::{exits_within, set_nonblocking};
 use crate::foreign::role;
 use crate::foreign::usage;
@@ -139,6 +139,8 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .process_group(0);
+        #[cfg(target_os = "linux")]
+        adopt_orphans(&mut command);
         let mut child = command.spawn()?;
         let pipes = (child.stdin.take(), child.stdout.take());
         let (Some(stdin), Some(stdout)) = pipes else {
@@ -314,13 +316,20 @@ impl Drop for Process {
     }
 }
 
-/// Kill `child`'s process group (it leads it).
+/// Kill `child` and every process below it: on Linux, whatever group or session they
+/// moved to (it adopts those orphaned, see `os::kill_tree`); elsewhere, its process group
+/// (it leads it).
 fn kill_group(child: &Child) {
     // Only before reaping: until then its pid, and so its group's id, cannot be given to
     // another process.
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        #[cfg(target_os = "linux")]
+        crate::foreign::os::kill_tree(pid, true);
         // SAFETY: kill(2) takes plain integers and touches no memory of ours.
-        unsafe { libc::kill(-pid, libc::SIGKILL) };
+        #[cfg(not(target_os = "linux"))]
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL)
+        };
     }
 }
 

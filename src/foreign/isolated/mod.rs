@@ -27,7 +27,7 @@ use std::time::Duration;
 use shared::{monotonic_ns, Shared, Slot, SLOTS};
 
 use super::library::{read_answer, split_target, RawAnswer};
-use super::os::{die_with_parent, exits_within};
+use super::os::{adopt_orphans, die_with_parent, exits_within, kill_tree};
 use super::usage::of_rusage;
 use super::{ForeignError, StartError};
 use crate::clock::Clock;
@@ -244,6 +244,7 @@ impl Worker {
             // Ctrl-C at the terminal is for the tool, which stops between tasks.
             .process_group(0);
         die_with_parent(&mut command);
+        adopt_orphans(&mut command);
         // SAFETY: between fork and exec only async-signal-safe calls, no allocation.
         unsafe {
             command.pre_exec(move || {
@@ -359,15 +360,11 @@ impl Worker {
         }
     }
 
-    /// Kill it with its process group and reap it: how it ended and what it used.
+    /// Kill it with every process below it (which it adopts when orphaned, whatever group
+    /// or session it moved to) and reap it: how it ended and what it used.
     fn end(&mut self) -> (Result<i32, String>, Usage) {
-        // SAFETY: plain integers; until reaped below, the pid (and so the group's id) is
-        // still this worker's.
-        // The pid too: a library that left the group (setsid) is still the worker.
-        unsafe {
-            libc::kill(-self.pid, libc::SIGKILL);
-            libc::kill(self.pid, libc::SIGKILL);
-        }
+        // Until reaped below, the pid is still this worker's.
+        kill_tree(self.pid, true);
         let mut status = 0;
         // SAFETY: wait4 fills the zeroed rusage and the status.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
