@@ -608,6 +608,22 @@ fn a_lagging_solver_never_passes_another_puzzle_s_answer(answers: &str) {
         }
     }
     assert!(failed > 0, "it was caught: {}", ran.stderr);
+    // Said once for each batch the check failed (60 lines: two), with its count, not once
+    // for each of its rows.
+    let said: Vec<&str> = ran
+        .stderr
+        .lines()
+        .filter(|l| l.contains("its answer may be another puzzle's"))
+        .collect();
+    assert!(
+        !said.is_empty() && said.len() <= 2,
+        "{} warnings: {}",
+        said.len(),
+        ran.stderr
+    );
+    for line in &said {
+        assert!(line.contains("(the same for "), "{line}");
+    }
     let summary = ran.summary_row("lag");
     assert_eq!(summary["mismatches"].as_u64(), Some(0), "{summary}");
     assert_eq!(summary["failures"].as_u64(), Some(failed));
