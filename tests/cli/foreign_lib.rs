@@ -233,10 +233,16 @@ fn a_count_above_the_limit_or_an_unreadable_solution_fails_only_that_puzzle() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("8 solver failures"), "{stderr}");
+    // One reason for four rows of a batch: said once, at the first, naming them all.
     assert!(
-        stderr.contains("mixed.txt:9: garbage: returned a solution that cannot be read"),
+        stderr.contains("mixed.txt:2: garbage: returned a solution that cannot be read"),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("(the same for 4 of its rows: lines 2-4, 9)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("mixed.txt:9: garbage:"), "{stderr}");
     let rows = rows(&out.stdout);
     assert_eq!(rows.len(), 3 * 7, "the run went on to the end");
     for line in SEARCHED {
@@ -590,6 +596,63 @@ fn a_worker_that_fakes_progress_is_killed_at_the_timeout() {
         "timed out after 500ms",
         "timeout",
     );
+}
+
+/// The first SIGINT stops a run whose worker fakes progress on a puzzle (the watchdog
+/// that trusted the worker never fired, and the run waited on it for ever): once that
+/// puzzle's timeout is out, the run ends (130), and every row finished is in the CSV.
+#[test]
+fn the_first_signal_stops_a_run_whose_worker_fakes_progress_and_keeps_its_rows() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    const EASY: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const TRIGGER: &str =
+        "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    // The trigger in the second chunk (the first is 256 lines).
+    let mut lines = vec![EASY; 256];
+    lines.push(TRIGGER);
+    lines.extend([EASY; 10]);
+    std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
+    let csv = dir.path().join("out.csv");
+    let spec = solver("h", library, Some("hostile_forge_progress"));
+    let mut run = crate::interrupt::Running::start(
+        &[
+            "run",
+            corpus.to_str().unwrap(),
+            "-s",
+            "fast",
+            "-j",
+            "1",
+            "--replicates",
+            "1",
+            "--no-warmup",
+            "--solver",
+            &spec,
+            "--timeout",
+            "3s",
+            "-q",
+            "-o",
+            csv.to_str().unwrap(),
+        ],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    run.signal(libc::SIGINT);
+    let status = run
+        .exit_within(PATIENCE)
+        .expect("the first SIGINT stops the run");
+    let stderr = run.stderr();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let rows = rows(&std::fs::read(&csv).unwrap());
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    for line in 1..=256u64 {
+        assert_eq!(fast[&line]["status"], "unique", "line {line}: {stderr}");
+        assert_eq!(mine[&line]["status"], "unique", "line {line}: {stderr}");
+    }
 }
 
 /// A `longjmp` into a call that has returned sends the worker back into its loop with
