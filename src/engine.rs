@@ -17,12 +17,15 @@ use crate::strategy::{Limits, Outcome, Strategy, StrategyInfo, Usage};
 
 /// Solvers on a pool of worker threads.
 pub struct Engine {
+    /// Each worker's own solvers: per replicate, one for every strategy, in the order of
+    /// `strategies`. Declared before the pool, so dropped before its threads end: a
+    /// solver from outside is then ended by its own code, which kills every process below
+    /// its own (daemons included), not by the kernel's parent-death signal, which Linux
+    /// sends when the thread that started it ends and which reaches that process alone.
+    solvers: PerWorker<Vec<Vec<Box<dyn Strategy>>>>,
     pool: Arc<rayon::ThreadPool>,
     strategies: Vec<StrategyInfo>,
     limits: Limits,
-    /// Each worker's own solvers: per replicate, one for every strategy, in the order of
-    /// `strategies`.
-    solvers: PerWorker<Vec<Vec<Box<dyn Strategy>>>>,
     replicates: usize,
 }
 

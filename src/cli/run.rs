@@ -76,8 +76,9 @@ pub struct Args {
     max_nodes: u64,
 
     /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`. 0: none.
-    /// At most 584 years: the summary counts it in 64-bit nanoseconds. Nothing interrupts a
-    /// --solver lib: solver.
+    /// At most 584 years: the summary counts it in 64-bit nanoseconds. A --solver cmd: copy
+    /// or lib: worker process past it is killed, charged the limit, and started again;
+    /// nothing interrupts a lib: solver called --in-process.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     timeout: Duration,
 

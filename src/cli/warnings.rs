@@ -1,8 +1,10 @@
 //! `Warnings`: a sink that warns on stderr, in input order, about every bad line and every
-//! result that is wrong or failed, naming the corpus, the line and the solver. Only the
+//! result that is wrong or failed, naming the corpus, the line and the solver (a solver's
+//! rows of one batch that fail alike in one warning). Only the
 //! first `MAX_WARNINGS` are shown; the CSV's error column has them all. At the end,
 //! [`numbers`] warns about throughputs that need care (see `report::noise`).
 
+use std::collections::HashMap;
 use std::io;
 
 use sudoku_bench::corpus::Kind;
@@ -41,24 +43,78 @@ impl<'p> Warnings<'p> {
 }
 
 impl Sink for Warnings<'_> {
+    /// A strategy's rows of one batch that fail for the same reason (a `cmd:` copy found
+    /// out of step fails every row it gave in its batch, saying the same) are one warning,
+    /// at the first, with their count and lines.
     fn batch(&mut self, batch: &Batch) -> io::Result<()> {
+        let why = |s: usize, i: usize| {
+            let result = &batch.results[s][i];
+            (result.is_wrong() || result.is_failure())
+                .then(|| result.error.as_deref().unwrap_or("wrong solution"))
+        };
+        let mut alike: HashMap<(usize, &str), Vec<u64>> = HashMap::new();
+        for (i, record) in batch.records.iter().enumerate() {
+            for s in 0..batch.strategies.len() {
+                if let Some(why) = why(s, i) {
+                    alike.entry((s, why)).or_default().push(record.line);
+                }
+            }
+        }
         for (i, record) in batch.records.iter().enumerate() {
             if let Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } = &record.kind {
                 self.warn(format_args!("{}:{}: {reason}", batch.corpus, record.line));
             }
             for (s, info) in batch.strategies.iter().enumerate() {
-                let result = &batch.results[s][i];
-                if result.is_wrong() || result.is_failure() {
-                    let why = result.error.as_deref().unwrap_or("wrong solution");
-                    self.warn(format_args!(
+                let Some(why) = why(s, i) else {
+                    continue;
+                };
+                let lines = &alike[&(s, why)];
+                match lines.as_slice() {
+                    [first, ..] if *first != record.line => {}
+                    [_] => self.warn(format_args!(
                         "{}:{}: {}: {why}",
                         batch.corpus, record.line, info.name
-                    ));
+                    )),
+                    _ => self.warn(format_args!(
+                        "{}:{}: {}: {why} (the same for {} of its rows: {})",
+                        batch.corpus,
+                        record.line,
+                        info.name,
+                        lines.len(),
+                        spans(lines)
+                    )),
                 }
             }
         }
         Ok(())
     }
+}
+
+/// Ascending line numbers as spans (`lines 1-32, 40`), the first `MAX_SPANS` of them.
+fn spans(lines: &[u64]) -> String {
+    const MAX_SPANS: usize = 8;
+    let mut spans: Vec<(u64, u64)> = Vec::new();
+    for &line in lines {
+        match spans.last_mut() {
+            Some((_, last)) if *last + 1 == line => *last = line,
+            _ => spans.push((line, line)),
+        }
+    }
+    let mut text: Vec<String> = spans
+        .iter()
+        .take(MAX_SPANS)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    if spans.len() > MAX_SPANS {
+        text.push("...".into());
+    }
+    format!("lines {}", text.join(", "))
 }
 
 /// Warn on stderr, as the tool writes every warning that is not about a line.

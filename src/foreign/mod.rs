@@ -58,7 +58,10 @@ impl StartError {
     /// The outcome of a search that could not be made for this reason, said as `why`.
     fn outcome(&self, why: String) -> crate::strategy::Outcome {
         match self {
-            StartError::Harness(_) => crate::strategy::Outcome::harness(why),
+            StartError::Harness(_) => crate::strategy::Outcome::harness(format!(
+                "{why}; this is sudoku-bench's own failure (a limit of its process or the \
+                 machine's, such as ulimit -n or -u), not the solver's"
+            )),
             StartError::Solver(_) => crate::strategy::Outcome::failed(why),
         }
     }

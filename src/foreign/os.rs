@@ -6,6 +6,7 @@ use std::io;
 use std::os::fd::RawFd;
 #[cfg(target_os = "linux")]
 use std::os::unix::process::CommandExt;
+use std::time::Duration;
 
 /// Have the solver `command` starts killed when its parent dies: sudoku-bench where no
 /// guard can be used (a second Ctrl-C exits at once without dropping it, and in a process
@@ -56,4 +57,118 @@ pub(super) fn limit_memory(command: &mut std::process::Command, bytes: u64) {
             Ok(())
         });
     }
+}
+
+/// Whether our child `pid` exits within `grace`, left unreaped so that it (and what it
+/// leads) can still be killed by its id.
+pub(super) fn exits_within(pid: u32, grace: Duration) -> bool {
+    let pid: libc::id_t = pid;
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        // SAFETY: siginfo_t is plain data, for which all zeroes is a value.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let options = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: `info` is a local that lives across the call.
+        let got = unsafe { libc::waitid(libc::P_PID, pid, &mut info, options) };
+        // SAFETY: waitid filled `info` (or left it zeroed: no child changed state).
+        if got == 0 && unsafe { info.si_pid() } != 0 {
+            return true;
+        }
+        if got != 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+        if start.elapsed() >= grace {
+            return false;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// Have the process `command` starts adopt every orphan below it (a child subreaper), so
+/// that a daemon the solver starts (`fork`, `setsid`, `fork`, the middle one exits) stays
+/// among its descendants, where [`kill_tree`] finds it, rather than becoming init's.
+#[cfg(target_os = "linux")]
+pub(super) fn adopt_orphans(command: &mut std::process::Command) {
+    // SAFETY: between fork and exec, one async-signal-safe call with integer arguments;
+    // the setting outlives the exec.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Kill every process below `root` (and `root` itself when `with_root`), wherever its
+/// session or process group: each is stopped as it is found, so that none can start
+/// another unseen, until a look finds no new one; then all are killed. `root` should
+/// adopt orphans ([`adopt_orphans`]): otherwise what was orphaned below it is init's, and
+/// out of reach.
+#[cfg(target_os = "linux")]
+pub(super) fn kill_tree(root: libc::pid_t, with_root: bool) {
+    let mut stopped = std::collections::BTreeSet::new();
+    let mut stop = |pid: libc::pid_t| {
+        if stopped.insert(pid) {
+            // SAFETY: kill(2) with plain integers.
+            unsafe { libc::kill(pid, libc::SIGSTOP) };
+            true
+        } else {
+            false
+        }
+    };
+    if with_root {
+        stop(root);
+    }
+    // A bound on the looks, against a tree that grows as fast as it is stopped.
+    for _ in 0..64 {
+        let found = descendants(root);
+        let mut fresh = false;
+        for pid in found {
+            fresh |= stop(pid);
+        }
+        if !fresh {
+            break;
+        }
+    }
+    for pid in stopped {
+        // SAFETY: kill(2) with plain integers.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+/// The processes below `root`, from each process's parent in `/proc`.
+#[cfg(target_os = "linux")]
+fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
+    let mut children: std::collections::BTreeMap<libc::pid_t, Vec<libc::pid_t>> =
+        std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the command's name, in parentheses (which may hold anything): the state,
+        // then the parent's id.
+        let parent = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse().ok());
+        if let Some(parent) = parent {
+            children.entry(parent).or_default().push(pid);
+        }
+    }
+    let mut found = Vec::new();
+    let mut next = vec![root];
+    while let Some(pid) = next.pop() {
+        for &child in children.get(&pid).into_iter().flatten() {
+            found.push(child);
+            next.push(child);
+        }
+    }
+    found
 }

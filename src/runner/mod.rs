@@ -186,7 +186,7 @@ pub enum RunError {
     Sink(io::Error),
     /// The harness could not run a solver (see [`crate::strategy::Abort::Harness`]): the
     /// chunk it was in is not reported, and the run goes no further.
-    #[error("{corpus}: {why}; this is sudoku-bench's own failure (a limit of its process or the machine's, such as ulimit -n or -u), not the solver's: no row was charged to it")]
+    #[error("{corpus}: {why}; no row was charged to it")]
     Harness {
         /// The corpus being solved.
         corpus: String,

@@ -608,6 +608,22 @@ fn a_lagging_solver_never_passes_another_puzzle_s_answer(answers: &str) {
         }
     }
     assert!(failed > 0, "it was caught: {}", ran.stderr);
+    // Said once for each batch the check failed (60 lines: two), with its count, not once
+    // for each of its rows.
+    let said: Vec<&str> = ran
+        .stderr
+        .lines()
+        .filter(|l| l.contains("its answer may be another puzzle's"))
+        .collect();
+    assert!(
+        !said.is_empty() && said.len() <= 2,
+        "{} warnings: {}",
+        said.len(),
+        ran.stderr
+    );
+    for line in &said {
+        assert!(line.contains("(the same for "), "{line}");
+    }
     let summary = ran.summary_row("lag");
     assert_eq!(summary["mismatches"].as_u64(), Some(0), "{summary}");
     assert_eq!(summary["failures"].as_u64(), Some(failed));
@@ -668,6 +684,21 @@ fn no_process_of_a_solver_outlives_a_run_that_ends() {
     let Some(s) = Setup::new() else { return };
     // `run` checks that none is left; two workers, a copy killed at the timeout.
     let ran = s.run(&forking(&s, "0"), &["-j", "2", "-q", "--timeout", "1s"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+}
+
+/// A daemon (`setsid`: out of the copy's session and process group) is found and killed
+/// all the same: by the guard, which adopts what is orphaned below it, when the copy ends.
+#[test]
+fn no_daemon_a_solver_starts_outlives_a_run() {
+    let Some(s) = Setup::new() else { return };
+    let daemon = s.solver(
+        "fork",
+        "tests/solvers/forking.py",
+        &[TRIGGER, "0", "setsid"],
+    );
+    // `run` checks that none is left; two workers, a copy killed at the timeout.
+    let ran = s.run(&daemon, &["-j", "2", "-q", "--timeout", "1s"]);
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
 }
 

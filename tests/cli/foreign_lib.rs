@@ -50,16 +50,23 @@ fn solver(name: &str, library: &Path, symbol: Option<&str>) -> String {
     spec
 }
 
-/// Run with `args` plus `--out - --quiet`: the exit code, the CSV rows and stderr.
+/// Longest wait for a run: the machine may be busy with other builds.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Run with `args` plus `--out - --quiet`: the exit code, the CSV rows and stderr. A run
+/// still going after `PATIENCE` is killed, and fails the test.
 fn run(args: &[&str]) -> (i32, Vec<Row>, String) {
     let out = bench()
         .arg("run")
         .args(args)
         .args(["--out", "-", "--quiet"])
+        .timeout(PATIENCE)
         .output()
         .unwrap();
     (
-        out.status.code().unwrap(),
+        out.status
+            .code()
+            .unwrap_or_else(|| panic!("{args:?}: still running after {PATIENCE:?}, killed")),
         rows(&out.stdout),
         String::from_utf8(out.stderr).unwrap(),
     )
@@ -226,10 +233,16 @@ fn a_count_above_the_limit_or_an_unreadable_solution_fails_only_that_puzzle() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("8 solver failures"), "{stderr}");
+    // One reason for four rows of a batch: said once, at the first, naming them all.
     assert!(
-        stderr.contains("mixed.txt:9: garbage: returned a solution that cannot be read"),
+        stderr.contains("mixed.txt:2: garbage: returned a solution that cannot be read"),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("(the same for 4 of its rows: lines 2-4, 9)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("mixed.txt:9: garbage:"), "{stderr}");
     let rows = rows(&out.stdout);
     assert_eq!(rows.len(), 3 * 7, "the run went on to the end");
     for line in SEARCHED {
@@ -572,6 +585,147 @@ fn a_library_that_never_returns_is_killed_at_the_timeout_and_charged_the_limit()
     assert_eq!(of(&rows, "h")[&3]["time_ns"], "300000000");
 }
 
+/// A worker that keeps saying it has just started a puzzle (the library rewrites the start
+/// time in the shared memory) is bounded by the timeout all the same, kept on
+/// sudoku-bench's own clock, and the puzzle it was stuck on is the one charged.
+#[test]
+fn a_worker_that_fakes_progress_is_killed_at_the_timeout() {
+    hostile(
+        "hostile_forge_progress",
+        None,
+        "timed out after 500ms",
+        "timeout",
+    );
+}
+
+/// The first SIGINT stops a run whose worker fakes progress on a puzzle (the watchdog
+/// that trusted the worker never fired, and the run waited on it for ever): once that
+/// puzzle's timeout is out, the run ends (130), and every row finished is in the CSV.
+#[test]
+fn the_first_signal_stops_a_run_whose_worker_fakes_progress_and_keeps_its_rows() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    const EASY: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const TRIGGER: &str =
+        "....3.52.7.1..4....9..........7....82....3....7...9.14.4........1.867.4....3.....";
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    // The trigger in the second chunk (the first is 256 lines).
+    let mut lines = vec![EASY; 256];
+    lines.push(TRIGGER);
+    lines.extend([EASY; 10]);
+    std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
+    let csv = dir.path().join("out.csv");
+    let spec = solver("h", library, Some("hostile_forge_progress"));
+    let mut run = crate::interrupt::Running::start(
+        &[
+            "run",
+            corpus.to_str().unwrap(),
+            "-s",
+            "fast",
+            "-j",
+            "1",
+            "--replicates",
+            "1",
+            "--no-warmup",
+            "--solver",
+            &spec,
+            "--timeout",
+            "3s",
+            "-q",
+            "-o",
+            csv.to_str().unwrap(),
+        ],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    run.signal(libc::SIGINT);
+    let status = run
+        .exit_within(PATIENCE)
+        .expect("the first SIGINT stops the run");
+    let stderr = run.stderr();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let rows = rows(&std::fs::read(&csv).unwrap());
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    for line in 1..=256u64 {
+        assert_eq!(fast[&line]["status"], "unique", "line {line}: {stderr}");
+        assert_eq!(mine[&line]["status"], "unique", "line {line}: {stderr}");
+    }
+}
+
+/// A `longjmp` into a call that has returned sends the worker back into its loop with
+/// that call's registers: its answer must not land on another puzzle, and the batch must
+/// not go round again (which no timeout caught).
+#[test]
+fn a_library_that_longjmps_into_an_old_call_is_charged_on_its_own_puzzle() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let spec = solver("h", library, Some("hostile_longjmp"));
+    let mixed = fixture("mixed.txt");
+    let args = ["-s", "fast", "-j", "1", "--replicates", "1", "--no-warmup"];
+    let (_, rows, stderr) = run(&[
+        &[&mixed[..], "--solver", &spec, "--timeout", "500ms"],
+        &args[..],
+    ]
+    .concat());
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    assert_eq!(mine.len(), 7, "{stderr}");
+    for (line, row) in &mine {
+        if *line == 3 {
+            assert!(
+                row["ended"] != "finished",
+                "line 3 is not believed: {row:?}"
+            );
+        } else {
+            for field in ["status", "solutions", "solution", "error", "ended"] {
+                assert_eq!(
+                    row[field], fast[line][field],
+                    "line {line}: {field}: {stderr}"
+                );
+            }
+        }
+    }
+}
+
+/// Descriptors 3 and 4 were the worker's pipes: closing them broke its channel, and the
+/// next batch's first puzzle was charged with it. They are not the pipes any more.
+#[test]
+fn a_library_that_closes_descriptors_3_and_4_breaks_nothing() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, mixed.repeat(5)).unwrap();
+    let spec = solver("h", library, Some("hostile_close_low"));
+    let (code, rows, stderr) = run(&[corpus.to_str().unwrap(), "-s", "fast", "--solver", &spec]);
+    assert_eq!(code, 0, "{stderr}");
+    let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+    assert_eq!(mine.len(), 5 * 7);
+    for (line, row) in &mine {
+        for field in ["status", "solutions", "error", "ended"] {
+            assert_eq!(row[field], fast[line][field], "line {line}: {field}");
+        }
+    }
+}
+
+/// A library that closes every descriptor (as code that makes itself a daemon does)
+/// breaks the worker's pipes wherever they are: the worker sees it after that solve and
+/// charges that puzzle, saying so, never another.
+#[test]
+fn a_library_that_closes_the_worker_s_pipes_fails_only_the_puzzle_that_did() {
+    hostile(
+        "hostile_close_all",
+        None,
+        "the solver closed (or replaced) descriptor",
+        "failed",
+    );
+}
+
 #[test]
 fn a_library_that_writes_past_its_solution_fails_that_puzzle() {
     hostile(
@@ -675,6 +829,45 @@ fn no_worker_outlives_sudoku_bench_killed_while_one_hangs() {
     );
     run.kill().unwrap();
     run.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_naming(dir.path());
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "left running: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A daemon the library starts (fork, setsid, fork again) leaves the worker's session and
+/// process group: the worker adopts it, and it is killed with the worker at the end.
+#[test]
+fn no_daemon_a_library_starts_outlives_the_run() {
+    let Some((_, _, hostile)) = libraries() else {
+        return;
+    };
+    // A copy of the library in a directory of its own: its workers, and the daemons they
+    // fork, name it.
+    let dir = tempfile::tempdir().unwrap();
+    let library = dir.path().join("libhostile.so");
+    std::fs::copy(hostile, &library).unwrap();
+    let spec = solver("h", &library, Some("hostile_daemon"));
+    let (code, rows, stderr) = run(&[
+        &fixture("mixed.txt"),
+        "-s",
+        "fast",
+        "-j",
+        "2",
+        "--solver",
+        &spec,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(of(&rows, "h")[&3]["status"], "multiple", "{stderr}");
+    // Killed ones may take a moment to be gone.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         let left = processes_naming(dir.path());

@@ -129,6 +129,26 @@ fn format_on_a_reading_command_names_the_new_option() {
     }
 }
 
+/// `--timeout` stops every solver from outside but a `lib:` one called in-process: the
+/// help once said that nothing interrupts any `lib:` solver.
+#[test]
+fn run_help_says_which_solvers_the_timeout_stops() {
+    let out = bench().args(["run", "--help"]).assert().success();
+    let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains(
+            "A --solver cmd: copy or lib: worker process past it is killed, charged the \
+             limit, and started again; nothing interrupts a lib: solver called --in-process"
+        ),
+        "{help}"
+    );
+    assert!(
+        !help.contains("Nothing interrupts a --solver lib: solver"),
+        "{help}"
+    );
+}
+
 #[test]
 fn help_shows_the_agreed_names() {
     let help = |command: &str| {

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """A solver that starts a process of its own, for the tests of `--solver NAME=cmd:...`.
 
-    forking.py TRIGGER SLEEP TAG
+    forking.py TRIGGER SLEEP [setsid] TAG
 
 At start-up it sleeps SLEEP seconds, then starts a child that sleeps
-for an hour, in its process group, with TAG (a path that tests use to find their own
-processes) on its command line. It answers like examples/solvers/backtrack.py, except on
+for an hour, in its process group (with `setsid`: in a session and group of its own, as a
+daemon), with TAG (a path that tests use to find their own processes) on its command line. It answers like examples/solvers/backtrack.py, except on
 the puzzle TRIGGER (81 characters), where it creates the file TAG and answers nothing,
 ever.
 """
@@ -25,12 +25,14 @@ SPEC.loader.exec_module(backtrack)
 
 
 def main():
-    trigger, sleep, tag = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    trigger, sleep, tag = sys.argv[1], float(sys.argv[2]), sys.argv[-1]
     time.sleep(sleep)
     subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(3600)", tag],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session="setsid" in sys.argv[3:-1],
     )
     out = sys.stdout.buffer
     for line in sys.stdin:

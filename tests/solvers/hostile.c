@@ -61,3 +61,104 @@ size_t hostile_allocate(const char *puzzle, size_t limit, uint32_t configuration
     }
     return sudoku_solve(puzzle, limit, 0, solution, guesses);
 }
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Jumps back into its first call, which has returned, as a library with a stale
+ * `jmp_buf` does: its caller's loop runs again over puzzles it has solved, so the worker
+ * looks busy and keeps moving from puzzle to puzzle without ever finishing its batch. */
+static jmp_buf first_call;
+static int saved;
+
+size_t hostile_longjmp(const char *puzzle, size_t limit, uint32_t configuration,
+                       char *solution, size_t *guesses) {
+    if (!saved) {
+        saved = 1;
+        if (setjmp(first_call)) return 0;
+    }
+    if (triggered(puzzle)) longjmp(first_call, 1);
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}
+
+/* Closes descriptors 3 and 4, as a library that takes them for its own would. */
+size_t hostile_close_low(const char *puzzle, size_t limit, uint32_t configuration,
+                         char *solution, size_t *guesses) {
+    if (triggered(puzzle)) {
+        close(3);
+        close(4);
+    }
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}
+
+/* Closes every descriptor above stderr, as code that turns itself into a daemon does. */
+size_t hostile_close_all(const char *puzzle, size_t limit, uint32_t configuration,
+                         char *solution, size_t *guesses) {
+    if (triggered(puzzle)) {
+        long open_max = sysconf(_SC_OPEN_MAX);
+        if (open_max < 0 || open_max > 65536) open_max = 65536;
+        for (int fd = 3; fd < open_max; fd++) close(fd);
+    }
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}
+
+/* Starts a daemon the usual way (fork, setsid, fork again, the middle process exits), then
+ * solves: the daemon sleeps until killed, in a session and process group of its own. */
+size_t hostile_daemon(const char *puzzle, size_t limit, uint32_t configuration,
+                      char *solution, size_t *guesses) {
+    if (triggered(puzzle)) {
+        pid_t middle = fork();
+        if (middle == 0) {
+            setsid();
+            if (fork() == 0) {
+                int null = open("/dev/null", O_RDWR);
+                for (int fd = 0; fd < 3; fd++) dup2(null, fd);
+                for (;;) pause();
+            }
+            _exit(0);
+        }
+        if (middle > 0) waitpid(middle, NULL, 0);
+    }
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}
+
+#include <stdio.h>
+#include <time.h>
+
+/* Never returns, and fakes progress meanwhile: it finds the memory its worker shares with
+ * sudoku-bench (the mapping named sudoku-bench-isolated) and, over and over, stamps a new
+ * start time on the puzzle it is on, as a worker that a damaged stack sends round its
+ * batch again, starting puzzle after puzzle, does. The layout is that of
+ * src/foreign/isolated/shared.rs's Header: done (u32) at 0, started_ns (u64) at 8. */
+size_t hostile_forge_progress(const char *puzzle, size_t limit, uint32_t configuration,
+                              char *solution, size_t *guesses) {
+    if (triggered(puzzle)) {
+        char *header = NULL;
+        char line[512];
+        FILE *maps = fopen("/proc/self/maps", "r");
+        while (maps && fgets(line, sizeof line, maps))
+            if (strstr(line, "sudoku-bench-isolated")) {
+                unsigned long start = strtoul(line, NULL, 16);
+                header = (char *)start;
+                break;
+            }
+        if (maps) fclose(maps);
+        if (header) {
+            volatile uint32_t *done = (volatile uint32_t *)header;
+            volatile uint64_t *started = (volatile uint64_t *)(header + 8);
+            uint32_t here = *done;
+            for (;;) {
+                struct timespec now;
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                *started = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+                *done = here;
+            }
+        }
+        for (volatile int forever = 1; forever;) {
+        }
+    }
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}

@@ -24,7 +24,7 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::sync::Arc;
 
-use crate::foreign::os::{die_with_parent, limit_memory, set_nonblocking};
+use crate::foreign::os::{die_with_parent, kill_tree, limit_memory, set_nonblocking};
 use crate::foreign::usage;
 use crate::strategy::Usage;
 
@@ -168,6 +168,8 @@ pub fn serve(args: &[std::ffi::OsString]) -> i32 {
             Err(_) => break,
         }
     }
+    // Every process below, wherever it went (the guard adopts orphans), then the group.
+    kill_tree(std::process::id() as libc::pid_t, false);
     // SAFETY: kill(2) takes plain integers; 0 is this process's own group.
     unsafe { libc::kill(0, libc::SIGKILL) };
     1
@@ -205,6 +207,8 @@ fn relay(pid: u32, mut lifeline: &UnixStream) {
         if got == pid {
             let used = usage::of_rusage(&used);
             let _ = writeln!(lifeline, "ended {} {}", used.max_rss_kib, used.cpu_ns);
+            // What it left running would be init's once the guard ends.
+            kill_tree(std::process::id() as libc::pid_t, false);
             break;
         }
         if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {

@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 
 use super::answer::quote;
 use super::guard;
-use crate::foreign::os::set_nonblocking;
 #[cfg(target_os = "linux")]
-use crate::foreign::os::{die_with_parent, limit_memory};
+use crate::foreign::os::{adopt_orphans, die_with_parent, limit_memory};
+use crate::foreign::os::{exits_within, set_nonblocking};
 use crate::foreign::role;
 use crate::foreign::usage;
 use crate::strategy::Usage;
@@ -139,6 +139,8 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .process_group(0);
+        #[cfg(target_os = "linux")]
+        adopt_orphans(&mut command);
         let mut child = command.spawn()?;
         let pipes = (child.stdin.take(), child.stdout.take());
         let (Some(stdin), Some(stdout)) = pipes else {
@@ -250,7 +252,7 @@ impl Process {
     /// line), as the start of a sentence about the solver: its exit, when it exits
     /// within `CLOSE_GRACE`, else that it closed its stdout (it is then killed).
     pub(super) fn closed(&mut self, said: Option<&str>) -> String {
-        let exited = self.ended.is_some() || exits_within(&self.child, CLOSE_GRACE);
+        let exited = self.ended.is_some() || exits_within(self.child.id(), CLOSE_GRACE);
         let how = ended(self.end());
         match (said, exited) {
             (None, true) => format!("{how} before answering"),
@@ -314,13 +316,20 @@ impl Drop for Process {
     }
 }
 
-/// Kill `child`'s process group (it leads it).
+/// Kill `child` and every process below it: on Linux, whatever group or session they
+/// moved to (it adopts those orphaned, see `os::kill_tree`); elsewhere, its process group
+/// (it leads it).
 fn kill_group(child: &Child) {
     // Only before reaping: until then its pid, and so its group's id, cannot be given to
     // another process.
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        #[cfg(target_os = "linux")]
+        crate::foreign::os::kill_tree(pid, true);
         // SAFETY: kill(2) takes plain integers and touches no memory of ours.
-        unsafe { libc::kill(-pid, libc::SIGKILL) };
+        #[cfg(not(target_os = "linux"))]
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL)
+        };
     }
 }
 
@@ -349,33 +358,6 @@ fn reap(child: &Child) -> (io::Result<ExitStatus>, Option<Usage>) {
         if e.kind() != io::ErrorKind::Interrupted {
             return (Err(e), None);
         }
-    }
-}
-
-/// Whether `child` exits within `grace`, left unreaped so that its group can still be
-/// killed by its id.
-fn exits_within(child: &Child, grace: Duration) -> bool {
-    let pid: libc::id_t = child.id();
-    let start = Instant::now();
-    let mut pause = Duration::from_millis(1);
-    loop {
-        // SAFETY: siginfo_t is plain data, for which all zeroes is a value.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        let options = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-        // SAFETY: `info` is a local that lives across the call.
-        let got = unsafe { libc::waitid(libc::P_PID, pid, &mut info, options) };
-        // SAFETY: waitid filled `info` (or left it zeroed: no child changed state).
-        if got == 0 && unsafe { info.si_pid() } != 0 {
-            return true;
-        }
-        if got != 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return false;
-        }
-        if start.elapsed() >= grace {
-            return false;
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(50));
     }
 }
 

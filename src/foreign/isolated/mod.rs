@@ -27,7 +27,7 @@ use std::time::Duration;
 use shared::{monotonic_ns, Shared, Slot, SLOTS};
 
 use super::library::{read_answer, split_target, RawAnswer};
-use super::os::die_with_parent;
+use super::os::{adopt_orphans, die_with_parent, exits_within, kill_tree};
 use super::usage::of_rusage;
 use super::{ForeignError, StartError};
 use crate::clock::Clock;
@@ -42,6 +42,10 @@ const SHARED_FD: RawFd = 5;
 
 /// The guard page's size at least: a fault this far past the solution buffer is one of it.
 const GUARD_BYTES: u64 = 4096;
+
+/// How long a worker whose pipe closed is given to end by itself before it is killed:
+/// so that it can say in the header what broke it.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
 /// How long a worker may take to load its library and say it is ready.
 const START_UP: Duration = Duration::from_secs(10);
@@ -240,6 +244,7 @@ impl Worker {
             // Ctrl-C at the terminal is for the tool, which stops between tasks.
             .process_group(0);
         die_with_parent(&mut command);
+        adopt_orphans(&mut command);
         // SAFETY: between fork and exec only async-signal-safe calls, no allocation.
         unsafe {
             command.pre_exec(move || {
@@ -299,28 +304,48 @@ impl Worker {
 
     /// Ask for slots `start..end` and wait for them, or for the worker's end, or for a
     /// puzzle to run past `timeout`.
+    ///
+    /// The deadline is kept on this process's clock: the header says which puzzle the
+    /// worker is on, but a worker whose memory the library damaged (a stack overwritten, a
+    /// stale `longjmp`) can go back and solve its batch round and round, always moving and
+    /// never done. So each puzzle gets one window of `timeout`, opened when the worker is
+    /// first seen past the puzzle before it (at the start the worker reports, if that lies
+    /// between the last such sighting and now); going back or round again opens none, and
+    /// the batch cannot outlast a window per puzzle and one for the reply after the last.
     fn solve(&mut self, start: u32, end: u32, limit: u32, timeout: Option<Duration>) -> Waited {
         let header = self.shared.header();
         header.done.store(start, Ordering::Relaxed);
-        header.started_ns.store(monotonic_ns(), Ordering::Relaxed);
+        header.taken.store(0, Ordering::Relaxed);
+        let sent = monotonic_ns();
+        header.started_ns.store(sent, Ordering::Relaxed);
         let request = Request { start, end, limit }.encode();
         if self.requests.write_all(&request).is_err() {
             return Waited::Ended;
         }
+        // The furthest puzzle the worker has been seen on, and when its window opened.
+        let (mut on, mut opened) = (start, sent);
         loop {
             let left = match timeout {
                 None => None,
                 Some(t) => {
                     let t = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
-                    let before = header.done.load(Ordering::Acquire);
+                    let done = header.done.load(Ordering::Acquire).min(end);
                     let started = header.started_ns.load(Ordering::Acquire);
-                    let after = header.done.load(Ordering::Acquire);
-                    let deadline = started.saturating_add(t);
                     let now = monotonic_ns();
-                    if before == after && before < end && now >= deadline {
-                        return Waited::TimedOut(before);
+                    if done > on {
+                        on = done;
+                        opened = started.clamp(opened, now);
                     }
-                    Some(Duration::from_nanos(deadline.saturating_sub(now).max(1)))
+                    let deadline = opened.saturating_add(t);
+                    if now >= deadline {
+                        // Past the last puzzle, the reply is what is late: no puzzle is.
+                        return if on < end {
+                            Waited::TimedOut(on)
+                        } else {
+                            Waited::Ended
+                        };
+                    }
+                    Some(Duration::from_nanos(deadline - now))
                 }
             };
             if !wait_readable(&self.replies, left) {
@@ -335,15 +360,11 @@ impl Worker {
         }
     }
 
-    /// Kill it with its process group and reap it: how it ended and what it used.
+    /// Kill it with every process below it (which it adopts when orphaned, whatever group
+    /// or session it moved to) and reap it: how it ended and what it used.
     fn end(&mut self) -> (Result<i32, String>, Usage) {
-        // SAFETY: plain integers; until reaped below, the pid (and so the group's id) is
-        // still this worker's.
-        // The pid too: a library that left the group (setsid) is still the worker.
-        unsafe {
-            libc::kill(-self.pid, libc::SIGKILL);
-            libc::kill(self.pid, libc::SIGKILL);
-        }
+        // Until reaped below, the pid is still this worker's.
+        kill_tree(self.pid, true);
         let mut status = 0;
         // SAFETY: wait4 fills the zeroed rusage and the status.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -475,7 +496,14 @@ impl IsolatedSolver {
     }
 
     /// Why the puzzle being solved failed when its worker ended so.
-    fn failure(&self, how: &Result<i32, String>, fault: u64, guard: u64) -> String {
+    fn failure(&self, how: &Result<i32, String>, fault: u64, guard: u64, broken_fd: u32) -> String {
+        if broken_fd != 0 {
+            return format!(
+                "the solver closed (or replaced) descriptor {broken_fd} while solving it: a \
+                 pipe between its worker process and sudoku-bench, without which the worker \
+                 cannot go on"
+            );
+        }
         let mut why = format!("the solver's process {} while solving it", ended(how));
         if fault != 0 && guard != 0 && fault >= guard && fault - guard < GUARD_BYTES {
             why.push_str(&format!(
@@ -588,14 +616,24 @@ impl IsolatedSolver {
             }
             // The crashed puzzle's time ends here, before the kill and the reap.
             let noticed = monotonic_ns();
+            if let (Waited::Ended, Ok(worker)) = (&waited, &self.worker) {
+                // Given a moment to end by itself, a worker whose channel a solve broke
+                // says so in the header first.
+                exits_within(worker.pid as u32, CLOSE_GRACE);
+            }
             let Some((how, shared)) = self.end_worker() else {
                 return;
             };
             let header = shared.header();
-            let done = header.done.load(Ordering::Acquire).min(n);
-            read_answers(&shared, next..done, limits, out);
+            let done = header.done.load(Ordering::Acquire).clamp(next, n);
+            if !matches!(waited, Waited::TimedOut(_)) {
+                read_answers(&shared, next..done, limits, out);
+            }
             next = match waited {
-                Waited::TimedOut(at) if done == at => {
+                // The worker was seen past `at` and is back at it or before, or still on
+                // it: `at` had its window, and the rows before it their answers.
+                Waited::TimedOut(at) if done <= at => {
+                    read_answers(&shared, next..at, limits, out);
                     let t = limits.timeout.unwrap_or_default();
                     let ns = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
                     out[at as usize] = Some((timed_out(), ns));
@@ -603,13 +641,31 @@ impl IsolatedSolver {
                 }
                 // It moved on just as it was killed: the puzzle it was on when killed had
                 // not run past the limit, so it is solved again in a new worker, uncharged.
-                Waited::TimedOut(_) => done,
+                Waited::TimedOut(_) => {
+                    read_answers(&shared, next..done, limits, out);
+                    done
+                }
+                // It ended between batches, before it read this one: no puzzle's solve was
+                // under way, and which one left it to end so cannot be told.
+                _ if header.taken.load(Ordering::Acquire) == 0 => {
+                    let why = format!(
+                        "the worker for {} {} between batches of puzzles, solving none: which \
+                         puzzle's solve led to that cannot be told, so none is charged with it",
+                        self.spec.library.display(),
+                        ended(&how)
+                    );
+                    for slot in &mut out[next as usize..] {
+                        *slot = Some((Outcome::harness(why.clone()), 0));
+                    }
+                    return;
+                }
                 _ => {
                     if done < n {
                         let why = self.failure(
                             &how,
                             header.fault_addr.load(Ordering::Acquire),
                             header.guard_addr.load(Ordering::Acquire),
+                            header.broken_fd.load(Ordering::Acquire),
                         );
                         let started = header.started_ns.load(Ordering::Acquire);
                         let ns = noticed.saturating_sub(started);

@@ -21,6 +21,9 @@ pub(super) const SLOTS: usize = 128;
 pub(super) struct Header {
     /// The index of the puzzle being solved: the slots before it hold answers.
     pub(super) done: AtomicU32,
+    /// Set by the worker once it has read the request the parent sent last (which zeroes
+    /// it): a worker that ends before was solving none of its puzzles.
+    pub(super) taken: AtomicU32,
     /// When the puzzle at `done` began, in nanoseconds of `CLOCK_MONOTONIC` (one clock
     /// for every process of the machine). The parent sets it when it sends a request.
     pub(super) started_ns: AtomicU64,
@@ -32,6 +35,9 @@ pub(super) struct Header {
     /// The worker's peak resident set (KiB) and CPU time (ns), as of its last batch.
     pub(super) max_rss_kib: AtomicU64,
     pub(super) cpu_ns: AtomicU64,
+    /// The descriptor of the worker's channel to the parent that the solve of the puzzle
+    /// at `done` closed or replaced (0: none did), noted before the worker gives up.
+    pub(super) broken_fd: AtomicU32,
 }
 
 /// One puzzle of a batch.

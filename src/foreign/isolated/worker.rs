@@ -9,7 +9,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
+use std::os::fd::{FromRawFd, RawFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -23,21 +23,25 @@ static FAULT_NOTE: AtomicPtr<std::sync::atomic::AtomicU64> = AtomicPtr::new(std:
 /// The worker's work; its exit status. `args`: the library's path, the symbol, the
 /// configuration, and the memory limit in bytes or `-`.
 pub(crate) fn serve(args: &[OsString]) -> i32 {
+    // Moved high, where a library that takes descriptors 3 and 4 for its own (and closes
+    // them) does not reach them; the check after each solve catches one that does.
+    let (requests_fd, replies_fd) = (lift(REQUESTS_FD), lift(RESPONSES_FD));
     // SAFETY: the parent set these three descriptors up for this process alone, before
     // it started; nothing else here owns them.
     let (mut requests, mut replies, shared) = unsafe {
         (
-            File::from_raw_fd(REQUESTS_FD),
-            File::from_raw_fd(RESPONSES_FD),
+            File::from_raw_fd(requests_fd),
+            File::from_raw_fd(replies_fd),
             Shared::open(SHARED_FD),
         )
     };
     // What the library starts (system, popen) must not hold them: a crash would not close
     // the replies pipe while such a child lives.
-    for fd in [REQUESTS_FD, RESPONSES_FD, SHARED_FD] {
+    for fd in [requests_fd, replies_fd, SHARED_FD] {
         // SAFETY: fcntl on descriptors this process owns, with integer arguments.
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
+    let channel = Channel::of(&[requests_fd, replies_fd]);
     // A crashing library is a failed puzzle, not a core file per crash.
     let no_core = libc::rlimit {
         rlim_cur: 0,
@@ -96,8 +100,13 @@ pub(crate) fn serve(args: &[OsString]) -> i32 {
     let mut bytes = [0u8; Request::SIZE];
     while requests.read_exact(&mut bytes).is_ok() {
         let request = Request::decode(&bytes);
-        solve_range(&shared, &mut caller, &request);
+        shared.header().taken.store(1, Ordering::Release);
+        let solved = solve_range(&shared, &mut caller, &request, &channel);
         report_usage(&shared);
+        if solved.is_err() {
+            // The parent learns which puzzle from the header, and sees this end.
+            return CHANNEL_BROKEN;
+        }
         if replies.write_all(&Reply::Done.encode()).is_err() {
             break;
         }
@@ -105,25 +114,95 @@ pub(crate) fn serve(args: &[OsString]) -> i32 {
     0
 }
 
+/// The exit status of a worker whose channel to the parent a solve broke.
+const CHANNEL_BROKEN: i32 = 4;
+
 /// Solve slots `request.start..request.end`, each call timed between two readings of the
-/// clock, as the harness's clock times the built-in strategies: between two readings there
-/// is the call and storing its answer.
-fn solve_range(shared: &Shared, caller: &mut Caller, request: &Request) {
+/// clock, as the harness's clock times the built-in strategies: between them are the
+/// call and building its answer. `Err` once a call has closed or replaced a descriptor of
+/// `channel` (noted in the header, with the puzzle at `done` unfinished).
+///
+/// The puzzle being solved and when it began are read back from the shared header after
+/// each call rather than kept in locals: a library that `longjmp`s into a call of its that
+/// has returned comes back here with that call's registers, and would otherwise store
+/// its answer in an earlier puzzle's slot, timed from an earlier start, and go round the
+/// batch again.
+fn solve_range(
+    shared: &Shared,
+    caller: &mut Caller,
+    request: &Request,
+    channel: &Channel,
+) -> Result<(), ()> {
     let header = shared.header();
-    let mut last = monotonic_ns();
-    for i in request.start as usize..request.end as usize {
-        header.started_ns.store(last, Ordering::Release);
-        let (count, guesses) = caller.call(&shared.puzzle(i), request.limit);
+    header.done.store(request.start, Ordering::Release);
+    loop {
+        let i = header.done.load(Ordering::Acquire);
+        if i >= request.end {
+            return Ok(());
+        }
+        header.started_ns.store(monotonic_ns(), Ordering::Release);
+        let (count, guesses) = caller.call(&shared.puzzle(i as usize), request.limit);
         let answer = RawAnswer {
             count,
             guesses,
             solution: caller.solution(),
         };
         let now = monotonic_ns();
-        shared.answer(i, &answer, now.saturating_sub(last));
-        last = now;
-        header.done.store(i as u32 + 1, Ordering::Release);
+        let i = header.done.load(Ordering::Acquire);
+        let begun = header.started_ns.load(Ordering::Acquire);
+        if i >= request.end {
+            return Ok(());
+        }
+        shared.answer(i as usize, &answer, now.saturating_sub(begun));
+        if let Some(fd) = channel.broken() {
+            header.broken_fd.store(fd as u32, Ordering::Release);
+            return Err(());
+        }
+        header.done.store(i + 1, Ordering::Release);
     }
+}
+
+/// `fd` moved to a number near the top of what this process may open (at most 1024, so
+/// that its table of descriptors stays small), or left where it is when it cannot be.
+fn lift(fd: RawFd) -> RawFd {
+    // SAFETY: getrlimit fills a zeroed struct.
+    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    let top = RawFd::try_from(limit.rlim_cur.min(1024)).unwrap_or(1024);
+    let low = (top - 16).max(SHARED_FD + 1);
+    // SAFETY: fcntl and close on a descriptor this process owns, with integer arguments.
+    unsafe {
+        let high = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, low);
+        if high < 0 {
+            return fd;
+        }
+        libc::close(fd);
+        high
+    }
+}
+
+/// The worker's pipes to the parent, as they were when it started: a descriptor that no
+/// longer names the same pipe was closed (or closed and opened again) by the library.
+struct Channel(Vec<(RawFd, Option<(libc::dev_t, libc::ino_t)>)>);
+
+impl Channel {
+    fn of(fds: &[RawFd]) -> Channel {
+        Channel(fds.iter().map(|&fd| (fd, identity(fd))).collect())
+    }
+
+    /// The first descriptor that is not what it was, if any.
+    fn broken(&self) -> Option<RawFd> {
+        (self.0.iter())
+            .find(|(fd, was)| identity(*fd) != *was)
+            .map(|(fd, _)| *fd)
+    }
+}
+
+/// The device and inode `fd` names, or `None` when it is not open.
+fn identity(fd: RawFd) -> Option<(libc::dev_t, libc::ino_t)> {
+    // SAFETY: fstat fills a zeroed struct; a closed descriptor fails, checked.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    (unsafe { libc::fstat(fd, &mut stat) } == 0).then_some((stat.st_dev, stat.st_ino))
 }
 
 fn report_usage(shared: &Shared) {
