@@ -523,7 +523,8 @@ impl Corpus {
     ///
     /// A regular file's first bytes are read at once, so a compressed file's decoder starts
     /// (or fails) here, before any work; stdin's or a pipe's only on the first read, as
-    /// opening one must not wait for its writer.
+    /// opening one must not wait for its writer. A stream that breaks before its first
+    /// line is no failure to open: the first `read_chunk` returns its read error.
     pub fn open(path: &Path, read_as: impl Into<ReadAs>) -> Result<Corpus, LoadError> {
         let read_as = read_as.into();
         if path.as_os_str() == "-" {
@@ -559,7 +560,12 @@ impl Corpus {
             Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, read_as);
         corpus.file = identity;
         if size.is_some() {
-            corpus.start()?;
+            // A stream broken before its first line fails this corpus, not the command:
+            // its first read reports it, as a break further on is, and the others are read.
+            match corpus.start() {
+                Err(error @ LoadError::Read { .. }) => corpus.failed = Some(error),
+                started => started?,
+            }
         }
         Ok(corpus)
     }

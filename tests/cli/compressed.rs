@@ -414,3 +414,32 @@ fn spawn_measured(args: &[&OsStr]) -> (i32, libc::rusage) {
     assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
     (status, usage)
 }
+
+/// A stream cut (or corrupt) within its first block, where no decoder gives a line: the
+/// corpus reports its read error and the run goes on with the next corpus, as a `.gz` cut
+/// later does, whatever the format (a `.zst` or `.bz2` cut so stopped the whole command,
+/// the next corpus not run).
+#[test]
+fn a_stream_cut_in_its_first_block_fails_its_corpus_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(shipped("minimal.txt")).unwrap();
+    let plain = shipped("classic.txt");
+    let plain_rows = run_fast(plain.to_str().unwrap(), None);
+    for codec in Codec::ALL {
+        let compressed = compress(codec, &text);
+        let path = dir.path().join(format!("first.{}", codec.extension()));
+        // Past the header, short of any whole block.
+        std::fs::write(&path, &compressed[..40]).unwrap();
+        let out = bench()
+            .args(["run", "-s", "fast", "-q", "-o", "-"])
+            .arg(&path)
+            .arg(&plain)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{codec}: {stderr}");
+        let named = format!("{}: read error after line 0 ({codec})", path.display());
+        assert!(stderr.contains(&named), "{codec}: {stderr}");
+        assert!(comparable(&out.stdout) == plain_rows, "{codec}: {stderr}");
+    }
+}
