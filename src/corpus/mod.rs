@@ -32,7 +32,7 @@ mod text;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use xxhash_rust::xxh3::Xxh3;
@@ -141,6 +141,20 @@ pub enum LoadError {
     GridParts {
         /// The corpus.
         name: String,
+    },
+    /// A stop was asked for (see `Corpus::stop_on`) while the rest of a line longer than
+    /// `MAX_LINE` was read and dropped: the line is not taken, and nothing after it is
+    /// read.
+    #[error(
+        "{name}:{line}: stopped while skipping the rest of this line (longer than {max} \
+         bytes); it and the lines after it are not read",
+        max = MAX_LINE
+    )]
+    Stopped {
+        /// The corpus.
+        name: String,
+        /// The line being skipped.
+        line: u64,
     },
     /// The thread that reads ahead could not be started.
     #[error("{name}: cannot start the reader thread")]
@@ -499,6 +513,11 @@ pub struct Corpus {
     part: Option<part::Part>,
     /// The regular file read, whichever part of it is read.
     file: Option<FileIdentity>,
+    /// Non-zero once a stop is asked for: looked at while an over-long line is skipped,
+    /// which can take as long as the file is (`/dev/zero` never ends).
+    stop: Option<Arc<AtomicUsize>>,
+    /// The line whose skipping a stop cut short: its rest is unread, so nothing more is.
+    stopped_in: Option<u64>,
 }
 
 impl std::fmt::Debug for Corpus {
@@ -602,7 +621,17 @@ impl Corpus {
             header: None,
             part: None,
             file: None,
+            stop: None,
+            stopped_in: None,
         }
+    }
+
+    /// Stop reading once `requested` holds a non-zero value (a signal handler's cell),
+    /// even in the middle of a line longer than `MAX_LINE`: the read then ends with
+    /// [`LoadError::Stopped`] after the records before that line, and so does every later
+    /// one.
+    pub fn stop_on(&mut self, requested: Arc<AtomicUsize>) {
+        self.stop = Some(requested);
     }
 
     /// The name reports use: the path as given, or `-` for stdin.
@@ -636,6 +665,12 @@ impl Corpus {
         chunk.bytes = 0;
         if let Some(error) = self.failed.take() {
             return Err(error);
+        }
+        if let Some(line) = self.stopped_in {
+            return Err(LoadError::Stopped {
+                name: self.state.name.clone(),
+                line,
+            });
         }
         if let Err(error) = self.start() {
             self.failed = Some(error);
@@ -721,6 +756,19 @@ impl Corpus {
         // A CR ended the last piece: the line ends, with an LF too if one comes next.
         let mut after_cr = false;
         let ending: &[u8] = loop {
+            if past.is_some()
+                && self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed) != 0)
+            {
+                let line = self.state.line + 1;
+                self.stopped_in = Some(line);
+                return Err(LoadError::Stopped {
+                    name: self.state.name.clone(),
+                    line,
+                });
+            }
             let buf = match self.reader.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -884,6 +932,9 @@ impl Corpus {
     /// True when nothing is left to read: the next `read_chunk` would return no records
     /// and no error. False when that is not known without reading on.
     pub fn at_end(&mut self) -> bool {
+        if self.stopped_in.is_some() {
+            return false;
+        }
         if self.state.reading.grid().is_some_and(|rows| rows.is_open()) {
             return false;
         }
