@@ -99,7 +99,7 @@ impl From<Option<Format>> for ReadAs {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be opened.
-    #[error("cannot open {path}")]
+    #[error("cannot open {}", name_of(path))]
     Open {
         /// The corpus.
         path: PathBuf,
@@ -565,7 +565,7 @@ impl Corpus {
             Some(size) => {
                 Some(
                     FileIdentity::of(&mut file, size).map_err(|source| LoadError::Read {
-                        name: path.display().to_string(),
+                        name: name_of(path),
                         line: 0,
                         codec: None,
                         source,
@@ -575,8 +575,7 @@ impl Corpus {
             None => None,
         };
         let reader = BufReader::with_capacity(READ_BUFFER, file);
-        let mut corpus =
-            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, read_as);
+        let mut corpus = Corpus::from_reader(&name_of(path), Box::new(reader), size, read_as);
         corpus.file = identity;
         if size.is_some() {
             // A stream broken before its first line fails this corpus, not the command:
@@ -986,6 +985,22 @@ fn read_error(state: &State, codec: Option<Codec>, source: io::Error) -> LoadErr
         codec,
         source,
     }
+}
+
+/// The name a corpus at `path` is known by in rows, summaries and messages: the path as
+/// given, with each byte that is not UTF-8 written `\xhh`. `Path::display` makes every such
+/// byte U+FFFD, so two corpora whose paths differ only there became one name, and one
+/// corpus in the rows and the summary.
+pub fn name_of(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut name = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        name.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            name.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    name
 }
 
 /// Read a whole corpus into memory, every line with its bytes: for tests and small

@@ -81,7 +81,7 @@ impl Corpus {
         let read_as = read_as.into();
         if shard != Shard::WHOLE && read_as.format == Some(Format::Grid) {
             return Err(LoadError::GridParts {
-                name: path.display().to_string(),
+                name: super::name_of(path),
             });
         }
         let mut corpus = Corpus::open(path, read_as)?;

@@ -596,3 +596,100 @@ fn a_csv_puzzle_column_of_any_name_is_named_with_column() {
                 .and(predicate::str::contains(format!("{path}:2:")).not()),
         );
 }
+
+/// Two corpora whose names differ only in bytes that are not UTF-8 (`a\xff.txt`,
+/// `a\xfe.txt`) stay two: each is named with those bytes written `\xHH`, in the rows, the
+/// summary and the messages, so `report` and `compare` take the run. Both were named
+/// `a\u{fffd}.txt`, one summary row of two puzzles, and a CSV the readers refused as two
+/// rows for one line.
+#[cfg(unix)]
+#[test]
+fn corpora_named_by_bytes_that_are_not_utf8_stay_apart() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names = [
+        OsStr::from_bytes(b"a\xff.txt"),
+        OsStr::from_bytes(b"a\xfe.txt"),
+    ];
+    for name in names {
+        std::fs::write(dir.path().join(name), format!("{P}\n")).unwrap();
+    }
+    bench()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            "-s",
+            "fast",
+            "-q",
+            "-o",
+            "out.csv",
+            "--summary",
+            "s.json",
+        ])
+        .args(names)
+        .assert()
+        .success();
+    let rows = crate::rows(&std::fs::read(dir.path().join("out.csv")).unwrap());
+    let corpora: Vec<&str> = rows.iter().map(|r| r["corpus"].as_str()).collect();
+    assert_eq!(corpora, [r"a\xff.txt", r"a\xfe.txt"]);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("s.json")).unwrap()).unwrap();
+    let summarised: Vec<(&str, u64)> = summary["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["corpus"].as_str().unwrap(),
+                r["puzzles"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(summarised, [(r"a\xff.txt", 1), (r"a\xfe.txt", 1)]);
+    bench()
+        .current_dir(dir.path())
+        .args(["report", "out.csv", "-o", "report.html"])
+        .assert()
+        .success();
+    bench()
+        .current_dir(dir.path())
+        .args(["compare", "out.csv", "out.csv"])
+        .assert()
+        .success();
+    // A corpus that cannot be opened is named the same way.
+    bench()
+        .current_dir(dir.path())
+        .args(["run", "-s", "fast", "-q", "-o", "-"])
+        .arg(OsStr::from_bytes(b"b\xff.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(r"cannot open b\xff.txt"));
+}
+
+/// A corpus whose path holds `\xff` as four characters and one holding the byte 0xff would
+/// share a name: refused before any work, naming both.
+#[cfg(unix)]
+#[test]
+fn two_corpora_that_would_share_a_name_are_refused() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names = [
+        OsStr::from_bytes(br"a\xff.txt"),
+        OsStr::from_bytes(b"a\xff.txt"),
+    ];
+    for name in names {
+        std::fs::write(dir.path().join(name), format!("{P}\n")).unwrap();
+    }
+    bench()
+        .current_dir(dir.path())
+        .args(["run", "-s", "fast", "-q", "-o", "out.csv"])
+        .args(names)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            r#"corpora "a\\xff.txt" and "a\xFF.txt" would both be named a\xff.txt"#,
+        ));
+    assert!(!dir.path().join("out.csv").exists());
+}
