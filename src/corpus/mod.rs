@@ -391,6 +391,7 @@ impl Chunk {
             state.seen.take_line(len, hash);
         }
         if foreign && state.layout.is_some() {
+            state.follow_quotes(content);
             return Ok(());
         }
         // The kind is written where the record would go, then kept or not.
@@ -605,6 +606,7 @@ impl Corpus {
                 skip_through: 0,
                 round_robin: None,
                 seen: Identity::default(),
+                open_quote: None,
                 reading: Reading::new(&read_as),
                 read_as,
             },

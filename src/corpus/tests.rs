@@ -165,7 +165,8 @@ fn csv_faults_are_records() {
     );
     assert_eq!(
         malformed(&k[3]).0,
-        "unterminated quote starting at column 3"
+        "the quoted field starting at column 3 runs past the line: a CSV field holding a \
+         line break is not read, nor are the lines up to its closing quote"
     );
     let k = kinds("puzzle,solution\n12345\n");
     assert_eq!(malformed(&k[1]), ("expected 81 cells, found 5", 1));

@@ -693,3 +693,78 @@ fn two_corpora_that_would_share_a_name_are_refused() {
         ));
     assert!(!dir.path().join("out.csv").exists());
 }
+
+/// A quoted CSV field holding a line break is not read: the line it opens on, the lines
+/// inside it and the one that closes it are each `malformed`, saying so, and the records
+/// after it are read as before. The pieces are never solved (a closing line `X",S` was,
+/// its second field taken for the puzzle), whether the corpus is read whole or in parts,
+/// by byte range (a file) or round robin (stdin).
+#[test]
+fn a_quoted_csv_field_spanning_lines_is_malformed_on_each_of_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("q.csv");
+    // 1 header; 2 a record; 3 opens a field; 4 inside it, a record's shape; 5 closes it,
+    // then a solution as its next field; 6, 7 records.
+    let text = format!(
+        "id,puzzle,solution\n1,{Q},{Q_SOLUTION}\n2,\"{Q}\n3,{Q},{Q_SOLUTION}\nX\",{Q_SOLUTION}\n\
+         4,{Q},{Q_SOLUTION}\n5,{Q},{Q_SOLUTION}\n"
+    );
+    std::fs::write(&corpus, &text).unwrap();
+    let path = corpus.to_str().unwrap();
+    let run = |args: &[&str], stdin: Option<&str>| {
+        let mut cmd = bench();
+        cmd.args(["run", "-s", "fast", "-q", "-o", "-"]).args(args);
+        if let Some(stdin) = stdin {
+            cmd.write_stdin(stdin.to_string());
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        crate::rows(&out)
+            .into_iter()
+            .map(|r| {
+                (
+                    r["line"].parse::<u64>().unwrap(),
+                    r["status"].clone(),
+                    r["error"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let whole = run(&[path], None);
+    let statuses: Vec<(u64, &str)> = whole.iter().map(|(l, s, _)| (*l, s.as_str())).collect();
+    assert_eq!(
+        statuses,
+        [
+            (2, "unique"),
+            (3, "malformed"),
+            (4, "malformed"),
+            (5, "malformed"),
+            (6, "unique"),
+            (7, "unique")
+        ]
+    );
+    assert!(whole[1].2.contains("runs past the line"), "{:?}", whole[1]);
+    assert!(
+        whole[2]
+            .2
+            .contains("inside the quoted field opened on line 3"),
+        "{:?}",
+        whole[2]
+    );
+    assert!(
+        whole[3].2.contains("its closing quote is on this line"),
+        "{:?}",
+        whole[3]
+    );
+    for parts in [2, 3, 4] {
+        for (how, stdin) in [("a file", None), ("stdin", Some(text.as_str()))] {
+            let mut rows = Vec::new();
+            for k in 1..=parts {
+                let shard = format!("{k}/{parts}");
+                let corpus = if stdin.is_some() { "-" } else { path };
+                rows.extend(run(&["--shard", &shard, corpus], stdin));
+            }
+            rows.sort();
+            assert_eq!(rows, whole, "{parts} parts of {how}");
+        }
+    }
+}
