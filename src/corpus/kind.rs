@@ -45,10 +45,10 @@ pub(super) enum Reading {
     /// Each line its own record, and nothing else to do.
     Lines,
     /// Each line its own record, in a corpus whose format is detected, until it gives a
-    /// puzzle: how many of its lines looked like a grid's (rows of 9 cells, rules), and
-    /// whether one was a row. Two such lines, one a row, are a grid read as text, each row
-    /// malformed: refused, naming the layout, rather than reported as a run of bad lines
-    /// with nothing searched.
+    /// puzzle: how many lines in a row (blanks and comments aside) looked like a grid's
+    /// (rows of 9 cells, rules), and whether one was a row. Two such lines, one a row, are
+    /// a grid read as text, each row malformed: refused, naming the layout, rather than
+    /// reported as a run of bad lines with nothing searched.
     Watching { grid_lines: u8, row: bool },
     /// A grid corpus: its lines become records through its grid (it has no `layout`).
     /// Boxed, so that telling `Lines` on the hot path reads a tag, not a field of `Rows`.
@@ -217,6 +217,14 @@ impl State {
             Kind::Comment | Kind::Blank => None,
         };
         let Some(is_row) = is_row else {
+            // Two rows must be neighbours (blanks and comments aside) to be a grid's: a
+            // corrupt stream's garbage holds row-like lines far apart among bad ones.
+            if matches!(kind, Kind::Malformed { .. }) {
+                self.reading = Reading::Watching {
+                    grid_lines: 0,
+                    row: false,
+                };
+            }
             return Ok(());
         };
         let (grid_lines, row) = (grid_lines.saturating_add(1), row || is_row);

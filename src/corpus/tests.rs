@@ -918,6 +918,8 @@ fn leading_grid_rows_read_as_text_are_refused_naming_the_layout() {
     // as text on purpose: read as text.
     for input in [
         format!("123456789\n{P}\n123456789\n"),
+        // Rows apart, among bad lines: what a corrupt stream decodes to.
+        "123456789\n\x01\u{fffd}garbage\n123456789\n".to_string(),
         format!("-----\n=====\n{P}\n"),
         format!("{P}\n{}", grid_rows(P, "\n")),
     ] {
