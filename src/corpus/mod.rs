@@ -107,9 +107,19 @@ pub enum LoadError {
         source: io::Error,
     },
     /// `codec`: the corpus's compression, named since a broken stream is its usual cause.
+    /// Its lines before the break were taken as decoded: a stream's check (gzip's CRC,
+    /// at the end of a member) comes after its text, so a corrupt one decodes to garbage
+    /// lines first, which no reader in constant memory can hold back. The message says so.
     #[error(
         "{name}: read error after line {line}{}",
-        .codec.map(|c| format!(" ({c})")).unwrap_or_default()
+        match (codec, line) {
+            (None, _) => String::new(),
+            (Some(c), 0) => format!(" ({c})"),
+            (Some(c), _) => format!(
+                " ({c}; the lines before it were decoded unchecked: if the stream is corrupt, \
+                 not only cut, their rows may be garbage, not the file's lines)"
+            ),
+        }
     )]
     Read {
         /// The corpus, as named on the command line.
