@@ -93,10 +93,11 @@ fn expected(bytes: &[u8]) -> Vec<Record> {
                 } else if let Some(layout) = &layout {
                     let kind = layout.classify(content);
                     let csv_line = matches!(layout, Layout::Csv(_));
-                    if csv_line && matches!(kind, Kind::Malformed { .. }) {
-                        if csv::ends_inside_quote(content, false) {
-                            open = Some(i as u64 + 1);
-                        }
+                    if csv_line
+                        && matches!(kind, Kind::Malformed { .. })
+                        && csv::ends_inside_quote(content, false)
+                    {
+                        open = Some(i as u64 + 1);
                     }
                     kind
                 } else if let Some(csv) = CsvLayout::from_header(trimmed) {
