@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::classify::{Classified, Classifier};
-use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, ReadAs, Record, Shard};
+use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, LoadError, ReadAs, Record, Shard};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
 use sudoku_bench::strategy::Limits;
@@ -194,18 +194,21 @@ impl Check {
     /// Check every entry of `corpus`, saying each fault; `Some` with the entries read but
     /// not checked when `stop` came first.
     fn corpus(&mut self, corpus: &mut Corpus, stop: &Stop) -> anyhow::Result<Option<u64>> {
+        corpus.stop_on(stop.cell());
         loop {
             if stop.requested() {
                 return Ok(Some(0));
             }
             // A read error ends this corpus like its end does.
-            let n = corpus
-                .read_chunk(&mut self.chunk, CHUNK)
-                .unwrap_or_else(|e| {
+            let n = match corpus.read_chunk(&mut self.chunk, CHUNK) {
+                Ok(n) => n,
+                Err(LoadError::Stopped { .. }) => return Ok(Some(0)),
+                Err(e) => {
                     self.progress.read_failed(e);
                     self.tally.read_failures += 1;
                     0
-                });
+                }
+            };
             if n == 0 {
                 break;
             }

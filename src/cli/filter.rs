@@ -15,7 +15,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::canonical::minimal_form;
 use sudoku_bench::classify::{Classified, Classifier};
-use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, ReadAs, Record, Shard};
+use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, LoadError, ReadAs, Record, Shard};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::Status;
@@ -312,17 +312,21 @@ impl<'p> Filter<'p> {
         // Comments seen before the corpus shows its layout wait, so that none of the lines
         // of a refused corpus is written.
         let mut held = Held::default();
+        corpus.stop_on(stop.cell());
         loop {
             if stop.requested() {
                 return Ok(Some(0));
             }
             // A read error ends this corpus like its end does.
-            let read = corpus.read_chunk(&mut self.chunk, self.sorter.plan.chunk_size);
-            let n = read.unwrap_or_else(|e| {
-                self.progress.read_failed(e);
-                self.sorter.failures += 1;
-                0
-            });
+            let n = match corpus.read_chunk(&mut self.chunk, self.sorter.plan.chunk_size) {
+                Ok(n) => n,
+                Err(LoadError::Stopped { .. }) => return Ok(Some(0)),
+                Err(e) => {
+                    self.progress.read_failed(e);
+                    self.sorter.failures += 1;
+                    0
+                }
+            };
             if n == 0 {
                 break;
             }

@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sudoku_bench::compress::{Codec, Encoder};
+use sudoku_bench::corpus::name_of;
 
 use super::exit::Interrupted;
 use super::signals;
@@ -418,6 +419,9 @@ fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::R
             );
         }
     }
+    if let Reads::Corpora = reads {
+        one_name_each(inputs)?;
+    }
     let output_ids: Vec<Identity> = outputs.iter().map(|o| Identity::output(&o.path)).collect();
     for (i, (output, id)) in outputs.iter().zip(&output_ids).enumerate() {
         // A default name never replaces a file (it gains a suffix), an input included.
@@ -524,6 +528,23 @@ fn place(output: &Output) -> anyhow::Result<()> {
             )
         }),
     }
+}
+
+/// Refuse two corpora under one name: a corpus's rows and summary row are told apart by
+/// it, so they would become one. Only paths that are not UTF-8 can meet so, one's `\xhh`
+/// being the other's byte (`name_of`).
+fn one_name_each(corpora: &[PathBuf]) -> anyhow::Result<()> {
+    let names: Vec<String> = corpora.iter().map(|p| name_of(p)).collect();
+    for (i, (path, name)) in corpora.iter().zip(&names).enumerate() {
+        if let Some(first) = (0..i).find(|&j| names[j] == *name && corpora[j] != *path) {
+            bail!(
+                "corpora {:?} and {path:?} would both be named {name} in the rows and the \
+                 summary (a byte that is not UTF-8 is written \\xhh there): rename one",
+                corpora[first]
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `check_runs` for a command that may read one run twice (`compare run.csv run.csv`

@@ -4,8 +4,10 @@
 //! `puzzle`, `puzzles`, `quiz`, `sudoku` for the puzzle; `solutions`, `solution` for the
 //! solution. This covers the Kaggle layouts `quizzes,solutions` and
 //! `id,puzzle,solution,clues,difficulty`; other names are given (`ReadAs`). Records are
-//! one per line; a quoted field may hold commas and `""` escapes, but not a line break (no
-//! Sudoku corpus needs one).
+//! one per line; a quoted field may hold commas and `""` escapes. A quoted field that holds
+//! a line break (no Sudoku corpus needs one) is not read: the line it opens on and every
+//! line up to its closing quote are malformed, each saying so (`ends_inside_quote` tells
+//! them), so that no piece of it is taken for a record of its own.
 
 use super::parsed::{Bad, Fields};
 use super::text::cell_error;
@@ -93,6 +95,30 @@ fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), usize> {
     }
 }
 
+/// Whether a data line (its content, without its ending) ends inside a quoted field, as
+/// `split` reads fields; `inside` when it starts inside one, opened on an earlier line.
+pub(super) fn ends_inside_quote(line: &[u8], inside: bool) -> bool {
+    let fields = if inside {
+        let mut i = 0;
+        let closed = loop {
+            match line.get(i) {
+                None => return true,
+                Some(b'"') if line.get(i + 1) == Some(&b'"') => i += 2,
+                Some(b'"') => break i + 1,
+                Some(_) => i += 1,
+            }
+        };
+        // What follows the closing quote belongs to the field, up to a comma.
+        match line[closed..].iter().position(|&b| b == b',') {
+            Some(comma) => &line[closed + comma + 1..],
+            None => return false,
+        }
+    } else {
+        line.trim_ascii()
+    };
+    split(fields, &mut Vec::new()).is_err()
+}
+
 /// A line read as a CSV header: its column names, quotes removed and spaces around trimmed.
 pub(super) struct Header {
     pub names: Vec<String>,
@@ -177,7 +203,11 @@ impl CsvLayout {
     pub(super) fn parse(&self, line: &[u8]) -> Result<Fields, Bad> {
         let mut fields = Vec::with_capacity(self.columns);
         split(line, &mut fields).map_err(|column| Bad {
-            reason: format!("unterminated quote starting at column {column}"),
+            reason: format!(
+                "the quoted field starting at column {column} runs past the line: a CSV \
+                 field holding a line break is not read, nor are the lines up to its \
+                 closing quote"
+            ),
             column,
         })?;
         let Some(puzzle) = fields.get(self.puzzle) else {

@@ -30,6 +30,9 @@ pub(super) struct State {
     pub round_robin: Option<super::Shard>,
     /// What the lines taken so far add up to (`Corpus::identity`).
     pub seen: super::Identity,
+    /// In a CSV corpus, the line a quoted field opened on that has not closed yet: the
+    /// lines up to its closing quote are pieces of it, not records.
+    pub open_quote: Option<u64>,
     /// How lines become records beyond what `layout` says: one by one with nothing
     /// more to do (the hot path), one by one while watching the leading ones, or through
     /// a grid.
@@ -42,10 +45,10 @@ pub(super) enum Reading {
     /// Each line its own record, and nothing else to do.
     Lines,
     /// Each line its own record, in a corpus whose format is detected, until it gives a
-    /// puzzle: how many of its lines looked like a grid's (rows of 9 cells, rules), and
-    /// whether one was a row. Two such lines, one a row, are a grid read as text, each row
-    /// malformed: refused, naming the layout, rather than reported as a run of bad lines
-    /// with nothing searched.
+    /// puzzle: how many lines in a row (blanks and comments aside) looked like a grid's
+    /// (rows of 9 cells, rules), and whether one was a row. Two such lines, one a row, are
+    /// a grid read as text, each row malformed: refused, naming the layout, rather than
+    /// reported as a run of bad lines with nothing searched.
     Watching { grid_lines: u8, row: bool },
     /// A grid corpus: its lines become records through its grid (it has no `layout`).
     /// Boxed, so that telling `Lines` on the hot path reads a tag, not a field of `Rows`.
@@ -103,6 +106,10 @@ impl State {
         content: &[u8],
         cut: bool,
     ) -> Result<(), LoadError> {
+        if let Some(first) = self.open_quote {
+            *slot = self.inside_quote(first, content);
+            return Ok(());
+        }
         if cut {
             *slot = Kind::Malformed {
                 reason: format!("line is longer than {MAX_LINE} bytes"),
@@ -115,7 +122,13 @@ impl State {
             None => *slot = Kind::Blank,
             Some(b'#') => *slot = Kind::Comment,
             Some(_) => match &self.layout {
-                Some(layout) => set_kind(slot, layout.classify(content)),
+                Some(layout) => {
+                    set_kind(slot, layout.classify(content));
+                    // Only a malformed CSV line can open a field it does not close.
+                    if let (Layout::Csv(_), Kind::Malformed { .. }) = (layout, &*slot) {
+                        self.follow_quotes(content);
+                    }
+                }
                 None => {
                     let layout = self.detect(line)?;
                     *slot = match layout {
@@ -127,6 +140,41 @@ impl State {
             },
         }
         Ok(())
+    }
+
+    /// A line of a CSV corpus inside the quoted field opened on line `first`: malformed,
+    /// and the end of the field once it closes the quote.
+    #[cold]
+    fn inside_quote(&mut self, first: u64, content: &[u8]) -> Kind {
+        self.follow_quotes(content);
+        let closed = match self.open_quote {
+            Some(_) => "",
+            None => "; its closing quote is on this line",
+        };
+        Kind::Malformed {
+            reason: format!(
+                "inside the quoted field opened on line {first}: a CSV field holding a line \
+                 break is not read{closed}"
+            ),
+            column: 1,
+        }
+    }
+
+    /// Follow the quotes of a CSV corpus's line (its content): whether a quoted field is
+    /// left open after it. For every line of the corpus, another part's too, so that each
+    /// part knows which of its lines are pieces of a field.
+    pub fn follow_quotes(&mut self, content: &[u8]) {
+        if !matches!(self.layout, Some(Layout::Csv(_))) {
+            return;
+        }
+        let inside = self.open_quote.is_some();
+        if !inside && memchr::memchr(b'"', content).is_none() {
+            return;
+        }
+        self.open_quote = match csv::ends_inside_quote(content, inside) {
+            true => self.open_quote.or(Some(self.line)),
+            false => None,
+        };
     }
 
     /// `kind_into` off the hot path: a grid corpus's line, or a leading line watched.
@@ -169,6 +217,14 @@ impl State {
             Kind::Comment | Kind::Blank => None,
         };
         let Some(is_row) = is_row else {
+            // Two rows must be neighbours (blanks and comments aside) to be a grid's: a
+            // corrupt stream's garbage holds row-like lines far apart among bad ones.
+            if matches!(kind, Kind::Malformed { .. }) {
+                self.reading = Reading::Watching {
+                    grid_lines: 0,
+                    row: false,
+                };
+            }
             return Ok(());
         };
         let (grid_lines, row) = (grid_lines.saturating_add(1), row || is_row);

@@ -32,7 +32,7 @@ mod text;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use xxhash_rust::xxh3::Xxh3;
@@ -99,7 +99,7 @@ impl From<Option<Format>> for ReadAs {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be opened.
-    #[error("cannot open {path}")]
+    #[error("cannot open {}", name_of(path))]
     Open {
         /// The corpus.
         path: PathBuf,
@@ -107,9 +107,19 @@ pub enum LoadError {
         source: io::Error,
     },
     /// `codec`: the corpus's compression, named since a broken stream is its usual cause.
+    /// Its lines before the break were taken as decoded: a stream's check (gzip's CRC,
+    /// at the end of a member) comes after its text, so a corrupt one decodes to garbage
+    /// lines first, which no reader in constant memory can hold back. The message says so.
     #[error(
         "{name}: read error after line {line}{}",
-        .codec.map(|c| format!(" ({c})")).unwrap_or_default()
+        match (codec, line) {
+            (None, _) => String::new(),
+            (Some(c), 0) => format!(" ({c})"),
+            (Some(c), _) => format!(
+                " ({c}; the lines before it were decoded unchecked: if the stream is corrupt, \
+                 not only cut, their rows may be garbage, not the file's lines)"
+            ),
+        }
     )]
     Read {
         /// The corpus, as named on the command line.
@@ -141,6 +151,20 @@ pub enum LoadError {
     GridParts {
         /// The corpus.
         name: String,
+    },
+    /// A stop was asked for (see `Corpus::stop_on`) while the rest of a line longer than
+    /// `MAX_LINE` was read and dropped: the line is not taken, and nothing after it is
+    /// read.
+    #[error(
+        "{name}:{line}: stopped while skipping the rest of this line (longer than {max} \
+         bytes); it and the lines after it are not read",
+        max = MAX_LINE
+    )]
+    Stopped {
+        /// The corpus.
+        name: String,
+        /// The line being skipped.
+        line: u64,
     },
     /// The thread that reads ahead could not be started.
     #[error("{name}: cannot start the reader thread")]
@@ -377,6 +401,7 @@ impl Chunk {
             state.seen.take_line(len, hash);
         }
         if foreign && state.layout.is_some() {
+            state.follow_quotes(content);
             return Ok(());
         }
         // The kind is written where the record would go, then kept or not.
@@ -499,6 +524,11 @@ pub struct Corpus {
     part: Option<part::Part>,
     /// The regular file read, whichever part of it is read.
     file: Option<FileIdentity>,
+    /// Non-zero once a stop is asked for: looked at while an over-long line is skipped,
+    /// which can take as long as the file is (`/dev/zero` never ends).
+    stop: Option<Arc<AtomicUsize>>,
+    /// The line whose skipping a stop cut short: its rest is unread, so nothing more is.
+    stopped_in: Option<u64>,
 }
 
 impl std::fmt::Debug for Corpus {
@@ -523,7 +553,8 @@ impl Corpus {
     ///
     /// A regular file's first bytes are read at once, so a compressed file's decoder starts
     /// (or fails) here, before any work; stdin's or a pipe's only on the first read, as
-    /// opening one must not wait for its writer.
+    /// opening one must not wait for its writer. A stream that breaks before its first
+    /// line is no failure to open: the first `read_chunk` returns its read error.
     pub fn open(path: &Path, read_as: impl Into<ReadAs>) -> Result<Corpus, LoadError> {
         let read_as = read_as.into();
         if path.as_os_str() == "-" {
@@ -545,7 +576,7 @@ impl Corpus {
             Some(size) => {
                 Some(
                     FileIdentity::of(&mut file, size).map_err(|source| LoadError::Read {
-                        name: path.display().to_string(),
+                        name: name_of(path),
                         line: 0,
                         codec: None,
                         source,
@@ -555,11 +586,15 @@ impl Corpus {
             None => None,
         };
         let reader = BufReader::with_capacity(READ_BUFFER, file);
-        let mut corpus =
-            Corpus::from_reader(&path.display().to_string(), Box::new(reader), size, read_as);
+        let mut corpus = Corpus::from_reader(&name_of(path), Box::new(reader), size, read_as);
         corpus.file = identity;
         if size.is_some() {
-            corpus.start()?;
+            // A stream broken before its first line fails this corpus, not the command:
+            // its first read reports it, as a break further on is, and the others are read.
+            match corpus.start() {
+                Err(error @ LoadError::Read { .. }) => corpus.failed = Some(error),
+                started => started?,
+            }
         }
         Ok(corpus)
     }
@@ -581,6 +616,7 @@ impl Corpus {
                 skip_through: 0,
                 round_robin: None,
                 seen: Identity::default(),
+                open_quote: None,
                 reading: Reading::new(&read_as),
                 read_as,
             },
@@ -596,7 +632,17 @@ impl Corpus {
             header: None,
             part: None,
             file: None,
+            stop: None,
+            stopped_in: None,
         }
+    }
+
+    /// Stop reading once `requested` holds a non-zero value (a signal handler's cell),
+    /// even in the middle of a line longer than `MAX_LINE`: the read then ends with
+    /// [`LoadError::Stopped`] after the records before that line, and so does every later
+    /// one.
+    pub fn stop_on(&mut self, requested: Arc<AtomicUsize>) {
+        self.stop = Some(requested);
     }
 
     /// The name reports use: the path as given, or `-` for stdin.
@@ -630,6 +676,12 @@ impl Corpus {
         chunk.bytes = 0;
         if let Some(error) = self.failed.take() {
             return Err(error);
+        }
+        if let Some(line) = self.stopped_in {
+            return Err(LoadError::Stopped {
+                name: self.state.name.clone(),
+                line,
+            });
         }
         if let Err(error) = self.start() {
             self.failed = Some(error);
@@ -715,6 +767,19 @@ impl Corpus {
         // A CR ended the last piece: the line ends, with an LF too if one comes next.
         let mut after_cr = false;
         let ending: &[u8] = loop {
+            if past.is_some()
+                && self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed) != 0)
+            {
+                let line = self.state.line + 1;
+                self.stopped_in = Some(line);
+                return Err(LoadError::Stopped {
+                    name: self.state.name.clone(),
+                    line,
+                });
+            }
             let buf = match self.reader.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -878,6 +943,9 @@ impl Corpus {
     /// True when nothing is left to read: the next `read_chunk` would return no records
     /// and no error. False when that is not known without reading on.
     pub fn at_end(&mut self) -> bool {
+        if self.stopped_in.is_some() {
+            return false;
+        }
         if self.state.reading.grid().is_some_and(|rows| rows.is_open()) {
             return false;
         }
@@ -929,6 +997,22 @@ fn read_error(state: &State, codec: Option<Codec>, source: io::Error) -> LoadErr
         codec,
         source,
     }
+}
+
+/// The name a corpus at `path` is known by in rows, summaries and messages: the path as
+/// given, with each byte that is not UTF-8 written `\xhh`. `Path::display` makes every such
+/// byte U+FFFD, so two corpora whose paths differ only there became one name, and one
+/// corpus in the rows and the summary.
+pub fn name_of(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut name = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        name.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            name.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    name
 }
 
 /// Read a whole corpus into memory, every line with its bytes: for tests and small

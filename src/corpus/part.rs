@@ -15,8 +15,11 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
+use super::kind::State;
 use super::split::{self, Split};
-use super::{Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, ReadAs, Shard, READ_BUFFER};
+use super::{
+    Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, ReadAs, Shard, MAX_LINE, READ_BUFFER,
+};
 
 /// Bytes read at a time when counting line endings.
 const SCAN_BLOCK: usize = 1 << 20;
@@ -81,7 +84,7 @@ impl Corpus {
         let read_as = read_as.into();
         if shard != Shard::WHOLE && read_as.format == Some(Format::Grid) {
             return Err(LoadError::GridParts {
-                name: path.display().to_string(),
+                name: super::name_of(path),
             });
         }
         let mut corpus = Corpus::open(path, read_as)?;
@@ -165,8 +168,14 @@ fn by_bytes(mut head: Corpus, path: &Path, shard: Shard, size: u64) -> Result<Co
     let line = match failed {
         Some(_) => head.state.line,
         None => {
-            head.state.line
-                + count_line_ends(&mut file, head.bytes_read, first).map_err(read_err)?
+            let (ends, quoted) =
+                count_line_ends(&mut file, head.bytes_read, first).map_err(read_err)?;
+            let line = head.state.line + ends;
+            if quoted {
+                follow_quotes(&mut file, &mut head.state, head.bytes_read, first)
+                    .map_err(read_err)?;
+            }
+            line
         }
     };
     file.seek(SeekFrom::Start(first)).map_err(read_err)?;
@@ -178,6 +187,7 @@ fn by_bytes(mut head: Corpus, path: &Path, shard: Shard, size: u64) -> Result<Co
         head.state.read_as.clone(),
     );
     part.state.layout = head.state.layout.take();
+    part.state.open_quote = head.state.open_quote;
     part.state.line = line;
     part.started = true;
     part.bytes_read = first - start;
@@ -227,14 +237,16 @@ fn next_line_start(file: &mut File, start: u64) -> io::Result<u64> {
 }
 
 /// Line endings in bytes [from, to) of `file`, `to` being the start of a line: LFs, and
-/// CRs not followed by an LF. Counted a block at a time, without parsing a line.
-fn count_line_ends(file: &mut File, from: u64, to: u64) -> io::Result<u64> {
+/// CRs not followed by an LF. Counted a block at a time, without parsing a line. Also
+/// whether a `"` is among them: a CSV corpus's part may then start inside a quoted field.
+fn count_line_ends(file: &mut File, from: u64, to: u64) -> io::Result<(u64, bool)> {
     file.seek(SeekFrom::Start(from))?;
     let mut block = vec![0u8; SCAN_BLOCK];
     let (mut left, mut count) = (to.saturating_sub(from), 0u64);
     // The last block ended in a CR: one line ending, whatever comes next (an LF next
     // is its other half, counted as the LF).
     let mut cr_at_end = false;
+    let mut quoted = false;
     while left > 0 {
         let want = left.min(SCAN_BLOCK as u64) as usize;
         let n = match file.read(&mut block[..want]) {
@@ -249,6 +261,7 @@ fn count_line_ends(file: &mut File, from: u64, to: u64) -> io::Result<u64> {
             Err(e) => return Err(e),
         };
         let buf = &block[..n];
+        quoted = quoted || memchr::memchr(b'"', buf).is_some();
         if cr_at_end && buf[0] != b'\n' {
             count += 1;
         }
@@ -263,7 +276,56 @@ fn count_line_ends(file: &mut File, from: u64, to: u64) -> io::Result<u64> {
         }
         left -= n as u64;
     }
-    Ok(count + u64::from(cr_at_end))
+    Ok((count + u64::from(cr_at_end), quoted))
+}
+
+/// Follow the quotes of the lines in bytes [from, to) of `file` (`to` the start of a
+/// line) into `state`, whose last line is the one before `from`, as reading them would:
+/// whether a quoted field is open where a part starts. Like the reader, only the first
+/// `MAX_LINE` bytes of a line are looked at.
+fn follow_quotes(file: &mut File, state: &mut State, from: u64, to: u64) -> io::Result<()> {
+    file.seek(SeekFrom::Start(from))?;
+    let mut reader = BufReader::with_capacity(READ_BUFFER, file.take(to - from));
+    let mut line = Vec::new();
+    // The line's content goes on past the buffer; a CR ended the last piece.
+    let (mut after_cr, mut open) = (false, false);
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if after_cr {
+            after_cr = false;
+            if buf.first() == Some(&b'\n') {
+                reader.consume(1);
+                continue;
+            }
+        }
+        if buf.is_empty() {
+            if open {
+                state.line += 1;
+                state.follow_quotes(&line);
+            }
+            return Ok(());
+        }
+        let (content, used, ended) = match split::first_line(buf) {
+            Split::Line { content, len } => (content, len, true),
+            Split::Open { content, cr } => {
+                after_cr = cr;
+                (content, buf.len(), cr)
+            }
+        };
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&buf[..content.min(room)]);
+        reader.consume(used);
+        open = !ended;
+        if ended {
+            state.line += 1;
+            state.follow_quotes(&line);
+            line.clear();
+        }
+    }
 }
 
 #[cfg(test)]

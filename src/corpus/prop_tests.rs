@@ -46,11 +46,39 @@ fn reference_lines(bytes: &[u8]) -> Vec<(&[u8], &[u8])> {
 /// The records the reference lines must give, every line's.
 fn expected(bytes: &[u8]) -> Vec<Record> {
     let mut layout: Option<Layout> = None;
+    // A CSV quoted field left open: the line it opened on.
+    let mut open: Option<u64> = None;
     reference_lines(bytes)
         .into_iter()
         .enumerate()
         .map(|(i, (content, ending))| {
             let trimmed = content.trim_ascii();
+            let raw_of = || match content.len() > MAX_LINE {
+                true => Raw::Cut,
+                false => Raw::Whole([content, ending].concat()),
+            };
+            if let Some(first) = open {
+                let kept = &content[..content.len().min(MAX_LINE)];
+                let inside = csv::ends_inside_quote(kept, true);
+                open = open.filter(|_| inside);
+                let closed = if inside {
+                    ""
+                } else {
+                    "; its closing quote is on this line"
+                };
+                let kind = Kind::Malformed {
+                    reason: format!(
+                        "inside the quoted field opened on line {first}: a CSV field \
+                         holding a line break is not read{closed}"
+                    ),
+                    column: 1,
+                };
+                return Record {
+                    line: i as u64 + 1,
+                    raw: raw_of(),
+                    kind,
+                };
+            }
             let (kind, raw) = if content.len() > MAX_LINE {
                 let kind = Kind::Malformed {
                     reason: format!("line is longer than {MAX_LINE} bytes"),
@@ -63,7 +91,15 @@ fn expected(bytes: &[u8]) -> Vec<Record> {
                 } else if trimmed[0] == b'#' {
                     Kind::Comment
                 } else if let Some(layout) = &layout {
-                    layout.classify(content)
+                    let kind = layout.classify(content);
+                    let csv_line = matches!(layout, Layout::Csv(_));
+                    if csv_line
+                        && matches!(kind, Kind::Malformed { .. })
+                        && csv::ends_inside_quote(content, false)
+                    {
+                        open = Some(i as u64 + 1);
+                    }
+                    kind
                 } else if let Some(csv) = CsvLayout::from_header(trimmed) {
                     layout = Some(Layout::Csv(csv));
                     Kind::Header
@@ -108,6 +144,10 @@ fn line() -> impl Strategy<Value = Vec<u8>> {
         Just(format!("{}é{}", &P[..40], &P[41..]).into_bytes()),
         Just(format!("{P},{P}").into_bytes()),
         Just(b"quizzes,solutions".to_vec()),
+        // A CSV field's quote opened and left open, closed on a later line, or both.
+        Just(format!("\"{P}").into_bytes()),
+        Just(format!("x\",{P}").into_bytes()),
+        Just(format!("{P},\"a\"\"b").into_bytes()),
         Just(b"# a comment".to_vec()),
         Just(Vec::new()),
         Just(b" \t ".to_vec()),

@@ -165,7 +165,8 @@ fn csv_faults_are_records() {
     );
     assert_eq!(
         malformed(&k[3]).0,
-        "unterminated quote starting at column 3"
+        "the quoted field starting at column 3 runs past the line: a CSV field holding a \
+         line break is not read, nor are the lines up to its closing quote"
     );
     let k = kinds("puzzle,solution\n12345\n");
     assert_eq!(malformed(&k[1]), ("expected 81 cells, found 5", 1));
@@ -917,6 +918,8 @@ fn leading_grid_rows_read_as_text_are_refused_naming_the_layout() {
     // as text on purpose: read as text.
     for input in [
         format!("123456789\n{P}\n123456789\n"),
+        // Rows apart, among bad lines: what a corrupt stream decodes to.
+        "123456789\n\x01\u{fffd}garbage\n123456789\n".to_string(),
         format!("-----\n=====\n{P}\n"),
         format!("{P}\n{}", grid_rows(P, "\n")),
     ] {

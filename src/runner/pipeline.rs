@@ -231,6 +231,7 @@ pub(super) fn spawn_reader<'scope>(
     std::thread::Builder::new()
         .name("reader".into())
         .spawn_scoped(scope, move || {
+            corpus.stop_on(stop.cell());
             // The first chunks are small, so the workers start at once rather than after
             // a whole chunk has been read.
             let mut next_size = size.min(FIRST_CHUNK);
@@ -248,6 +249,8 @@ pub(super) fn spawn_reader<'scope>(
                 // with it rather than when the reader, woken once more, finds nothing.
                 let last = match read {
                     Ok(n) => n == 0 || corpus.at_end(),
+                    // Not a read error: the loop, finding no more chunks, ends as stopped.
+                    Err(LoadError::Stopped { .. }) => return records,
                     Err(_) => true,
                 };
                 if full.send(read.map(|_| (chunk, last))).is_err() || last {

@@ -726,3 +726,63 @@ fn sigint_stops_compare_leaving_the_old_page() {
     let args = ["in.csv", "in.csv", "--format", "html"];
     stopped_while_reading_leaves_the_old_output("compare", &args, libc::SIGINT);
 }
+
+/// The first SIGINT stops a command that is skipping a line longer than the loader keeps:
+/// puzzles, then a terabyte of zeros with no line break (a sparse file, read in minutes).
+/// The reader looks at the stop while it skips, so `run`, `filter` and `check` stop at
+/// once (the stop waited until the line ended: never, on `/dev/zero`), and the chunks
+/// solved before it are kept.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_first_signal_stops_a_command_skipping_an_over_long_line() {
+    const PUZZLES: usize = 600;
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("long.txt");
+    let file = std::fs::File::create(&corpus).unwrap();
+    std::io::Write::write_all(&mut &file, format!("{EASY}\n").repeat(PUZZLES).as_bytes()).unwrap();
+    file.set_len(1 << 40).unwrap();
+    drop(file);
+    // Chunks of 256: the first ones are solved while the reader is in the zeros.
+    for (command, options) in [
+        (
+            "run",
+            &["-s", "fast", "-o", "out.csv", "--chunk-size", "256"][..],
+        ),
+        ("filter", &["-o", "kept.txt", "--chunk-size", "256"][..]),
+        ("check", &[][..]),
+    ] {
+        let args = [&[command, "long.txt", "-q"][..], options].concat();
+        let mut child = Running::start(&args, dir.path());
+        wait_for_handlers(&mut child);
+        std::thread::sleep(INTO_SLOW);
+        child.signal(libc::SIGINT);
+        let status = child.exit_within(STOP_WITHIN);
+        let stderr = child.stderr();
+        assert_eq!(
+            status.and_then(|s| s.code()),
+            Some(130),
+            "{command}: {stderr}"
+        );
+        assert!(
+            stderr.contains("interrupted by SIGINT"),
+            "{command}: {stderr}"
+        );
+    }
+    let rows = crate::rows(&std::fs::read(dir.path().join("out.csv")).unwrap());
+    assert!(
+        !rows.is_empty() && rows.len() <= PUZZLES,
+        "{} rows",
+        rows.len()
+    );
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["line"], (i + 1).to_string());
+        assert_eq!(row["status"], "unique");
+    }
+    let kept = whole_lines(&dir.path().join("kept.txt"));
+    assert!(
+        !kept.is_empty() && kept.len() <= PUZZLES,
+        "{} kept",
+        kept.len()
+    );
+    assert!(kept.iter().all(|line| line == EASY));
+}

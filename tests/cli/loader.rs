@@ -596,3 +596,175 @@ fn a_csv_puzzle_column_of_any_name_is_named_with_column() {
                 .and(predicate::str::contains(format!("{path}:2:")).not()),
         );
 }
+
+/// Two corpora whose names differ only in bytes that are not UTF-8 (`a\xff.txt`,
+/// `a\xfe.txt`) stay two: each is named with those bytes written `\xHH`, in the rows, the
+/// summary and the messages, so `report` and `compare` take the run. Both were named
+/// `a\u{fffd}.txt`, one summary row of two puzzles, and a CSV the readers refused as two
+/// rows for one line.
+#[cfg(unix)]
+#[test]
+fn corpora_named_by_bytes_that_are_not_utf8_stay_apart() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names = [
+        OsStr::from_bytes(b"a\xff.txt"),
+        OsStr::from_bytes(b"a\xfe.txt"),
+    ];
+    for name in names {
+        std::fs::write(dir.path().join(name), format!("{P}\n")).unwrap();
+    }
+    bench()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            "-s",
+            "fast",
+            "-q",
+            "-o",
+            "out.csv",
+            "--summary",
+            "s.json",
+        ])
+        .args(names)
+        .assert()
+        .success();
+    let rows = crate::rows(&std::fs::read(dir.path().join("out.csv")).unwrap());
+    let corpora: Vec<&str> = rows.iter().map(|r| r["corpus"].as_str()).collect();
+    assert_eq!(corpora, [r"a\xff.txt", r"a\xfe.txt"]);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("s.json")).unwrap()).unwrap();
+    let summarised: Vec<(&str, u64)> = summary["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["corpus"].as_str().unwrap(),
+                r["puzzles"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(summarised, [(r"a\xff.txt", 1), (r"a\xfe.txt", 1)]);
+    bench()
+        .current_dir(dir.path())
+        .args(["report", "out.csv", "-o", "report.html"])
+        .assert()
+        .success();
+    bench()
+        .current_dir(dir.path())
+        .args(["compare", "out.csv", "out.csv"])
+        .assert()
+        .success();
+    // A corpus that cannot be opened is named the same way.
+    bench()
+        .current_dir(dir.path())
+        .args(["run", "-s", "fast", "-q", "-o", "-"])
+        .arg(OsStr::from_bytes(b"b\xff.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(r"cannot open b\xff.txt"));
+}
+
+/// A corpus whose path holds `\xff` as four characters and one holding the byte 0xff would
+/// share a name: refused before any work, naming both.
+#[cfg(unix)]
+#[test]
+fn two_corpora_that_would_share_a_name_are_refused() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names = [
+        OsStr::from_bytes(br"a\xff.txt"),
+        OsStr::from_bytes(b"a\xff.txt"),
+    ];
+    for name in names {
+        std::fs::write(dir.path().join(name), format!("{P}\n")).unwrap();
+    }
+    bench()
+        .current_dir(dir.path())
+        .args(["run", "-s", "fast", "-q", "-o", "out.csv"])
+        .args(names)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            r#"corpora "a\\xff.txt" and "a\xFF.txt" would both be named a\xff.txt"#,
+        ));
+    assert!(!dir.path().join("out.csv").exists());
+}
+
+/// A quoted CSV field holding a line break is not read: the line it opens on, the lines
+/// inside it and the one that closes it are each `malformed`, saying so, and the records
+/// after it are read as before. The pieces are never solved (a closing line `X",S` was,
+/// its second field taken for the puzzle), whether the corpus is read whole or in parts,
+/// by byte range (a file) or round robin (stdin).
+#[test]
+fn a_quoted_csv_field_spanning_lines_is_malformed_on_each_of_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("q.csv");
+    // 1 header; 2 a record; 3 opens a field; 4 inside it, a record's shape; 5 closes it,
+    // then a solution as its next field; 6, 7 records.
+    let text = format!(
+        "id,puzzle,solution\n1,{Q},{Q_SOLUTION}\n2,\"{Q}\n3,{Q},{Q_SOLUTION}\nX\",{Q_SOLUTION}\n\
+         4,{Q},{Q_SOLUTION}\n5,{Q},{Q_SOLUTION}\n"
+    );
+    std::fs::write(&corpus, &text).unwrap();
+    let path = corpus.to_str().unwrap();
+    let run = |args: &[&str], stdin: Option<&str>| {
+        let mut cmd = bench();
+        cmd.args(["run", "-s", "fast", "-q", "-o", "-"]).args(args);
+        if let Some(stdin) = stdin {
+            cmd.write_stdin(stdin.to_string());
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        crate::rows(&out)
+            .into_iter()
+            .map(|r| {
+                (
+                    r["line"].parse::<u64>().unwrap(),
+                    r["status"].clone(),
+                    r["error"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let whole = run(&[path], None);
+    let statuses: Vec<(u64, &str)> = whole.iter().map(|(l, s, _)| (*l, s.as_str())).collect();
+    assert_eq!(
+        statuses,
+        [
+            (2, "unique"),
+            (3, "malformed"),
+            (4, "malformed"),
+            (5, "malformed"),
+            (6, "unique"),
+            (7, "unique")
+        ]
+    );
+    assert!(whole[1].2.contains("runs past the line"), "{:?}", whole[1]);
+    assert!(
+        whole[2]
+            .2
+            .contains("inside the quoted field opened on line 3"),
+        "{:?}",
+        whole[2]
+    );
+    assert!(
+        whole[3].2.contains("its closing quote is on this line"),
+        "{:?}",
+        whole[3]
+    );
+    for parts in [2, 3, 4] {
+        for (how, stdin) in [("a file", None), ("stdin", Some(text.as_str()))] {
+            let mut rows = Vec::new();
+            for k in 1..=parts {
+                let shard = format!("{k}/{parts}");
+                let corpus = if stdin.is_some() { "-" } else { path };
+                rows.extend(run(&["--shard", &shard, corpus], stdin));
+            }
+            rows.sort();
+            assert_eq!(rows, whole, "{parts} parts of {how}");
+        }
+    }
+}

@@ -304,11 +304,11 @@ fn counting_line_ends_agrees_with_the_loader_across_blocks() {
     assert_eq!(lines, 5);
     assert_eq!(
         count_line_ends(&mut file, 0, bytes.len() as u64).unwrap(),
-        lines
+        (lines, false)
     );
     assert_eq!(
         count_line_ends(&mut file, 0, SCAN_BLOCK as u64 + 1).unwrap(),
-        1
+        (1, false)
     );
     assert_eq!(
         next_line_start(&mut file, SCAN_BLOCK as u64).unwrap(),
