@@ -311,3 +311,45 @@ fn a_permutation_far_below_the_observed_split_is_told_without_exact_scores() {
     assert_eq!(p, 1.0 / (1 + knobs.permutations()) as f64);
     assert_eq!(scan.exact_scans, before, "permutations scored exactly");
 }
+
+#[test]
+fn the_bound_is_above_every_split_s_score_of_every_order() {
+    let mut rng = Rng::from_seed(0x38_B0);
+    for _ in 0..200 {
+        let points = random_series(&mut rng);
+        let logs: Vec<f64> = points.iter().map(|p| p.value.ln()).collect();
+        let commits: Vec<usize> = points.iter().map(|p| p.commit).collect();
+        let mut scan = Scan::default();
+        scan.rank(&logs);
+        for _ in 0..5 {
+            rng.shuffle(&mut scan.ranked);
+            scan.values.clear();
+            scan.values.extend(scan.ranked.iter().map(|r| r.0));
+            let bound = scan.bound();
+            if let Some((_, q)) = scan.best(&commits, None) {
+                assert!(q <= bound, "score {q} above the bound {bound}: {logs:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn long_series_with_clear_changes_agree_with_the_first_detection() {
+    // Where the bound tells most permutations apart: a few hundred commits, steps of 10%
+    // and 20%, a change at the very end.
+    for (seed, len) in [(1u64, 200usize), (2, 300)] {
+        let mut rng = Rng::from_seed(0x38_10 + seed);
+        let levels: Vec<f64> = (0..len)
+            .map(|c| match c * 10 / len {
+                0..4 => 1.0,
+                4..7 => 0.9,
+                _ if c + 3 >= len => 1.2,
+                _ => 1.0,
+            })
+            .collect();
+        let points = simulated(&levels, &mut rng);
+        let found = detect(&points, &Detection::default()).unwrap();
+        assert!(found.len() >= 2, "{found:?}");
+        assert_eq!(found, oracle::detect(&points, &Detection::default()).unwrap());
+    }
+}
