@@ -350,6 +350,9 @@ fn long_series_with_clear_changes_agree_with_the_first_detection() {
         let points = simulated(&levels, &mut rng);
         let found = detect(&points, &Detection::default()).unwrap();
         assert!(found.len() >= 2, "{found:?}");
-        assert_eq!(found, oracle::detect(&points, &Detection::default()).unwrap());
+        assert_eq!(
+            found,
+            oracle::detect(&points, &Detection::default()).unwrap()
+        );
     }
 }
