@@ -269,9 +269,14 @@ pub fn series(store: &mut dyn HistoryStore, branch: Option<&str>) -> Result<Seri
     })
 }
 
-/// The place of the commit `given` names (a whole hash or a prefix of one recorded commit).
+/// The place of the commit `given` names: a recorded commit equal to it (a commit may be
+/// recorded under a short hash that begins a longer recorded one: its whole name must then
+/// name it, not be ambiguous), else the one recorded commit it is a prefix of.
 pub fn commit_index(commits: &[CommitRecord], given: &str) -> Result<usize, CheckError> {
     let wanted = given.to_ascii_lowercase();
+    if let Some(exact) = commits.iter().position(|c| c.commit == wanted) {
+        return Ok(exact);
+    }
     let found: Vec<usize> = commits
         .iter()
         .enumerate()
@@ -288,10 +293,22 @@ pub fn commit_index(commits: &[CommitRecord], given: &str) -> Result<usize, Chec
             "no such commit in the history ({} recorded)",
             commits.len()
         ))),
-        _ => Err(refuse(format!(
-            "names {} recorded commits: give more of the hash",
-            found.len()
-        ))),
+        _ => {
+            const SHOWN: usize = 4;
+            let mut names: Vec<&str> = found
+                .iter()
+                .take(SHOWN)
+                .map(|&i| commits[i].commit.as_str())
+                .collect();
+            if found.len() > SHOWN {
+                names.push("...");
+            }
+            Err(refuse(format!(
+                "names {} recorded commits ({}): give more of the hash",
+                found.len(),
+                names.join(", ")
+            )))
+        }
     }
 }
 

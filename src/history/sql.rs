@@ -316,7 +316,7 @@ fn to_i64(db: &dyn Sql, what: &str, n: u64) -> Result<i64, StoreError> {
 }
 
 /// The store's schema version: 0 for an empty database; refused when it holds tables but no
-/// version.
+/// version, or a version below 1.
 pub fn version(db: &mut dyn Sql) -> Result<i64, StoreError> {
     let foreign = |db: &dyn Sql| StoreError::Foreign {
         path: db.name().to_string(),
@@ -330,9 +330,18 @@ pub fn version(db: &mut dyn Sql) -> Result<i64, StoreError> {
         };
     }
     let rows = db.run("SELECT max(version) FROM schema_version", &[])?;
-    first(db, rows, |r| r.opt_int(0))?
+    let found = first(db, rows, |r| r.opt_int(0))?
         .flatten()
-        .ok_or_else(|| foreign(db))
+        .ok_or_else(|| foreign(db))?;
+    // Version 0 is an empty database, which has no schema_version table: migrating one that
+    // says 0 would make its tables again over the ones there.
+    if found < 1 {
+        return Err(StoreError::BadVersion {
+            path: db.name().to_string(),
+            found,
+        });
+    }
+    Ok(found)
 }
 
 /// Bring the store to [`SCHEMA_VERSION`], or refuse a store that is newer or is no history.

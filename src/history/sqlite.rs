@@ -16,10 +16,16 @@ use super::store::{
 
 pub use super::sql::SCHEMA_VERSION;
 
+/// How long a command waits for another process's lock on the history (a parallel CI
+/// job's `history add`) before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(30);
+
 /// A history in one SQLite file.
 pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
+    /// How long to wait for another process's lock.
+    lock_wait: Duration,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -119,11 +125,7 @@ impl SqliteStore {
     /// The history at `path`, made (at the current version) when there is none; an older
     /// one is migrated.
     pub fn open_or_create(path: &Path) -> Result<SqliteStore, StoreError> {
-        let conn = Connection::open(path).map_err(|e| StoreError::Database {
-            path: path.display().to_string(),
-            why: Box::new(e),
-        })?;
-        SqliteStore::ready(conn, path)
+        SqliteStore::open_waiting(path, LOCK_WAIT)
     }
 
     /// The history at `path`, which must be there; an older one is migrated.
@@ -134,6 +136,15 @@ impl SqliteStore {
             });
         }
         SqliteStore::open_or_create(path)
+    }
+
+    /// As [`SqliteStore::open_or_create`], waiting `lock_wait` for another process's lock.
+    fn open_waiting(path: &Path, lock_wait: Duration) -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open(path).map_err(|e| StoreError::Database {
+            path: path.display().to_string(),
+            why: Box::new(e),
+        })?;
+        SqliteStore::ready(conn, path, lock_wait)
     }
 
     /// The schema version of the store.
@@ -148,24 +159,68 @@ impl SqliteStore {
         }
     }
 
-    fn ready(conn: Connection, path: &Path) -> Result<SqliteStore, StoreError> {
+    fn ready(
+        conn: Connection,
+        path: &Path,
+        lock_wait: Duration,
+    ) -> Result<SqliteStore, StoreError> {
         let mut store = SqliteStore {
             conn,
             path: path.to_path_buf(),
+            lock_wait,
         };
         let lite = store.lite(&store.conn);
-        // Another `history add` (a parallel CI job) may hold the write lock a while.
+        // No wait of SQLite's own: a lock is met at once, said, then waited for (patiently).
         store
             .conn
-            .busy_timeout(Duration::from_secs(30))
+            .busy_timeout(Duration::ZERO)
             .map_err(|e| lite.err(e))?;
         store
             .conn
             .execute_batch("PRAGMA foreign_keys = ON")
             .map_err(|e| lite.err(e))?;
         drop(lite);
-        store.write(sql::migrate)?;
+        store.patiently(|s| s.write(sql::migrate))?;
         Ok(store)
+    }
+
+    /// `op`, once more when another process holds the lock it needs: after saying on stderr
+    /// which history it waits for (a wait of many seconds in silence looks like a hang),
+    /// waiting up to the store's wait. Each `op` is one transaction or one read, so that a
+    /// busy first try has changed nothing.
+    fn patiently<T>(
+        &mut self,
+        mut op: impl FnMut(&mut SqliteStore) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match op(self) {
+            Err(e) if locked(&e) => {}
+            done => return done,
+        }
+        let path = self.path.display().to_string();
+        eprintln!(
+            "{path}: another process holds the history's lock (another `history add`?); \
+             waiting up to {} s for it",
+            self.lock_wait.as_secs()
+        );
+        let set = |store: &SqliteStore, wait| {
+            store
+                .conn
+                .busy_timeout(wait)
+                .map_err(|e| StoreError::Database {
+                    path: path.clone(),
+                    why: Box::new(e),
+                })
+        };
+        set(self, self.lock_wait)?;
+        let out = op(self);
+        set(self, Duration::ZERO)?;
+        match out {
+            Err(e) if locked(&e) => Err(StoreError::Locked {
+                path,
+                waited_secs: self.lock_wait.as_secs(),
+            }),
+            done => done,
+        }
     }
 
     /// Run `f` in one transaction that holds the write lock from its start, committed only
@@ -194,15 +249,31 @@ impl SqliteStore {
 
 impl HistoryStore for SqliteStore {
     fn add(&mut self, placement: &Placement, runs: &[RunRecord]) -> Result<Added, StoreError> {
-        self.write(|db| sql::add(db, placement, runs))
+        self.patiently(|s| s.write(|db| sql::add(db, placement, runs)))
     }
 
     fn commits(&mut self) -> Result<Vec<CommitRecord>, StoreError> {
-        sql::commits(&mut self.lite(&self.conn))
+        self.patiently(|s| sql::commits(&mut s.lite(&s.conn)))
     }
 
     fn observations(&mut self) -> Result<Vec<Observation>, StoreError> {
-        sql::observations(&mut self.lite(&self.conn))
+        self.patiently(|s| sql::observations(&mut s.lite(&s.conn)))
+    }
+}
+
+/// Whether `e` is SQLite's "another connection holds the lock".
+fn locked(e: &StoreError) -> bool {
+    match e {
+        StoreError::Database { why, .. } => why
+            .downcast_ref::<rusqlite::Error>()
+            .and_then(rusqlite::Error::sqlite_error_code)
+            .is_some_and(|code| {
+                matches!(
+                    code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                )
+            }),
+        _ => false,
     }
 }
 

@@ -257,6 +257,29 @@ pub enum StoreError {
         /// The newest this build knows.
         supported: i64,
     },
+    /// A schema version this tool never writes (below 1): a table edited by hand.
+    #[error(
+        "{path}: the history's schema_version table says version {found}, which no \
+         sudoku-bench writes (versions start at 1): the file was edited by hand or is not a \
+         history"
+    )]
+    BadVersion {
+        /// The database.
+        path: String,
+        /// The version it holds.
+        found: i64,
+    },
+    /// Another process held the database's lock for longer than a command waits.
+    #[error(
+        "{path}: the history stayed locked by another process (another `history add`?) for \
+         {waited_secs} s; nothing was read or written: try again once it is done"
+    )]
+    Locked {
+        /// The database.
+        path: String,
+        /// How long it was waited for.
+        waited_secs: u64,
+    },
     /// A database that holds tables but no schema version: not a history.
     #[error("{path}: a database that is not a sudoku-bench history (no schema version)")]
     Foreign {

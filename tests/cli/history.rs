@@ -448,6 +448,43 @@ fn check_refuses_a_missing_history_a_future_one_and_an_unknown_since() {
     assert!(err.contains("newer than this sudoku-bench knows"), "{err}");
 }
 
+#[test]
+fn a_history_locked_by_another_process_is_said_at_once_then_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db_s = db.display().to_string();
+    let summary = dir.path().join("s.json");
+    run_fast("datasets/classic.txt", &["-o", "-"], &summary);
+    let (code, err) = add(&db, &[&summary.display().to_string(), "--commit", &sha(1)]);
+    assert_eq!(code, Some(0), "{err}");
+    // Another writer holds the lock for a while, then lets go.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args(["history", "check", "--db", &db_s])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its first line, read while the lock is still held: said before any wait ends.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut first).unwrap();
+    assert!(
+        first.starts_with(&format!("{db_s}: another process holds the history's lock"))
+            && first.contains("waiting up to 30 s"),
+        "{first}"
+    );
+    conn.execute_batch("COMMIT").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("over 1 commits"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// `history COMMAND` of `s`'s history with `args`: exit code, stdout, stderr.
 fn history(s: &Setup, command: &str, args: &[&str]) -> (Option<i32>, String, String) {
     outcome(

@@ -238,3 +238,121 @@ fn exact_series_report_every_change_of_value() {
     assert!(changes.iter().all(|c| c.p_value.is_none()));
     assert_eq!(changes[2].ratio(), f64::INFINITY);
 }
+
+mod oracle;
+
+/// Random series of every shape the detection meets: steps up and down, slow drifts, a
+/// stretch undone later, pure noise, tied values (a rate recorded at a coarse resolution),
+/// several runs per commit, and series too short to split.
+fn random_series(rng: &mut Rng) -> Vec<Point> {
+    let commits = 1 + rng.below(60) as usize;
+    let shape = rng.below(6);
+    let at = rng.below(commits as u32) as usize;
+    let until = at + rng.below(commits as u32) as usize;
+    let runs_per_commit = if rng.below(4) == 0 { 3 } else { 1 };
+    let mut points = Vec::new();
+    for commit in 0..commits {
+        let level = match shape {
+            0 => 1.0,
+            1 if commit >= at => 0.85,
+            2 => 1.0 + 0.01 * commit as f64,
+            3 if (at..until).contains(&commit) => 1.2,
+            _ => 1.0,
+        };
+        for _ in 0..1 + rng.below(runs_per_commit) {
+            let value = if shape == 4 {
+                // Ties: few distinct values.
+                1.0 + 0.05 * rng.below(3) as f64
+            } else {
+                level * noise(rng)
+            };
+            points.push(Point::new(commit, value));
+        }
+    }
+    points
+}
+
+#[test]
+fn the_detection_agrees_with_the_first_one_to_the_last_bit_on_random_series() {
+    let knobs = [
+        Detection::default(),
+        Detection {
+            p_value: 0.05,
+            min_change: 0.0,
+            seed: 7,
+        },
+    ];
+    for seed in 0..300u64 {
+        let mut rng = Rng::from_seed(0x38_0000 + seed);
+        let points = random_series(&mut rng);
+        let knobs = knobs[seed as usize % 2];
+        let found = detect(&points, &knobs).unwrap();
+        let expected = oracle::detect(&points, &knobs).unwrap();
+        assert_eq!(found, expected, "seed {seed}, {} points", points.len());
+    }
+}
+
+#[test]
+fn a_permutation_far_below_the_observed_split_is_told_without_exact_scores() {
+    // A 10% step in the middle of 400 commits: every permutation scores far below it, and
+    // each used to be scored exactly, split by split (2,000 scans of 80,000 pairs each).
+    let mut rng = Rng::from_seed(38);
+    let levels: Vec<f64> = (0..400).map(|c| if c < 200 { 1.0 } else { 0.9 }).collect();
+    let points = simulated(&levels, &mut rng);
+    let logs: Vec<f64> = points.iter().map(|p| p.value.ln()).collect();
+    let commits: Vec<usize> = points.iter().map(|p| p.commit).collect();
+    let mut scan = Scan::default();
+    scan.load(&logs);
+    let (at, observed) = scan.best(&commits, None).unwrap();
+    assert_eq!(at, 200);
+    let before = scan.exact_scans;
+    let knobs = Detection::default();
+    let p = permutation_p(&mut scan, &logs, &commits, observed, &knobs, 0, logs.len());
+    assert_eq!(p, 1.0 / (1 + knobs.permutations()) as f64);
+    assert_eq!(scan.exact_scans, before, "permutations scored exactly");
+}
+
+#[test]
+fn the_bound_is_above_every_split_s_score_of_every_order() {
+    let mut rng = Rng::from_seed(0x38_B0);
+    for _ in 0..200 {
+        let points = random_series(&mut rng);
+        let logs: Vec<f64> = points.iter().map(|p| p.value.ln()).collect();
+        let commits: Vec<usize> = points.iter().map(|p| p.commit).collect();
+        let mut scan = Scan::default();
+        scan.rank(&logs);
+        for _ in 0..5 {
+            rng.shuffle(&mut scan.ranked);
+            scan.values.clear();
+            scan.values.extend(scan.ranked.iter().map(|r| r.0));
+            let bound = scan.bound();
+            if let Some((_, q)) = scan.best(&commits, None) {
+                assert!(q <= bound, "score {q} above the bound {bound}: {logs:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn long_series_with_clear_changes_agree_with_the_first_detection() {
+    // Where the bound tells most permutations apart: a few hundred commits, steps of 10%
+    // and 20%, a change at the very end.
+    for (seed, len) in [(1u64, 200usize), (2, 300)] {
+        let mut rng = Rng::from_seed(0x38_10 + seed);
+        let levels: Vec<f64> = (0..len)
+            .map(|c| match c * 10 / len {
+                0..4 => 1.0,
+                4..7 => 0.9,
+                _ if c + 3 >= len => 1.2,
+                _ => 1.0,
+            })
+            .collect();
+        let points = simulated(&levels, &mut rng);
+        let found = detect(&points, &Detection::default()).unwrap();
+        assert!(found.len() >= 2, "{found:?}");
+        assert_eq!(
+            found,
+            oracle::detect(&points, &Detection::default()).unwrap()
+        );
+    }
+}

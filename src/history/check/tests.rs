@@ -172,6 +172,30 @@ fn since_takes_a_unique_prefix_of_a_recorded_commit() {
 }
 
 #[test]
+fn a_commit_recorded_under_a_prefix_of_another_is_named_by_its_whole_hash() {
+    let mut commits = memory().commits;
+    let long = format!("abcd{}", "0".repeat(36));
+    for name in ["abcd", long.as_str(), "abcdef12"] {
+        commits.push(CommitRecord {
+            commit: name.to_string(),
+            ..commits[0].clone()
+        });
+    }
+    let short = commits.len() - 3;
+    assert_eq!(commit_index(&commits, "abcd").unwrap(), short);
+    assert_eq!(commit_index(&commits, "ABCD").unwrap(), short);
+    assert_eq!(commit_index(&commits, &long).unwrap(), short + 1);
+    assert_eq!(commit_index(&commits, "abcd0").unwrap(), short + 1);
+    let err = commit_index(&commits, "abc").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "--since abc: names 3 recorded commits (abcd, {long}, abcdef12): give more of the hash"
+        )
+    );
+}
+
+#[test]
 fn a_run_of_an_unlisted_commit_is_an_error_not_a_panic() {
     let mut m = memory();
     m.commits.pop();

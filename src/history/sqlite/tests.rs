@@ -118,6 +118,59 @@ fn a_store_of_a_future_version_is_refused_and_left_as_it_is() {
 }
 
 #[test]
+fn a_schema_version_of_0_is_refused_naming_the_file_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite");
+    drop(SqliteStore::open_or_create(&path).unwrap());
+    let conn = Connection::open(&path).unwrap();
+    conn.execute("UPDATE schema_version SET version = 0", [])
+        .unwrap();
+    drop(conn);
+    let before = std::fs::read(&path).unwrap();
+    let err = SqliteStore::open(&path).unwrap_err();
+    assert!(
+        matches!(err, StoreError::BadVersion { found: 0, .. }),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: the history's schema_version table says version 0, which no sudoku-bench \
+             writes (versions start at 1): the file was edited by hand or is not a history",
+            path.display()
+        )
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_lock_held_past_the_wait_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite");
+    let mut store = SqliteStore::open_waiting(&path, Duration::from_millis(200)).unwrap();
+    let other = Connection::open(&path).unwrap();
+    other.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let shown = path.display().to_string();
+    let refused = |err: StoreError| {
+        assert!(
+            matches!(err, StoreError::Locked { waited_secs: 0, .. }),
+            "{err:?}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "{shown}: the history stayed locked by another process"
+            )),
+            "{text}"
+        );
+    };
+    refused(store.commits().unwrap_err());
+    refused(SqliteStore::open_waiting(&path, Duration::from_millis(200)).unwrap_err());
+    other.execute_batch("COMMIT").unwrap();
+    assert_eq!(store.commits().unwrap(), []);
+}
+
+#[test]
 fn a_database_that_is_no_history_and_a_file_that_is_no_database_are_refused_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let other = dir.path().join("other.sqlite");
