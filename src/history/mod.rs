@@ -63,21 +63,27 @@ pub fn shown_machine(m: &Machine) -> String {
     format!("{}, {} cores, {} {}", m.cpu, m.cores, m.os, m.arch)
 }
 
-/// A commit's time as shown: RFC 3339 in UTC, or the Unix seconds before 1970.
+/// The last second RFC 3339 can write, the end of year 9999 (formatting one later panics).
+const LAST_RFC3339_SECOND: i64 = 253_402_300_799;
+
+/// A commit's time as shown: RFC 3339 in UTC, or the Unix seconds outside what it can
+/// write (before 1970, after 9999: a history written before such times were refused).
 pub fn shown_time(secs: i64) -> String {
-    u64::try_from(secs).map_or_else(
-        |_| format!("{secs} (Unix seconds)"),
-        |s| humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(s)).to_string(),
-    )
+    match u64::try_from(secs) {
+        Ok(s) if secs <= LAST_RFC3339_SECOND => {
+            humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(s)).to_string()
+        }
+        _ => format!("{secs} (Unix seconds)"),
+    }
 }
 
 /// A time given for a commit, in Unix seconds: the seconds themselves (`git log
 /// --format=%ct`), or RFC 3339 with `Z` or an offset such as `+01:00` (`--format=%cI`).
-/// `None` when it is neither.
+/// `None` when it is neither, or past the end of year 9999.
 pub fn parse_time(given: &str) -> Option<i64> {
     let t = given.trim();
     if let Ok(secs) = t.parse::<i64>() {
-        return Some(secs);
+        return (secs <= LAST_RFC3339_SECOND).then_some(secs);
     }
     // An offset follows the time of day: the last + or - past the date.
     let (local, offset) = match t.get(10..).and_then(|rest| rest.rfind(['+', '-'])) {

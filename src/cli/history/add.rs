@@ -122,7 +122,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     }
     let given = match args.time.as_deref() {
         Some(t) => Some(parse_time(t).with_context(|| {
-            format!("--time {t}: not a time (give RFC 3339, 2026-11-25T07:00:00Z, or Unix seconds)")
+            format!(
+                "--time {t}: not a time up to the end of year 9999 (give RFC 3339, \
+                 2026-11-25T07:00:00Z, or Unix seconds)"
+            )
         })?),
         None => None,
     };
