@@ -130,8 +130,37 @@ pub(crate) fn check(
 }
 
 /// Whether `earlier`'s rows count what `summary` counts: in each (corpus, strategy) with
-/// rows, the same records of each status, searches, wrong answers and failures.
+/// rows, the same records of each status, searches, wrong answers and failures; and where
+/// the earlier summary holds its accumulators, every figure the rows decide (summed and
+/// longest times, nodes, guesses), as `merge` checks a part: another run's summary of as
+/// many rows is not theirs.
 pub(crate) fn counts_the_same(earlier: &SummaryReport, summary: &Summary) -> bool {
+    let of_rows = |groups: &[GroupState]| -> Vec<GroupState> {
+        let mut groups: Vec<GroupState> = groups
+            .iter()
+            .filter(|g| g.counts.values().any(|&n| n > 0))
+            .map(|g| GroupState {
+                // What the rows do not hold: the phases' wall time and preemptions, and the
+                // histogram's encoding.
+                wall_ns: 0,
+                unwalled: 0,
+                preemptions: None,
+                times: String::new(),
+                ..g.clone()
+            })
+            .collect();
+        groups.sort_by(|a, b| (&a.corpus, &a.strategy).cmp(&(&b.corpus, &b.strategy)));
+        groups
+    };
+    let figures_agree = earlier
+        .state
+        .as_ref()
+        .is_none_or(|state| of_rows(&state.groups) == of_rows(&summary.state().groups));
+    figures_agree && statuses_the_same(earlier, summary)
+}
+
+/// The status counts of [`counts_the_same`].
+fn statuses_the_same(earlier: &SummaryReport, summary: &Summary) -> bool {
     let counts = |rows: &[SummaryRow]| -> Vec<(String, String, [u64; 11])> {
         rows.iter()
             .filter(|r| r.puzzles > 0)

@@ -151,6 +151,35 @@ fn a_complete_csv_resumes_to_itself_with_nothing_solved() {
     assert_eq!(summary_counts(&resumed), summary_counts(&earlier));
 }
 
+#[test]
+fn another_runs_summary_of_as_many_rows_is_not_taken_for_the_csvs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_json) = (path(dir.path(), "a.csv"), path(dir.path(), "a.json"));
+    let (b, b_json) = (path(dir.path(), "b.csv"), path(dir.path(), "b.json"));
+    classic_run(&a, &a_json, false);
+    classic_run(&b, &b_json, false);
+    let times = |json: &str| -> Vec<String> {
+        summary(json)["state"]["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["time_sum_ns"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let own = times(&a_json);
+    // Two runs of the same rows, each timed: their summed times differ.
+    assert_ne!(own, times(&b_json));
+    std::fs::copy(&b_json, &a_json).unwrap();
+    let out = classic_run(&a, &a_json, true);
+    assert!(
+        !stderr(&out).contains("nothing to do"),
+        "b's summary was taken for a.csv's: {}",
+        stderr(&out)
+    );
+    // The summary is made anew from a.csv's rows.
+    assert_eq!(times(&a_json), own, "{}", stderr(&out));
+}
+
 /// `--resume` with `args` fails, saying `why`, and leaves `csv` as it was.
 fn refused(csv: Option<&str>, args: &[&str], why: &str) {
     let before = csv.map(|c| std::fs::read(c).ok());
