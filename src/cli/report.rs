@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::render::html::Page;
-use sudoku_bench::render::report_page::{render, ReportOptions};
+use sudoku_bench::render::report_page::{render, unmatched_summaries, ReportOptions};
 use sudoku_bench::report::Inputs;
 use sudoku_bench::summary::SummaryReport;
 
@@ -66,6 +66,13 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         read_as,
     };
     let html = render(&inputs, &options)?;
+    for name in unmatched_summaries(&inputs) {
+        eprintln!(
+            "warning: {name}: no (corpus, strategy) of the CSVs has the rows it counts (as many, \
+             of each status, with the summed time), so its settings (timeout, node budget, \
+             machine) are not used: is it the summary of another run?"
+        );
+    }
     out.writer
         .write_all(html.as_bytes())
         .with_context(|| format!("cannot write {}", outputs::shown(&out.path)))?;

@@ -69,6 +69,56 @@ fn run_report_writes_a_page_with_every_plot_kind_and_the_runs_settings() {
 }
 
 #[test]
+fn another_runs_summary_of_the_same_corpus_lends_the_page_none_of_its_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, limits: &[&str]| {
+        bench()
+            .args([
+                "run",
+                "datasets/classic.txt",
+                "-s",
+                "fast,dlx",
+                "-q",
+                "-j",
+                "1",
+            ])
+            .args(limits)
+            .arg("-o")
+            .arg(dir.path().join(format!("{name}.csv")))
+            .arg("--summary")
+            .arg(dir.path().join(format!("{name}.json")))
+            .assert()
+            .success();
+    };
+    // dlx stops at 100 nodes on most puzzles of a, on none of b.
+    run("a", &["--max-nodes", "100"]);
+    run("b", &["--max-nodes", "500000", "--timeout", "3s"]);
+    let html = dir.path().join("r.html");
+    let report = |json: &str| {
+        bench()
+            .arg("report")
+            .arg(dir.path().join("a.csv"))
+            .arg(dir.path().join(json))
+            .arg("-o")
+            .arg(&html)
+            .assert()
+            .success()
+    };
+    let b_json = dir.path().join("b.json");
+    report("b.json").stderr(predicate::str::contains(format!(
+        "warning: {}: no (corpus, strategy) of the CSVs has the rows it counts",
+        b_json.display()
+    )));
+    let page = read(&html);
+    assert!(
+        !page.contains("500,000") && !page.contains("3.000 s"),
+        "b's limits are on a's page"
+    );
+    report("a.json").stderr(predicate::str::contains("warning").not());
+    assert!(read(&html).contains("node budget 100,"), "{}", read(&html));
+}
+
+#[test]
 fn run_report_refuses_a_csv_on_stdout_and_a_report_on_an_output() {
     bench()
         .args([

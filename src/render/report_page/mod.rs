@@ -199,13 +199,56 @@ fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport
         .map(|(_, s)| s)
 }
 
-/// Whether `summary` has a row of `group`'s corpus, strategy and number of rows.
+/// The names of the summaries given that describe none of the CSVs' groups (see
+/// [`describes`]): their settings are shown nowhere.
+pub fn unmatched_summaries(inputs: &Inputs) -> Vec<&str> {
+    inputs
+        .summaries
+        .iter()
+        .filter(|(_, s)| !inputs.groups.iter().any(|g| describes(s, g)))
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
+/// Whether `summary` has a row of `group`'s corpus and strategy that counts its rows: as
+/// many, of each status, and where the summary holds its accumulators, the same summed
+/// time. Another run of the same corpus has as many rows, but its limits (which PAR-2 and
+/// the node budget are drawn from) need not be this one's.
 fn describes(summary: &SummaryReport, group: &Group) -> bool {
-    summary.rows.iter().any(|r| {
+    let of_status = |status: Status| group.rows.iter().filter(|r| r.status == status).count();
+    let counted = |r: &crate::summary::SummaryRow| {
+        [
+            (Status::Unique, r.unique),
+            (Status::Multiple, r.multiple),
+            (Status::Unsolvable, r.unsolvable),
+            (Status::Solved, r.solved),
+            (Status::Invalid, r.invalid),
+            (Status::Malformed, r.malformed),
+            (Status::Aborted, r.aborted),
+        ]
+        .into_iter()
+        .all(|(status, n)| of_status(status) as u64 == n)
+    };
+    let rows = summary.rows.iter().any(|r| {
         r.corpus == group.corpus
             && r.strategy == group.strategy
             && r.puzzles == group.rows.len() as u64
-    })
+            && counted(r)
+    });
+    let timed: u128 = group
+        .rows
+        .iter()
+        .filter_map(|r| r.time_ns())
+        .map(u128::from)
+        .sum();
+    let time = summary.state.as_ref().is_none_or(|state| {
+        state
+            .groups
+            .iter()
+            .filter(|g| g.corpus == group.corpus && g.strategy == group.strategy)
+            .all(|g| g.time_sum_ns.parse::<u128>().ok() == Some(timed))
+    });
+    rows && time
 }
 
 fn limits_of(summary: &SummaryReport) -> KnownLimits {
