@@ -104,7 +104,9 @@ pub(super) fn parse_threshold(s: &str) -> Result<f64, String> {
     let value =
         parse_fraction(s).ok_or_else(|| format!("{s:?} is not a threshold (try 5% or 0.05)"))?;
     if !(value.is_finite() && value >= 0.0) {
-        return Err(format!("{s:?}: the threshold must be 0 or more"));
+        return Err(format!(
+            "{s:?}: the threshold must be a finite number, 0 or more"
+        ));
     }
     // A bare 5 is 500%, a gate that never fails: surely 5% was meant.
     if value >= 1.0 && !s.trim().ends_with('%') {

@@ -777,6 +777,13 @@ fn a_bare_threshold_of_one_or_more_is_refused() {
         .stderr(predicate::str::contains("write 5% or 0.05"));
     between(&run, &["--between", "old,new", "--threshold", "0.05"]).code(0);
     between(&run, &["--between", "old,new", "--threshold", "150%"]).code(0);
+    for endless in ["inf", "1e309", "NaN"] {
+        between(&run, &["--between", "old,new", "--threshold", endless])
+            .code(2)
+            .stderr(predicate::str::contains(
+                "the threshold must be a finite number, 0 or more",
+            ));
+    }
 }
 
 /// Guesses count as search where both strategies count them; an empty cell is "not

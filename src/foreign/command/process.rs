@@ -31,7 +31,7 @@ use crate::foreign::usage;
 use crate::strategy::Usage;
 
 /// The longest answer line read: past it the solver is writing something else.
-const MAX_LINE: usize = 4096;
+pub(super) const MAX_LINE: usize = 4096;
 
 /// How long a copy that closed its stdout is given to exit by itself before it is killed:
 /// so that its row says how it ended rather than that we killed it.
@@ -213,8 +213,8 @@ impl Process {
             }
             if self.buf.len() > MAX_LINE {
                 return Err(Fault::Bad(format!(
-                    "wrote {} bytes without ending the line: {}",
-                    self.buf.len(),
+                    "wrote more than {MAX_LINE} bytes without ending the line (read no \
+                     further): {}",
                     quote(&self.buf)
                 )));
             }

@@ -376,7 +376,7 @@ fn a_line_without_end_is_cut_off() {
     let mut s = solver(canned("head -c 5000 /dev/zero | tr '\\0' 1"), None);
     let out = s.solve(&grid(testkit::EASY), &limits(2));
     assert!(
-        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains("bytes without ending the line")),
+        matches!(&out.aborted, Some(Abort::Failed(why)) if why.contains(&format!("wrote more than {} bytes without ending the line", process::MAX_LINE))),
         "{out:?}"
     );
 }

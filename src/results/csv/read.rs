@@ -252,12 +252,18 @@ impl<R: Read> RowReader<R> {
     pub fn require(&mut self, names: &[&str]) -> Result<(), CsvError> {
         for name in names {
             if self.columns.of_name(name).is_none() {
+                let mut needed = vec!["corpus", "line", "strategy"];
+                for name in names {
+                    if !needed.contains(name) {
+                        needed.push(name);
+                    }
+                }
                 return Err(self.bad(
                     1,
                     format!(
                         "no `{name}` column: not a per-puzzle CSV written by `sudoku-bench run` \
-                         (needed here: corpus, line, strategy, {})",
-                        names.join(", ")
+                         (needed here: {})",
+                        needed.join(", ")
                     ),
                 ));
             }
@@ -789,6 +795,15 @@ mod tests {
         assert!(RowReader::new(Path::new("v.csv"), text.as_bytes()).is_err());
         let mut any = RowReader::any(Path::new("v.csv"), text.as_bytes()).unwrap();
         assert!(any.require(&["corpus"]).is_err());
+        // The columns needed are named once each, those every row has first.
+        let why = any
+            .require(&["corpus", "line", "strategy", "status"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            why.contains("(needed here: corpus, line, strategy, status)"),
+            "{why}"
+        );
     }
 
     const HEAD: &str = "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended\n";
