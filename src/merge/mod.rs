@@ -48,6 +48,17 @@ pub enum MergeError {
     /// No part given.
     #[error("nothing to merge: give the parts' per-puzzle CSVs")]
     NoParts,
+    /// A directory given where a part's CSV goes.
+    #[error(
+        "{path} is a directory: merge takes the parts' per-puzzle CSVs, each with its \
+         summary JSON beside it (`merge {example} -o all.csv`, for parts written as \
+         part-K.csv and part-K.json there)",
+        example = path.join("part-*.csv").display()
+    )]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+    },
     /// A part's summary JSON is not there.
     #[error(
         "{json} is missing: the run of {csv} did not finish, or was not given \
@@ -310,6 +321,10 @@ pub fn load(csvs: &[PathBuf]) -> Result<Vec<PartFiles>, MergeError> {
     }
     let mut parts = Vec::with_capacity(csvs.len());
     for csv in csvs {
+        // Its summary's path would be made from it and reported missing, hiding the cause.
+        if csv.is_dir() {
+            return Err(MergeError::Directory { path: csv.clone() });
+        }
         let json = summary_path(csv);
         let bytes = match std::fs::read(&json) {
             Ok(bytes) => bytes,

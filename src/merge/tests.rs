@@ -437,3 +437,17 @@ fn merged_wall_rates_count_only_the_rows_with_wall_time() {
         );
     }
 }
+
+#[test]
+fn a_directory_given_as_a_part_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = dir.path().join("parts");
+    std::fs::create_dir(&parts).unwrap();
+    let err = refusal(std::slice::from_ref(&parts));
+    assert!(
+        err.contains(&format!("{} is a directory", parts.display()))
+            && err.contains("per-puzzle CSV")
+            && !err.contains("missing"),
+        "{err}"
+    );
+}
