@@ -140,8 +140,8 @@ pub enum MergeError {
         /// The summary.
         json: PathBuf,
     },
-    /// A summary's accumulators cannot be read.
-    #[error("{json}: {source}")]
+    /// A summary's accumulators cannot be read; what is wrong is the source.
+    #[error("{json}: its `state` cannot be read back")]
     BadState {
         /// The summary.
         json: PathBuf,
@@ -294,10 +294,18 @@ pub enum MergeError {
         /// What is wrong.
         message: String,
     },
-    /// Reading a part or writing the output failed.
-    #[error("{path}: {source}")]
-    Io {
+    /// A part could not be read. The reason is the source, said once after this.
+    #[error("cannot read {path}")]
+    Read {
         /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The output could not be written (a full disk, a closed stdout).
+    #[error("cannot write {path}")]
+    Write {
+        /// The file (`-`: stdout).
         path: PathBuf,
         /// Why.
         source: std::io::Error,

@@ -451,3 +451,24 @@ fn a_directory_given_as_a_part_is_named_as_one() {
         "{err}"
     );
 }
+
+#[test]
+fn a_full_disk_is_said_once_naming_the_output() {
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(libc::ENOSPC))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 2);
+    let parts = load(&csvs).unwrap();
+    let err = merge_rows(&csvs, &corpora(&parts), &mut Full, Path::new("all.csv")).unwrap_err();
+    // As the binary prints it: the error and each cause after it.
+    let chain = format!("{:#}", anyhow::Error::from(err));
+    assert!(chain.starts_with("cannot write all.csv"), "{chain}");
+    assert_eq!(chain.matches("os error 28").count(), 1, "{chain}");
+}
