@@ -7,6 +7,7 @@
 //! time quantiles alike (times still come from the parts' machines).
 
 mod counts;
+mod puzzles;
 mod rows;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use crate::machine::Machine;
 use crate::summary::read::{parse_summary, RunFileError};
 use crate::summary::{StateError, Summary, SummaryReport, SummaryState};
 
+pub use puzzles::check_puzzles;
 pub use rows::merge_rows;
 
 /// One part: its per-puzzle CSV and the summary JSON beside it.
@@ -283,6 +285,26 @@ pub enum MergeError {
         last_line: u64,
         /// The parts' summaries.
         jsons: Vec<PathBuf>,
+    },
+    /// A row whose puzzle is not the one on the corpus line it names.
+    #[error(
+        "{csv}:{line}: the row for line {corpus_line} of {corpus} is of {row}, but \
+         {corpus}:{corpus_line} holds {read}: the row was edited, or the part was run over \
+         another file; run that part again"
+    )]
+    OtherPuzzle {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// The row's line in it.
+        line: u64,
+        /// The corpus, as the row names it.
+        corpus: String,
+        /// The corpus line the row names.
+        corpus_line: u64,
+        /// The row's puzzle, for the message.
+        row: String,
+        /// The line's puzzle, for the message.
+        read: String,
     },
     /// A CSV cannot be read, or its rows are not in order.
     #[error("{path}:{line}: {message}")]
