@@ -29,6 +29,7 @@ use super::outputs::{self, Checked, CorpusWriter, Opened, Output};
 use super::progress::Progress;
 use super::signals;
 use super::solvers::{OneSolver, SolverArgs};
+use super::warnings::Capped;
 
 /// The statuses a line can be kept for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -235,6 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let Filter {
         mut sorter,
         mut progress,
+        shown,
         ..
     } = filter;
     sorter.out.finish()?;
@@ -242,6 +244,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         rejects.finish()?;
     }
     progress.finish();
+    shown.say_hidden(&match &sorter.rejects {
+        Some(rejects) => format!("see the mismatch lines of {}", rejects.out.path.display()),
+        None => "give --rejects FILE to have every line not kept, and why".to_string(),
+    });
     let interrupted = stop.cause().map(|signal| {
         let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
         (signal, left)
@@ -258,6 +264,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
 struct Filter<'p> {
     classifier: Classifier,
     progress: Progress,
+    /// The wrong answers said on stderr, capped as `run` caps its warnings.
+    shown: Capped,
     chunk: Chunk,
     verdicts: Vec<Classified>,
     /// With --canonical, each record's canonical form (searched in parallel too: it costs
@@ -281,6 +289,7 @@ impl<'p> Filter<'p> {
                 plan.solver.threads(plan.threads),
             )?,
             progress: Progress::new(total_bytes, plan.quiet),
+            shown: Capped::default(),
             chunk: Chunk::new(Lines::All),
             verdicts: Vec::new(),
             forms: Vec::new(),
@@ -353,11 +362,14 @@ impl<'p> Filter<'p> {
                 };
                 if let Some(why) = &verdict.wrong {
                     let name = &self.sorter.plan.solver.info.name;
-                    self.progress.println(&format!(
-                        "error: {}:{}: {name}: {why}; the line is not kept",
-                        corpus.name(),
-                        record.line
-                    ));
+                    self.shown.say(
+                        &self.progress,
+                        &format!(
+                            "error: {}:{}: {name}: {why}; the line is not kept",
+                            corpus.name(),
+                            record.line
+                        ),
+                    );
                 }
                 entries += self.sorter.line(line, verdict, form, &mut held)? as u64;
             }

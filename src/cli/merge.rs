@@ -14,6 +14,7 @@ use super::exit::Exit;
 use super::outputs::{self, Output};
 use super::signals;
 use super::summary_out::SummaryArgs;
+use super::warnings;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -58,6 +59,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .into_iter();
     let mut csv = opened.next().context("no output was opened")?;
     let parts = merge::load(&args.parts)?;
+    for unchecked in merge::check_puzzles(&parts)? {
+        warnings::warn(&unchecked);
+    }
     let report = merge::merged_report(&parts)?;
     let corpora = merge::corpora(&parts);
     let rows = {

@@ -566,23 +566,16 @@ impl Plan {
         // The summary's count is the shortest job: second, for another worker to take.
         let mut sinks = (&mut csv, (&mut warnings, summary));
         let solved = solve(runner, work, &mut sinks, &progress).with_context(cannot_write)?;
-        let hidden = warnings.hidden();
+        let shown = warnings.into_shown();
         csv.finish().with_context(cannot_write)?;
         progress.finish();
-        if hidden > 0 {
-            let kept = csv_path != Path::new("/dev/null") && csv_path != Path::new("-");
-            if kept {
-                eprintln!(
-                    "warning: {hidden} more bad lines not shown; see the error column of {}",
-                    csv_path.display()
-                );
-            } else {
-                eprintln!(
-                    "warning: {hidden} more bad lines not shown; write the per-puzzle CSV to \
-                     a file (-o) to see them all in its error column"
-                );
-            }
-        }
+        let kept = csv_path != Path::new("/dev/null") && csv_path != Path::new("-");
+        shown.say_hidden(&if kept {
+            format!("see the error column of {}", csv_path.display())
+        } else {
+            "write the per-puzzle CSV to a file (-o) to see them all in its error column"
+                .to_string()
+        });
         Ok(solved)
     }
 }

@@ -1,7 +1,8 @@
 //! `Warnings`: a sink that warns on stderr, in input order, about every bad line and every
 //! result that is wrong or failed, naming the corpus, the line and the solver (a solver's
 //! rows of one batch that fail alike in one warning). Only the
-//! first `MAX_WARNINGS` are shown; the CSV's error column has them all. At the end,
+//! first `MAX_WARNINGS` are shown ([`Capped`], which `filter` applies too); the CSV's error
+//! column has them all. At the end,
 //! [`numbers`] warns about throughputs that need care (see `report::noise`).
 
 use std::collections::HashMap;
@@ -15,30 +16,62 @@ use sudoku_bench::summary::SummaryReport;
 
 use super::progress::Progress;
 
-/// At most this many warnings go to stderr.
+/// At most this many messages about lines go to stderr, whichever command says them.
 const MAX_WARNINGS: u64 = 100;
+
+/// The cap on messages about lines that every command applies: the first `MAX_WARNINGS`
+/// are printed, the rest only counted, and [`Capped::say_hidden`] says how many and
+/// where they all are; a corpus of bad lines would otherwise bury the end of stderr.
+#[derive(Debug, Default)]
+pub struct Capped {
+    count: u64,
+}
+
+impl Capped {
+    /// Print `line` (whole, its `warning:` or `error:` included) above `progress`'s bar,
+    /// unless the cap is reached.
+    pub fn say(&mut self, progress: &Progress, line: &str) {
+        self.count += 1;
+        if self.count <= MAX_WARNINGS {
+            progress.println(line);
+        }
+    }
+
+    /// Messages not shown (beyond `MAX_WARNINGS`).
+    pub fn hidden(&self) -> u64 {
+        self.count.saturating_sub(MAX_WARNINGS)
+    }
+
+    /// When some were not shown, say how many; `all_in` says where to find them all.
+    pub fn say_hidden(&self, all_in: &str) {
+        let hidden = self.hidden();
+        if hidden > 0 {
+            warn(&format!("{hidden} more bad lines not shown; {all_in}"));
+        }
+    }
+}
 
 pub struct Warnings<'p> {
     progress: &'p Progress,
-    count: u64,
+    shown: Capped,
 }
 
 impl<'p> Warnings<'p> {
     /// Warnings printed above `progress`'s bar.
     pub fn new(progress: &'p Progress) -> Warnings<'p> {
-        Warnings { progress, count: 0 }
+        Warnings {
+            progress,
+            shown: Capped::default(),
+        }
     }
 
-    /// Warnings not shown (beyond `MAX_WARNINGS`).
-    pub fn hidden(&self) -> u64 {
-        self.count.saturating_sub(MAX_WARNINGS)
+    /// The cap, with what it held back (done with the bar: it is to be finished).
+    pub fn into_shown(self) -> Capped {
+        self.shown
     }
 
     fn warn(&mut self, line: std::fmt::Arguments) {
-        self.count += 1;
-        if self.count <= MAX_WARNINGS {
-            self.progress.println(&format!("warning: {line}"));
-        }
+        self.shown.say(self.progress, &format!("warning: {line}"));
     }
 }
 

@@ -307,6 +307,15 @@ impl Record {
 }
 
 impl Kind {
+    /// The grid the line holds, as its rows' `puzzle` column has it: a puzzle's or an
+    /// invalid one's; `None` for a line that holds none.
+    pub fn grid(&self) -> Option<Grid> {
+        match self {
+            Kind::Puzzle { grid, .. } | Kind::Invalid { grid, .. } => Some(*grid),
+            _ => None,
+        }
+    }
+
     /// True for the kinds a benchmark reports on (puzzles, invalid and malformed lines).
     #[inline(always)]
     pub fn is_entry(&self) -> bool {

@@ -45,7 +45,7 @@ pub enum PlaceError {
     )]
     NoState(PathBuf),
     /// The accumulators cannot be read back.
-    #[error("{file}: {source}")]
+    #[error("{file}: its `state` cannot be read back")]
     State {
         /// The summary.
         file: PathBuf,
@@ -77,9 +77,7 @@ pub enum PlaceError {
         value: String,
     },
     /// A comparison that is not JSON written by `compare --format json`.
-    #[error(
-        "{file}: not a comparison JSON written by `sudoku-bench compare --format json`: {source}"
-    )]
+    #[error("{file}: not a comparison JSON written by `sudoku-bench compare --format json`")]
     ComparisonJson {
         /// The file.
         file: PathBuf,

@@ -171,7 +171,7 @@ fn figures(g: &GroupState) -> Vec<(&'static str, u128)> {
 /// order (the rows of a corpus not among them are counted, not ordered).
 fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
     let path = &part.csv;
-    let io = |source| MergeError::Io {
+    let io = |source| MergeError::Read {
         path: path.clone(),
         source,
     };

@@ -7,6 +7,7 @@
 //! time quantiles alike (times still come from the parts' machines).
 
 mod counts;
+mod puzzles;
 mod rows;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use crate::machine::Machine;
 use crate::summary::read::{parse_summary, RunFileError};
 use crate::summary::{StateError, Summary, SummaryReport, SummaryState};
 
+pub use puzzles::check_puzzles;
 pub use rows::merge_rows;
 
 /// One part: its per-puzzle CSV and the summary JSON beside it.
@@ -48,6 +50,17 @@ pub enum MergeError {
     /// No part given.
     #[error("nothing to merge: give the parts' per-puzzle CSVs")]
     NoParts,
+    /// A directory given where a part's CSV goes.
+    #[error(
+        "{path} is a directory: merge takes the parts' per-puzzle CSVs, each with its \
+         summary JSON beside it (`merge {example} -o all.csv`, for parts written as \
+         part-K.csv and part-K.json there)",
+        example = path.join("part-*.csv").display()
+    )]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+    },
     /// A part's summary JSON is not there.
     #[error(
         "{json} is missing: the run of {csv} did not finish, or was not given \
@@ -129,8 +142,8 @@ pub enum MergeError {
         /// The summary.
         json: PathBuf,
     },
-    /// A summary's accumulators cannot be read.
-    #[error("{json}: {source}")]
+    /// A summary's accumulators cannot be read; what is wrong is the source.
+    #[error("{json}: its `state` cannot be read back")]
     BadState {
         /// The summary.
         json: PathBuf,
@@ -273,6 +286,26 @@ pub enum MergeError {
         /// The parts' summaries.
         jsons: Vec<PathBuf>,
     },
+    /// A row whose puzzle is not the one on the corpus line it names.
+    #[error(
+        "{csv}:{line}: the row for line {corpus_line} of {corpus} is of {row}, but \
+         {corpus}:{corpus_line} holds {read}: the row was edited, or the part was run over \
+         another file; run that part again"
+    )]
+    OtherPuzzle {
+        /// The part's CSV.
+        csv: PathBuf,
+        /// The row's line in it.
+        line: u64,
+        /// The corpus, as the row names it.
+        corpus: String,
+        /// The corpus line the row names.
+        corpus_line: u64,
+        /// The row's puzzle, for the message.
+        row: String,
+        /// The line's puzzle, for the message.
+        read: String,
+    },
     /// A CSV cannot be read, or its rows are not in order.
     #[error("{path}:{line}: {message}")]
     Rows {
@@ -283,10 +316,18 @@ pub enum MergeError {
         /// What is wrong.
         message: String,
     },
-    /// Reading a part or writing the output failed.
-    #[error("{path}: {source}")]
-    Io {
+    /// A part could not be read. The reason is the source, said once after this.
+    #[error("cannot read {path}")]
+    Read {
         /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The output could not be written (a full disk, a closed stdout).
+    #[error("cannot write {path}")]
+    Write {
+        /// The file (`-`: stdout).
         path: PathBuf,
         /// Why.
         source: std::io::Error,
@@ -310,6 +351,10 @@ pub fn load(csvs: &[PathBuf]) -> Result<Vec<PartFiles>, MergeError> {
     }
     let mut parts = Vec::with_capacity(csvs.len());
     for csv in csvs {
+        // Its summary's path would be made from it and reported missing, hiding the cause.
+        if csv.is_dir() {
+            return Err(MergeError::Directory { path: csv.clone() });
+        }
         let json = summary_path(csv);
         let bytes = match std::fs::read(&json) {
             Ok(bytes) => bytes,

@@ -34,7 +34,7 @@ pub(super) fn bad(path: &Path, line: u64, message: impl Into<String>) -> MergeEr
 /// A fault of a part's CSV, as merge reports it: the file and line, and what is wrong.
 pub(super) fn csv_fault(e: CsvError) -> MergeError {
     match e {
-        CsvError::Io { path, source } => MergeError::Io { path, source },
+        CsvError::Io { path, source } => MergeError::Read { path, source },
         CsvError::Bad {
             path,
             line,
@@ -49,7 +49,7 @@ pub(super) fn csv_fault(e: CsvError) -> MergeError {
 
 /// Open the CSV at `path` and read its header, whatever its columns.
 pub(super) fn open(path: &Path) -> Result<PartReader, MergeError> {
-    let file = File::open(path).map_err(|source| MergeError::Io {
+    let file = File::open(path).map_err(|source| MergeError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -155,7 +155,7 @@ pub fn merge_rows(
     for c in &mut cursors {
         c.advance(corpora)?;
     }
-    let io = |source| MergeError::Io {
+    let io = |source| MergeError::Write {
         path: out_path.to_path_buf(),
         source,
     };

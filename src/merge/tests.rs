@@ -437,3 +437,103 @@ fn merged_wall_rates_count_only_the_rows_with_wall_time() {
         );
     }
 }
+
+#[test]
+fn a_directory_given_as_a_part_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = dir.path().join("parts");
+    std::fs::create_dir(&parts).unwrap();
+    let err = refusal(std::slice::from_ref(&parts));
+    assert!(
+        err.contains(&format!("{} is a directory", parts.display()))
+            && err.contains("per-puzzle CSV")
+            && !err.contains("missing"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_full_disk_is_said_once_naming_the_output() {
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(libc::ENOSPC))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 2);
+    let parts = load(&csvs).unwrap();
+    let err = merge_rows(&csvs, &corpora(&parts), &mut Full, Path::new("all.csv")).unwrap_err();
+    // As the binary prints it: the error and each cause after it.
+    let chain = format!("{:#}", anyhow::Error::from(err));
+    assert!(chain.starts_with("cannot write all.csv"), "{chain}");
+    assert_eq!(chain.matches("os error 28").count(), 1, "{chain}");
+}
+
+#[test]
+fn a_part_whose_puzzle_was_edited_with_its_clues_is_refused_against_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let grids: Vec<&str> = include_str!("../../datasets/minimal.txt")
+        .lines()
+        .take(20)
+        .collect();
+    let corpus = d.join("c.txt");
+    std::fs::write(&corpus, grids.join("\n") + "\n").unwrap();
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            run_part(
+                &corpus,
+                Some(Shard { index: k, count: 2 }),
+                d,
+                &format!("part-{k}"),
+            )
+        })
+        .collect();
+    assert!(check_puzzles(&load(&parts).unwrap()).unwrap().is_empty());
+    // A clue of line 3 removed from its rows, and their clues counted down with it: every
+    // row still agrees with itself and with its summary.
+    let original = std::fs::read_to_string(&parts[0]).unwrap();
+    let line = grids[2];
+    let cell = line.find(|c: char| c.is_ascii_digit() && c != '0').unwrap();
+    let fewer = format!("{}.{}", &line[..cell], &line[cell + 1..]);
+    let clues = line.bytes().filter(|b| (b'1'..=b'9').contains(b)).count();
+    let edited: String = original
+        .lines()
+        .map(|row| {
+            let at3 = row.split(',').nth(1) == Some("3");
+            if at3 {
+                row.replace(
+                    &format!(",{clues},{line},"),
+                    &format!(",{},{fewer},", clues - 1),
+                )
+            } else {
+                row.to_string()
+            }
+        })
+        .map(|row| row + "\n")
+        .collect();
+    assert_ne!(edited, original);
+    std::fs::write(&parts[0], &edited).unwrap();
+    let loaded = load(&parts).unwrap();
+    let err = check_puzzles(&loaded).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("{}:", parts[0].display()))
+            && err.contains(&format!("is of puzzle {fewer}"))
+            && err.contains(&format!("{}:3 holds puzzle {line}", corpus.display())),
+        "{err}"
+    );
+    // Without the corpus, the merge goes on and says what was checked instead.
+    std::fs::remove_file(&corpus).unwrap();
+    let unchecked = check_puzzles(&loaded).unwrap();
+    assert_eq!(unchecked.len(), 1, "{unchecked:?}");
+    assert!(
+        unchecked[0].starts_with(&corpus.display().to_string())
+            && unchecked[0].contains("cannot be opened here")
+            && unchecked[0].contains("what was checked"),
+        "{unchecked:?}"
+    );
+}

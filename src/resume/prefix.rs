@@ -93,7 +93,7 @@ impl<'a, 'c> Reread<'a, 'c> {
             return Ok(());
         };
         let read = match cursor.seek(line) {
-            Ok(Some(record)) => grid_of(record),
+            Ok(Some(record)) => record.kind.grid(),
             Ok(None) => return Ok(()),
             Err(e) => {
                 reading.cursor = Err(e);
@@ -180,16 +180,6 @@ pub(crate) fn holds_lines(source: &Source) -> bool {
         return true;
     };
     !matches!(cursor.current(), Ok(None))
-}
-
-/// The grid a corpus line holds, as its rows' `puzzle` column has it.
-fn grid_of(record: &Record) -> Option<Grid> {
-    match &record.kind {
-        crate::corpus::Kind::Puzzle { grid, .. } | crate::corpus::Kind::Invalid { grid, .. } => {
-            Some(*grid)
-        }
-        _ => None,
-    }
 }
 
 /// A corpus's part, read again record by record; the lines passed are tallied.

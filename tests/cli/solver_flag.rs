@@ -458,3 +458,42 @@ fn filter_with_a_python_solver_agrees_and_a_wrong_solution_is_caught() {
     );
     assert!(stderr.contains("which is not a solution"), "{stderr}");
 }
+
+#[test]
+fn filter_shows_as_many_wrong_answers_as_run_and_says_how_many_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.txt");
+    let puzzles: Vec<&str> = include_str!("../../datasets/minimal.txt")
+        .lines()
+        .take(150)
+        .collect();
+    std::fs::write(&corpus, puzzles.join("\n") + "\n").unwrap();
+    // Answers the probe (a solved grid, no dot) and the in-step check (the empty grid)
+    // as the protocol says, and counts no solution for every puzzle: 150 wrong counts.
+    let zero = format!(
+        "zero=cmd:sh -c 'while read -r p l rest; do case $p in {}) echo \"$l - 0\";; *.*) \
+         echo \"0 - 0\";; *) echo \"1 $p 0\";; esac; done'",
+        ".".repeat(81)
+    );
+    let rejects = dir.path().join("rejects.tsv");
+    let out = bench()
+        .args(["filter", corpus.to_str().unwrap(), "-q", "-o"])
+        .arg(dir.path().join("kept.txt"))
+        .arg("--rejects")
+        .arg(&rejects)
+        .args(["--solver", &zero])
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let shown = stderr.lines().filter(|l| l.contains(": zero: ")).count();
+    assert_eq!(shown, 100, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "warning: 50 more bad lines not shown; see the mismatch lines of {}",
+            rejects.display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(text(&std::fs::read(&rejects).unwrap()).lines().count(), 150);
+}

@@ -130,14 +130,12 @@ pub enum CommandError {
         #[source]
         source: io::Error,
     },
-    /// It started, but did not answer a solved grid as the protocol says.
-    #[error(
-        "`{command}` does not speak the protocol: given a solved grid and limit 1, it {reason}"
-    )]
+    /// It started, but did not answer the probe's requests as the protocol says.
+    #[error("`{command}` does not speak the protocol: {reason}")]
     Probe {
         /// The command line, as given.
         command: String,
-        /// What went wrong, quoting its answer.
+        /// What it was given and what went wrong, quoting its answer.
         reason: String,
     },
 }
@@ -201,9 +199,10 @@ impl CommandLine {
     /// A solver without request ids is then given the check that ends each batch once,
     /// so that one that cannot answer it is refused here rather than failing every row.
     pub fn probe(&self, timeout: Option<Duration>) -> Result<Probe, CommandError> {
+        // Each request says what it gave: the in-step check below gives something else.
         let fail = |reason: String| CommandError::Probe {
             command: self.command.clone(),
-            reason,
+            reason: format!("given a solved grid and limit 1, it {reason}"),
         };
         let process =
             Process::start(&self.program, &self.args, self.memory_limit).map_err(|source| {

@@ -112,6 +112,18 @@ fn a_probe_names_what_went_wrong() {
 }
 
 #[test]
+fn a_probe_failing_the_in_step_check_says_only_what_it_was_given_there() {
+    // Answers the solved grid as the protocol says, but counts 1 for the empty grid: only
+    // the in-step check fails, and the message must not also claim the solved grid's.
+    let says = sh(r#"echo "1 - 0""#).probe(None).unwrap_err().to_string();
+    assert!(
+        says.contains("does not speak the protocol: given the empty grid and limit 3"),
+        "{says}"
+    );
+    assert!(!says.contains("given a solved grid"), "{says}");
+}
+
+#[test]
 fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
     // An interpreter's start-up is not a solve: a copy that takes longer to start than
     // a puzzle may take is still started, probed and used.
