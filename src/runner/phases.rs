@@ -1107,12 +1107,17 @@ mod tests {
                 );
             }
             assert_eq!(worker.len(), 1000);
-            // Both workers take part in every phase, the one-at-a-time one too.
-            for name in ["a", "b", "c"] {
-                assert!(
-                    used.contains(&(name, 0)) && used.contains(&(name, 1)),
-                    "{name}: {used:?}"
-                );
+            // A one-at-a-time first phase (the second chunk's, `c`: its phases run
+            // backwards) gives runs of records to both workers in turn, and every phase
+            // follows: both take part in every phase. (Whichever worker is free takes the
+            // next task otherwise, and on a busy machine one may take them all.)
+            if serial {
+                for name in ["a", "b", "c"] {
+                    assert!(
+                        used.contains(&(name, 0)) && used.contains(&(name, 1)),
+                        "{name}: {used:?}"
+                    );
+                }
             }
         }
     }
