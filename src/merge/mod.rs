@@ -269,6 +269,22 @@ pub enum MergeError {
         /// How the files differ.
         why: String,
     },
+    /// A part whose lines of a corpus are not those of the file of that name here, though
+    /// the file's size and ends are the ones the parts read.
+    #[error(
+        "{json}: its lines of {corpus} are not the lines of the file {corpus} here (their \
+         content differs, though the file's size and first and last {ends_kib} KiB are the \
+         ones the parts read): the part was run over another file of that name, or the file \
+         changed since; run that part again over this one"
+    )]
+    PartContentDiffers {
+        /// The part's summary.
+        json: PathBuf,
+        /// The corpus.
+        corpus: String,
+        /// KiB of each end compared.
+        ends_kib: u64,
+    },
     /// The parts' lines of a corpus do not add up to the whole of it.
     #[error(
         "{corpus}: the parts read {lines} of its lines between them, but it ends at line \

@@ -187,6 +187,75 @@ fn refused(parts: &[PathBuf], dir: &Path) -> String {
 }
 
 #[test]
+fn a_part_run_over_another_file_that_differs_only_in_its_middle_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Over 128 KiB, so that lines in the middle lie outside both ends the file identity
+    // compares; the other file differs from line 2400 to 2420 only.
+    let lines: Vec<String> = std::fs::read_to_string("datasets/minimal.txt")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    let corpus: Vec<&String> = lines.iter().cycle().take(4000).collect();
+    let text = |edit: bool| -> String {
+        let mut out = String::new();
+        for (i, line) in corpus.iter().enumerate() {
+            let line = if edit && (2400..2420).contains(&i) {
+                &lines[i % 7]
+            } else {
+                line
+            };
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    };
+    std::fs::write(dir.path().join("big.txt"), text(false)).unwrap();
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("big.txt"), text(true)).unwrap();
+    assert_ne!(text(false), text(true));
+    let part = |cwd: &Path, k: u32| {
+        let csv = dir.path().join(format!("p{k}.csv"));
+        bench()
+            .current_dir(cwd)
+            .args([
+                "run",
+                "big.txt",
+                "-s",
+                "fast",
+                "-q",
+                "--shard",
+                &format!("{k}/2"),
+            ])
+            .arg("-o")
+            .arg(&csv)
+            .arg("--summary")
+            .arg(csv.with_extension("json"))
+            .assert()
+            .success();
+        csv
+    };
+    let parts = [part(dir.path(), 1), part(&other, 2)];
+    let out = dir.path().join("all.csv");
+    let assert = bench()
+        .current_dir(dir.path())
+        .arg("merge")
+        .args(&parts)
+        .args(["-q", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("p2.json: its lines of big.txt are not the lines of the file big.txt here"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing written");
+}
+
+#[test]
 fn parts_of_different_settings_are_refused_naming_both() {
     let dir = tempfile::tempdir().unwrap();
     let parts = two_parts(dir.path(), &["--max-nodes", "5000"]);
