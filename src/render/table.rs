@@ -369,16 +369,7 @@ const UNSEARCHED: [&str; 2] = [Status::Invalid.as_str(), Status::Malformed.as_st
 /// Every status count, then the wrong, failed and unreturned answers (which must stay in
 /// sight), each with its name.
 fn statuses(r: &SummaryRow) -> Vec<(u64, &'static str)> {
-    let counts = [
-        (r.unique, Status::Unique),
-        (r.multiple, Status::Multiple),
-        (r.unsolvable, Status::Unsolvable),
-        (r.solved, Status::Solved),
-        (r.invalid, Status::Invalid),
-        (r.malformed, Status::Malformed),
-        (r.aborted, Status::Aborted),
-    ]
-    .map(|(n, status)| (n, status.as_str()));
+    let counts = Status::ALL.map(|status| (r.count(status), status.as_str()));
     let faults = [
         (r.mismatches, "mismatch"),
         (r.failures, "failed"),

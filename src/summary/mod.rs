@@ -141,6 +141,21 @@ pub struct SummaryRow {
     pub no_guess_share: Option<f64>,
 }
 
+impl SummaryRow {
+    /// Its records of `status`.
+    pub fn count(&self, status: Status) -> u64 {
+        match status {
+            Status::Unique => self.unique,
+            Status::Multiple => self.multiple,
+            Status::Unsolvable => self.unsolvable,
+            Status::Solved => self.solved,
+            Status::Invalid => self.invalid,
+            Status::Malformed => self.malformed,
+            Status::Aborted => self.aborted,
+        }
+    }
+}
+
 impl Summary {
     /// The index of the (corpus, strategy) group, created on first use.
     pub fn group(&mut self, corpus: &str, strategy: &str) -> usize {

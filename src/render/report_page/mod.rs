@@ -217,17 +217,9 @@ pub fn unmatched_summaries(inputs: &Inputs) -> Vec<&str> {
 fn describes(summary: &SummaryReport, group: &Group) -> bool {
     let of_status = |status: Status| group.rows.iter().filter(|r| r.status == status).count();
     let counted = |r: &crate::summary::SummaryRow| {
-        [
-            (Status::Unique, r.unique),
-            (Status::Multiple, r.multiple),
-            (Status::Unsolvable, r.unsolvable),
-            (Status::Solved, r.solved),
-            (Status::Invalid, r.invalid),
-            (Status::Malformed, r.malformed),
-            (Status::Aborted, r.aborted),
-        ]
-        .into_iter()
-        .all(|(status, n)| of_status(status) as u64 == n)
+        Status::ALL
+            .into_iter()
+            .all(|status| of_status(status) as u64 == r.count(status))
     };
     let rows = summary.rows.iter().any(|r| {
         r.corpus == group.corpus
