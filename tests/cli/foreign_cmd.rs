@@ -608,16 +608,23 @@ fn a_lagging_solver_never_passes_another_puzzle_s_answer(answers: &str) {
         }
     }
     assert!(failed > 0, "it was caught: {}", ran.stderr);
-    // Said once for each batch the check failed (60 lines: two), with its count, not once
-    // for each of its rows.
+    // Said once for each batch the check failed (60 lines: two batches), with its count,
+    // not once for each of its rows. When the unasked line happens to arrive while the
+    // harness waits, the lag is caught there too, on that row ("one line per puzzle"):
+    // the rows before it in its batch are then said once, and the restarted copy's
+    // rows after it once more.
+    let caught_in_line = (1..=lines.len() as u64)
+        .map(|line| ran.row(line, "lag")["error"].clone())
+        .filter(|e| e.starts_with("answered ") && e.ends_with("one line per puzzle"))
+        .count();
     let said: Vec<&str> = ran
         .stderr
         .lines()
         .filter(|l| l.contains("its answer may be another puzzle's"))
         .collect();
     assert!(
-        !said.is_empty() && said.len() <= 2,
-        "{} warnings: {}",
+        !said.is_empty() && said.len() <= 2 + caught_in_line,
+        "{} warnings, {caught_in_line} caught in line: {}",
         said.len(),
         ran.stderr
     );
