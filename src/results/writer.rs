@@ -6,12 +6,14 @@
 //!
 //! Buffers are gathered into writes of whole pages, `WRITE_SIZE` or more at a time, with
 //! one `writev` each: a write that starts or ends inside a page makes the kernel handle
-//! that page twice.
+//! that page twice. What waited `WRITE_WITHIN` is written whatever its size, so a slow
+//! run's rows survive a kill (`run --resume` goes on from them).
 
 use std::collections::VecDeque;
 use std::io::{self, IoSlice, Write};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// A thread writing buffers to one output, in order.
 pub struct WriterThread {
@@ -31,13 +33,36 @@ impl WriterThread {
             .name("writer".into())
             .spawn(move || {
                 let mut pending = Pending::default();
-                for batch in batches {
+                // When the oldest bytes not yet written must be: a slow run's rows are
+                // on disk within `WRITE_WITHIN`, not held until `WRITE_SIZE` gathers.
+                let mut due = Instant::now();
+                loop {
+                    let batch = if pending.bytes == 0 {
+                        batches.recv().ok()
+                    } else {
+                        match batches.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                            Ok(batch) => Some(batch),
+                            Err(RecvTimeoutError::Timeout) => {
+                                pending.write(&mut out, pending.bytes, &give_back)?;
+                                out.flush()?;
+                                continue;
+                            }
+                            Err(RecvTimeoutError::Disconnected) => None,
+                        }
+                    };
+                    let Some(batch) = batch else { break };
+                    if pending.bytes == 0 {
+                        due = Instant::now() + WRITE_WITHIN;
+                    }
                     for buffer in batch {
                         pending.push(buffer);
                     }
                     if pending.bytes >= WRITE_SIZE {
-                        let whole_pages = pending.bytes - pending.bytes % PAGE;
-                        pending.write(&mut out, whole_pages, &give_back)?;
+                        // Up to a page boundary of the output, wherever a write on time
+                        // left it.
+                        let end = pending.offset + pending.bytes as u64;
+                        let to_page = (end - end % PAGE as u64 - pending.offset) as usize;
+                        pending.write(&mut out, to_page, &give_back)?;
                     }
                 }
                 pending.write(&mut out, pending.bytes, &give_back)?;
@@ -92,8 +117,14 @@ impl WriterThread {
 /// 64 KiB ones at page offsets 2.3-2.5 ms, 256 KiB ones 2.1 ms.
 const WRITE_SIZE: usize = 256 << 10;
 
-/// Every write but the last is a whole number of pages, so each starts on a page.
+/// Every write but the last, and those made on time (`WRITE_WITHIN`), ends on a page of
+/// the output, so the next starts on one.
 const PAGE: usize = 4096;
+
+/// The longest a buffer waits to be written: a slow solver's rows come far slower than
+/// `WRITE_SIZE` fills, and a killed run keeps only what was written. Far longer than a
+/// fast run takes to fill `WRITE_SIZE`, so its writes stay whole pages.
+pub const WRITE_WITHIN: Duration = Duration::from_millis(250);
 
 /// Buffers received and not yet written, the first perhaps in part.
 #[derive(Default)]
@@ -103,6 +134,8 @@ struct Pending {
     done: usize,
     /// Bytes not yet written.
     bytes: usize,
+    /// Bytes written so far.
+    offset: u64,
 }
 
 impl Pending {
@@ -138,6 +171,7 @@ impl Pending {
             };
             n -= written;
             self.bytes -= written;
+            self.offset += written as u64;
             self.done += written;
             self.give_back_written(give_back);
         }
@@ -278,6 +312,27 @@ mod tests {
             back += 1;
         }
         assert_eq!(back, sent);
+    }
+
+    #[test]
+    fn a_small_buffer_is_written_within_its_time_not_held_until_the_end() {
+        let out = sink(usize::MAX);
+        let mut writer = WriterThread::spawn(Box::new(out.clone()), 2).unwrap();
+        writer.send(b"a row\n".to_vec()).unwrap();
+        let sent = Instant::now();
+        // Far longer than WRITE_WITHIN: a machine busy with builds still writes by then.
+        while out.bytes.lock().unwrap().is_empty() {
+            assert!(
+                sent.elapsed() < Duration::from_secs(10),
+                "not written after {:?}",
+                sent.elapsed()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(*out.bytes.lock().unwrap(), b"a row\n");
+        writer.send(b"another\n".to_vec()).unwrap();
+        writer.finish().unwrap();
+        assert_eq!(*out.bytes.lock().unwrap(), b"a row\nanother\n");
     }
 
     #[test]
