@@ -7,7 +7,10 @@
 //! cores while being timed. The phases run in one order in a chunk and in the reverse
 //! order in the next (ABBA), so that two strategies compared in one run see the same
 //! machine. Each worker thread keeps its own solver per strategy, reused
-//! across puzzles (the [`Engine`]'s). A solved chunk is reported (given to the [`Sink`]:
+//! across puzzles (the [`Engine`]'s). A chunk is solved in parts, each as many records as
+//! the pace of the last parts solves in `Settings::part_ns` (all of it, for a fast solver),
+//! so that a slow solver's rows are not held back for a whole chunk. A solved part is
+//! reported (given to the [`Sink`]:
 //! the summary, the CSV, ...): with one strategy, while the next chunk is solved; with
 //! several, before it, so that no strategy's phase carries the reporting. Only the solve
 //! calls are timed (the clock is read between two solves of a task, so a time also covers
@@ -54,7 +57,7 @@ use crate::interrupt::Stop;
 use crate::results::Sink;
 use crate::strategy::{Limits, Outcome, StrategyInfo};
 use crate::summary::{SolverResources, Summary, SummaryReport};
-use pipeline::{channels, spawn_reader, Reporter};
+use pipeline::{channels, spawn_reader, Pace, Reporter};
 
 /// What to run and how.
 #[derive(Debug, Clone)]
@@ -68,6 +71,11 @@ pub struct Settings {
     pub repeat: u32,
     /// Records read (and held) at once, at most: the first chunks are smaller.
     pub chunk_size: usize,
+    /// How long solving a part of a chunk should take, by the pace of the parts before:
+    /// a chunk is solved and reported in parts of as many records as take about this
+    /// long (see `pipeline::Pace`), so that a record's rows reach the sink within about
+    /// this time of its last solve, however slow the solvers. 0: each chunk is one part.
+    pub part_ns: u64,
     /// Solve a few puzzles untimed before the first timed phase.
     pub warmup: bool,
     /// The strategy whose counts every strategy's must agree with (see the module's
@@ -112,6 +120,7 @@ impl Default for Settings {
             limits: Limits::default(),
             repeat: 1,
             chunk_size: 2048,
+            part_ns: PART_NS,
             warmup: true,
             reference: Some(crate::classify::fastest().clone()),
             permute: None,
@@ -120,6 +129,12 @@ impl Default for Settings {
         }
     }
 }
+
+/// How long a part of a chunk takes to solve, by default: a fraction of a second, so that
+/// the rows finished more than a second ago are written (the CSV's writer writes what it
+/// holds at least every `results::writer::WRITE_WITHIN`), while parts of a fast solver
+/// stay as large as the chunks.
+pub const PART_NS: u64 = 250_000_000;
 
 /// Work finished so far, updated by the workers as each task of solves ends, so a
 /// progress display can move within a batch (a slow strategy can spend minutes on one),
@@ -203,8 +218,11 @@ pub struct Runner<'c> {
     /// The reference's index among the engine's strategies.
     reference: Option<usize>,
     clock: &'c dyn Clock,
-    /// Chunks solved so far, over every corpus: its parity sets the order of the phases.
+    /// Parts of chunks solved so far, over every corpus: its parity sets the order of the
+    /// phases.
     chunks_solved: u64,
+    /// The records of the next part of a chunk, from the pace of the last.
+    pace: Pace,
     /// Per strategy of the engine, whether it solves in this process (see
     /// `Strategy::usage`): only then can its workers tell other work's time in its solves
     /// (see [`crate::preemption`]). Known once the solvers are made.
@@ -260,6 +278,7 @@ impl<'c> Runner<'c> {
         engine
             .pin(&placement.workers)
             .map_err(|(cpu, source)| StartError::Pin { cpu, source })?;
+        let pace = Pace::new(settings.part_ns, engine.threads());
         Ok(Runner {
             placement,
             warmed_up: !settings.warmup,
@@ -268,6 +287,7 @@ impl<'c> Runner<'c> {
             reference,
             clock,
             chunks_solved: 0,
+            pace,
             in_process: Vec::new(),
             timed: Vec::new(),
             owners: Vec::new(),

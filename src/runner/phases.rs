@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::task::{How, Task};
 use super::Runner;
-use crate::corpus::{Chunk, Record};
+use crate::corpus::Record;
 use crate::preemption;
 use crate::results::PuzzleResult;
 use crate::strategy::Limits;
@@ -67,14 +67,16 @@ pub(super) struct Solved {
 }
 
 impl Runner<'_> {
-    /// Every strategy over one parsed chunk, one timed phase each, then the reference's
-    /// untimed phase when it is not one of them, and the check of every count.
-    pub(super) fn solve_chunk(&mut self, chunk: &Chunk, out: &mut Solved) {
-        let records = chunk.records();
+    /// Every strategy over one part of a chunk (its `records`, with the `bytes` of input
+    /// behind them), one timed phase each, then the reference's untimed phase when it is
+    /// not one of them, and the check of every count. The time it took, by the runner's
+    /// clock, sets the size of the next part (see [`Pace`]).
+    pub(super) fn solve_part(&mut self, (records, bytes): (&[Record], u64), out: &mut Solved) {
         if !self.warmed_up {
             self.warm_up(records);
             self.warmed_up = true;
         }
+        let began = self.clock.now_ns();
         let timed = self.settings.strategies.len();
         let all = self.engine.strategies().len();
         out.results.resize_with(all, Vec::new);
@@ -104,7 +106,7 @@ impl Runner<'_> {
             // The reference is not timed: one round gives its counts, and it does not
             // count towards progress.
             let (repeat, bytes) = if s < timed {
-                (self.settings.repeat, Some(chunk.bytes()))
+                (self.settings.repeat, Some(bytes))
             } else {
                 (1, None)
             };
@@ -151,6 +153,8 @@ impl Runner<'_> {
         }
         self.owners = owners;
         out.reported = solved.iter().copied().min().unwrap_or(0);
+        let spent = self.clock.now_ns().saturating_sub(began);
+        self.pace.solved(records.len(), spent);
         out.walls.clear();
         out.walls.extend(
             walls
@@ -184,6 +188,10 @@ impl Runner<'_> {
         };
         let n = records.len().min(WARMUP_PUZZLES);
         let mut results = Vec::new();
+        // Every strategy over the same puzzles, as a part's phases: the pace of the first
+        // part, before any was timed. Nodes are capped here, so a slow search looks
+        // faster than it is: the first part is at most twice as large (see `Pace`).
+        let began = self.clock.now_ns();
         for s in 0..self.settings.strategies.len() {
             self.phase(
                 s,
@@ -194,6 +202,8 @@ impl Runner<'_> {
                 AfterStop::Halt,
             );
         }
+        let spent = self.clock.now_ns().saturating_sub(began);
+        self.pace.solved(n, spent);
     }
 
     /// How the timed phases solve: one round, with the run's limits and permutation.
@@ -241,7 +251,11 @@ impl Runner<'_> {
         let engine = &self.engine;
         let clock = self.clock;
         let info = &engine.strategies()[s];
-        let per_task = info.puzzles_per_task;
+        // A part smaller than the workers' tasks would leave some workers idle: its tasks
+        // shrink so that each worker has one.
+        let per_task = info
+            .puzzles_per_task
+            .min(n.div_ceil(engine.threads()).max(1));
         let watch = preemption::COUNTED && self.in_process.get(s).copied().unwrap_or(true);
         let how = How { watch, ..how };
         if let Some(p) = &self.progress {
@@ -918,7 +932,9 @@ mod tests {
             };
             let clock = MockClock::new(1, 0, 1);
             let text: String = distinct(20).iter().map(|p| format!("{p}\n")).collect();
-            let (_, summary) = run(&text, s, 2, &clock);
+            // One worker: each worker has its own solvers, which count rounds apart, and
+            // a chunk's tasks, one per worker, may change workers from round to round.
+            let (_, summary) = run(&text, s, 1, &clock);
             let rows = summary.rows();
             (rows[0].preemptions, rows[1].preemptions)
         };

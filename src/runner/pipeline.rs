@@ -10,7 +10,7 @@ use std::thread::{Scope, ScopedJoinHandle};
 
 use super::phases::Solved;
 use super::{RunError, Runner, WorkDone};
-use crate::corpus::{Chunk, Corpus, Lines, LoadError};
+use crate::corpus::{Chunk, Corpus, Lines, LoadError, Record};
 use crate::interrupt::Stop;
 use crate::results::{Batch, Sink};
 use crate::strategy::StrategyInfo;
@@ -30,8 +30,8 @@ type Channel<T> = (Sender<T>, Receiver<T>);
 /// The chunks between the reader and the sink, and result buffers to reuse.
 #[derive(Debug, Default)]
 struct InFlight {
-    /// A solved chunk not reported yet.
-    pending: Option<(Chunk, Solved)>,
+    /// A chunk whose last part, from its record `from` on, is solved and not reported yet.
+    pending: Option<(Chunk, usize, Solved)>,
     /// A reported chunk on its way back to the reader (see `Runner::solve_next`).
     spare: Option<Chunk>,
     /// Result buffers to solve the next chunk into.
@@ -52,9 +52,9 @@ pub(super) struct Reporter<'a, S> {
 }
 
 impl<S: Sink> Reporter<'_, S> {
-    /// Give the records `solved` by every strategy of `chunk` to the sink.
-    fn report(&mut self, chunk: &Chunk, solved: &Solved) -> Result<(), RunError> {
-        let records = &chunk.records()[..solved.reported];
+    /// Give the records `solved` by every strategy of a `part` to the sink.
+    fn report(&mut self, part: &[Record], solved: &Solved) -> Result<(), RunError> {
+        let records = &part[..solved.reported];
         self.records += records.len() as u64;
         if let Some(p) = &self.progress {
             p.puzzles.fetch_add(records.len() as u64, Ordering::Relaxed);
@@ -72,8 +72,8 @@ impl<S: Sink> Reporter<'_, S> {
 
     /// Report the pending chunk, if any, and give it back to the reader with the spare.
     fn report_pending(&mut self, flight: &mut InFlight) -> Result<(), RunError> {
-        if let Some((chunk, solved)) = flight.pending.take() {
-            self.report(&chunk, &solved)?;
+        if let Some((chunk, from, solved)) = flight.pending.take() {
+            self.report(&chunk.records()[from..], &solved)?;
             self.give_back([flight.spare.take(), Some(chunk)]);
             flight.buffers = solved;
         }
@@ -118,44 +118,60 @@ impl Runner<'_> {
                 Some(Ok((chunk, last))) if !chunk.is_empty() => (chunk, last),
                 end => return self.end(end, flight, reporter),
             };
-            let solved = self.solve_next(&chunk, &mut flight, reporter)?;
-            // The chunk's rows would charge the harness's failure to the solver: none is
-            // reported, and the run ends here.
-            if let Some(why) = self.harness.take() {
-                return Err(RunError::Harness {
-                    corpus: reporter.corpus.to_string(),
-                    why,
-                });
+            // The chunk in parts of the size the pace of the last ones sets (see `Pace`):
+            // each is reported once solved, so no row waits for a whole chunk of a slow
+            // solver. Only its last part may wait, to be reported while the next chunk is
+            // solved.
+            let n = chunk.records().len();
+            let mut from = 0usize;
+            loop {
+                let to = n.min(from.saturating_add(self.pace.next()));
+                let part = (&chunk.records()[from..to], part_bytes(&chunk, from..to));
+                let solved = self.solve_next(part, &mut flight, reporter)?;
+                // The part's rows would charge the harness's failure to the solver: none is
+                // reported, and the run ends here.
+                if let Some(why) = self.harness.take() {
+                    return Err(RunError::Harness {
+                        corpus: reporter.corpus.to_string(),
+                        why,
+                    });
+                }
+                let stopping = solved.reported < to - from || self.stop.requested();
+                let whole = to == n;
+                if whole && overlap && !last && !stopping {
+                    flight.pending = Some((chunk, from, solved));
+                    break;
+                }
+                reporter.report(&chunk.records()[from..to], &solved)?;
+                if stopping || (whole && last) {
+                    return Ok(stopping);
+                }
+                flight.buffers = solved;
+                if whole {
+                    reporter.give_back([flight.spare.take(), Some(chunk)]);
+                    break;
+                }
+                from = to;
             }
-            let stopping = solved.reported < chunk.records().len() || self.stop.requested();
-            if overlap && !last && !stopping {
-                flight.pending = Some((chunk, solved));
-                continue;
-            }
-            reporter.report(&chunk, &solved)?;
-            if last || stopping {
-                return Ok(stopping);
-            }
-            flight.buffers = solved;
-            reporter.give_back([flight.spare.take(), Some(chunk)]);
         }
     }
 
-    /// Solve `chunk`, reporting the pending chunk, if any, meanwhile.
+    /// Solve a `part` of a chunk (its records and their bytes), reporting the pending
+    /// chunk, if any, meanwhile.
     fn solve_next<S: Sink>(
         &mut self,
-        chunk: &Chunk,
+        part: (&[Record], u64),
         flight: &mut InFlight,
         reporter: &mut Reporter<'_, S>,
     ) -> Result<Solved, RunError> {
         let mut solved = std::mem::take(&mut flight.buffers);
-        let Some((done, done_solved)) = flight.pending.take() else {
-            self.solve_chunk(chunk, &mut solved);
+        let Some((done, done_from, done_solved)) = flight.pending.take() else {
+            self.solve_part(part, &mut solved);
             return Ok(solved);
         };
         let back = flight.spare.take();
         let ((), sunk) = rayon::join(
-            || self.solve_chunk(chunk, &mut solved),
+            || self.solve_part(part, &mut solved),
             || {
                 // The chunk reported last time goes back to the reader now, at the start
                 // of the solve, while its tasks are there to be taken: the reader's
@@ -164,7 +180,7 @@ impl Runner<'_> {
                 // of a solve, or after the join, before the next chunk's work was handed
                 // out, it left the other worker with nothing to do.
                 reporter.give_back([back, None]);
-                reporter.report(&done, &done_solved)
+                reporter.report(&done.records()[done_from..], &done_solved)
             },
         );
         sunk?;
@@ -181,8 +197,8 @@ impl Runner<'_> {
         mut flight: InFlight,
         reporter: &mut Reporter<'_, S>,
     ) -> Result<bool, RunError> {
-        if let Some((chunk, solved)) = flight.pending.take() {
-            reporter.report(&chunk, &solved)?;
+        if let Some((chunk, from, solved)) = flight.pending.take() {
+            reporter.report(&chunk.records()[from..], &solved)?;
         }
         // Lines after the last entry (comments, blanks) are read too.
         if let (Some(Ok((chunk, _))), Some(p)) = (&end, &self.progress) {
@@ -195,6 +211,58 @@ impl Runner<'_> {
             Some(Ok(_)) => Ok(false),
             None => Ok(self.stop.requested()),
         }
+    }
+}
+
+/// The bytes of input behind the records `range` of `chunk`: its share of the chunk's
+/// bytes, such that the shares of parts that cover the chunk add up to them exactly.
+fn part_bytes(chunk: &Chunk, range: std::ops::Range<usize>) -> u64 {
+    let n = chunk.records().len().max(1) as u128;
+    let upto = |i: usize| (chunk.bytes() as u128 * i as u128 / n) as u64;
+    upto(range.end) - upto(range.start)
+}
+
+/// How many records the next part of a chunk holds: as many as the last part's pace
+/// solves in `Settings::part_ns`, so that a slow solver's rows are reported within about
+/// that time of being solved, at least one per worker, and at most twice as many as the
+/// last part was given, so that a pace measured on a few records, or on the warm-up's
+/// node-capped searches, does not make a part that takes many times as long. A fast
+/// solver's parts soon hold whole chunks.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Pace {
+    /// The time a part should take; 0: no parts, whole chunks.
+    target_ns: u64,
+    /// The fewest records in a part: one per worker.
+    least: usize,
+    /// The records of the next part.
+    next: usize,
+}
+
+impl Pace {
+    /// Before anything was solved, on `workers` workers: one record each.
+    pub(super) fn new(target_ns: u64, workers: usize) -> Pace {
+        let least = workers.max(1);
+        Pace {
+            target_ns,
+            least,
+            next: if target_ns == 0 { usize::MAX } else { least },
+        }
+    }
+
+    /// The records of the next part.
+    pub(super) fn next(&self) -> usize {
+        self.next
+    }
+
+    /// Every strategy solved `records` records in `ns`.
+    pub(super) fn solved(&mut self, records: usize, ns: u64) {
+        if self.target_ns == 0 || records == 0 {
+            return;
+        }
+        let at_pace = records as u128 * self.target_ns as u128 / ns.max(1) as u128;
+        let at_pace = usize::try_from(at_pace).unwrap_or(usize::MAX);
+        let grown = self.next.max(records).saturating_mul(2);
+        self.next = at_pace.min(grown).max(self.least);
     }
 }
 
@@ -289,7 +357,7 @@ mod tests {
     use crate::corpus::tests::FailsAfter;
     use crate::results::Status;
     use crate::runner::testutil::{corpus, mixed, run, run_with, settings, EASY, TWO};
-    use crate::runner::Ended;
+    use crate::runner::{Ended, Settings};
     use crate::summary::Summary;
 
     /// Run `fast` over `input` in chunks of `chunk_size` on `threads` threads, calling
@@ -402,6 +470,87 @@ mod tests {
         });
         result.unwrap();
         assert_eq!(lines, [1, 2, 3]);
+    }
+
+    /// A clock by which every solve takes `solve_ns`, and nothing else takes any time.
+    struct Slow {
+        now: std::sync::atomic::AtomicU64,
+        solve_ns: u64,
+    }
+
+    impl crate::clock::Clock for Slow {
+        fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+            self.now.fetch_add(self.solve_ns, Ordering::Relaxed);
+            (solve(), self.solve_ns)
+        }
+        fn now_ns(&self) -> u64 {
+            self.now.load(Ordering::Relaxed)
+        }
+    }
+
+    #[test]
+    fn a_slow_solvers_chunk_is_reported_in_parts_of_about_the_target_time() {
+        // 10 ms a solve, parts of 100 ms: a chunk of 256 records (the first) would hold
+        // its first row for 2.5 s; parts start at one record a worker, double, and stop
+        // growing at the pace's 10 records.
+        let text = format!("{EASY}\n").repeat(300);
+        let clock = Slow {
+            now: Default::default(),
+            solve_ns: 10_000_000,
+        };
+        let s = Settings {
+            part_ns: 100_000_000,
+            warmup: false,
+            reference: None,
+            ..settings(&["fast"], 2048, 1)
+        };
+        let mut runner = Runner::new(s, 1, &clock).unwrap();
+        let mut summary = Summary::default();
+        let (mut sizes, mut lines) = (Vec::new(), Vec::new());
+        run_with(&mut runner, &mut corpus(&text), &mut summary, |b| {
+            sizes.push(b.records.len());
+            lines.extend(b.records.iter().map(|r| r.line));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            lines,
+            (1..=300).collect::<Vec<u64>>(),
+            "each line once, in order"
+        );
+        assert_eq!(sizes[..5], [1, 2, 4, 8, 10], "{sizes:?}");
+        assert!(sizes.iter().all(|&n| n <= 10), "{sizes:?}");
+        // Each part's wall time goes with its rows: the sum is the run's.
+        assert_eq!(summary.rows()[0].wall_ns, 300 * 10_000_000);
+    }
+
+    #[test]
+    fn parts_grow_to_the_pace_at_most_twice_at_a_time_and_never_below_one_a_worker() {
+        let mut pace = Pace::new(1_000, 4);
+        assert_eq!(pace.next(), 4, "one record a worker, before any pace");
+        pace.solved(4, 1);
+        assert_eq!(pace.next(), 8, "fast: twice as many");
+        pace.solved(3, 1);
+        assert_eq!(
+            pace.next(),
+            16,
+            "a short end of a chunk: twice what was given"
+        );
+        pace.solved(16, 400);
+        assert_eq!(
+            pace.next(),
+            32,
+            "at 40 records to the target, twice the last"
+        );
+        pace.solved(32, 800);
+        assert_eq!(pace.next(), 40, "at the pace");
+        pace.solved(40, 10_000);
+        assert_eq!(pace.next(), 4, "slower than one a worker: one a worker");
+        pace.solved(4, 0);
+        assert_eq!(pace.next(), 8, "no time at all");
+        let mut whole = Pace::new(0, 4);
+        whole.solved(4, u64::MAX);
+        assert_eq!(whole.next(), usize::MAX, "no target: whole chunks");
     }
 
     #[test]

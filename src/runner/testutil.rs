@@ -40,6 +40,8 @@ pub(super) fn settings(names: &[&str], chunk_size: usize, repeat: u32) -> Settin
     Settings {
         strategies: names.iter().map(|n| by_name(n).unwrap().clone()).collect(),
         chunk_size,
+        // Chunks as they are read: the tests that cut them in parts say so.
+        part_ns: 0,
         repeat,
         ..Settings::default()
     }
