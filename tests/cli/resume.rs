@@ -758,3 +758,141 @@ fn a_run_that_failed_is_refused() {
     );
     assert_eq!(std::fs::read(&csv).unwrap(), before, "left untouched");
 }
+
+/// How long before a `kill -9` a line's rows must have been finished to be in the CSV:
+/// README's promise (a part of a chunk takes about a quarter of a second, and the writer
+/// writes what it holds at least every quarter of a second).
+const KEPT_AFTER: Duration = Duration::from_millis(1000);
+
+fn monotonic_ns() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes only the timespec it is given.
+    assert_eq!(
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) },
+        0
+    );
+    now.tv_sec as u64 * 1_000_000_000 + now.tv_nsec as u64
+}
+
+/// A slow `lib:` solver (50 ms a puzzle) killed with SIGKILL after a few seconds: the CSV
+/// holds every line finished more than `KEPT_AFTER` before the kill (the solver logs when
+/// it finished each puzzle), and `--resume` completes it to a clean run's rows.
+#[test]
+fn a_slow_solvers_rows_survive_a_kill_and_resume_to_a_clean_run() {
+    let Some((_, _, hostile)) = super::foreign_lib::libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let minimal =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/minimal.txt"))
+            .unwrap();
+    // Distinct puzzles, so the solver's log names each line.
+    let mut seen = std::collections::HashSet::new();
+    let puzzles: Vec<&str> = minimal
+        .lines()
+        .filter(|l| l.len() == 81 && seen.insert(*l))
+        .take(300)
+        .collect();
+    std::fs::write(dir.path().join("c.txt"), puzzles.join("\n") + "\n").unwrap();
+    let spec = format!("slow=lib:{}:hostile_slow", hostile.display());
+    // No warm-up: it would solve the first lines untimed, and log them, before their rows.
+    let args = |csv: &str| {
+        [
+            "run",
+            "c.txt",
+            "-s",
+            "none",
+            "--solver",
+            &spec,
+            "-j",
+            "2",
+            "--no-warmup",
+            "-q",
+            "-o",
+            csv,
+        ]
+        .map(str::to_string)
+    };
+    let log = dir.path().join("solved.log");
+    let cut = dir.path().join("cut.csv");
+    let mut child = Running(
+        std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-bench"))
+            .args(args("cut.csv"))
+            .current_dir(dir.path())
+            .env("SLOW_SOLVED_LOG", &log)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let start = Instant::now();
+    let solved = || -> Vec<(String, u64)> {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| {
+                let (puzzle, ns) = l.split_once(' ')?;
+                Some((puzzle.to_string(), ns.parse().ok()?))
+            })
+            .collect()
+    };
+    // Killed once the first solve is three seconds old: some lines are long finished,
+    // and the run (about 8 s) is not.
+    loop {
+        assert!(
+            child.0.try_wait().unwrap().is_none(),
+            "ended before the kill"
+        );
+        assert!(
+            start.elapsed() < PATIENCE,
+            "nothing solved after {PATIENCE:?}"
+        );
+        if let Some((_, first)) = solved().first() {
+            if monotonic_ns().saturating_sub(*first) > 3_000_000_000 {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed_at = monotonic_ns();
+    child.signal(libc::SIGKILL);
+    child.exit_within(PATIENCE).expect("killed");
+    let finished: std::collections::HashMap<String, u64> = solved().into_iter().collect();
+    let before = killed_at - KEPT_AFTER.as_nanos() as u64;
+    let long_finished = puzzles
+        .iter()
+        .take_while(|p| finished.get(**p).is_some_and(|&t| t < before))
+        .count();
+    let text = std::fs::read(&cut).unwrap();
+    let whole_rows = line_ends(&text).len().saturating_sub(1);
+    assert!(
+        long_finished > 0,
+        "no line was finished before {KEPT_AFTER:?}"
+    );
+    assert!(
+        whole_rows >= long_finished,
+        "{whole_rows} rows in the CSV; {long_finished} lines were finished {KEPT_AFTER:?} \
+         before the kill"
+    );
+    assert!(whole_rows < puzzles.len(), "the run was cut short");
+
+    let mut resumed = args("cut.csv").to_vec();
+    resumed.push("--resume".into());
+    let out = bench()
+        .args(&resumed)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = bench()
+        .args(args("clean.csv"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let at = |name: &str| path(dir.path(), name);
+    assert_eq!(untimed(&at("cut.csv")), untimed(&at("clean.csv")));
+}

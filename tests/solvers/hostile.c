@@ -162,3 +162,28 @@ size_t hostile_forge_progress(const char *puzzle, size_t limit, uint32_t configu
     }
     return sudoku_solve(puzzle, limit, configuration, solution, guesses);
 }
+
+/* Solves like backtrack.c, 50 ms a puzzle (asleep, so two workers share one core): a
+ * slow solver, whose rows must reach the CSV while the run goes on. When the environment
+ * names SLOW_SOLVED_LOG, appends each puzzle it solved there with the CLOCK_MONOTONIC
+ * time it returned at, for a test to tell which rows were finished when the run was
+ * killed. */
+size_t hostile_slow(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                    size_t *guesses) {
+    struct timespec nap = {0, 50 * 1000 * 1000};
+    while (nanosleep(&nap, &nap) != 0) {
+    }
+    size_t found = sudoku_solve(puzzle, limit, configuration, solution, guesses);
+    const char *log = getenv("SLOW_SOLVED_LOG");
+    if (log) {
+        FILE *out = fopen(log, "a");
+        if (out) {
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            fprintf(out, "%.81s %llu\n", puzzle,
+                    (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
+            fclose(out);
+        }
+    }
+    return found;
+}
