@@ -104,7 +104,8 @@ pub struct Args {
     replicates: u64,
 
     /// Time each solve K times and keep the fastest. A round is a pass over the whole chunk
-    /// (--chunk-size puzzles; the first chunks are smaller), so a solver meets every other
+    /// (--chunk-size puzzles; the first chunks are smaller), or the part of it solved at
+    /// once (--write-within), so a solver meets every other
     /// puzzle of the chunk before one comes again and cannot learn the few it sees again:
     /// --repeat moves the solvers alike. Times are then a best case with most preemptions
     /// removed; throughputs describe that, and wall times cover all K rounds.
@@ -136,6 +137,15 @@ pub struct Args {
     /// Records read and solved per parallel batch.
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: u64,
+
+    /// Write each puzzle's rows within about this long of its last solve (e.g. 250ms, 2s),
+    /// so that a run killed with no chance to write (kill -9, the machine lost) keeps them
+    /// for --resume: each chunk is solved and written in parts of as many puzzles as take
+    /// about this long at the pace of the parts before (a fast solver's parts are whole
+    /// chunks); the CSV's writer adds at most 250ms. 0: whole chunks, the fewest batches for
+    /// a solver from outside.
+    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = parse_duration)]
+    write_within: Duration,
 
     /// Skip the untimed warm-up before the first timed batch.
     #[arg(long)]
@@ -282,6 +292,7 @@ impl Plan {
                 limits,
                 repeat: args.repeat,
                 chunk_size: args.chunk_size as usize,
+                part_ns: u64::try_from(args.write_within.as_nanos()).unwrap_or(u64::MAX),
                 warmup: !args.no_warmup,
                 permute: args.permute,
                 pin: !args.no_pin,

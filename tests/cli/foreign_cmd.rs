@@ -266,7 +266,9 @@ fn a_solver_that_answers_a_short_solution_fails_its_puzzle() {
 fn a_solver_that_answers_twice_fails_its_puzzle_and_the_answers_before_it_in_its_batch() {
     // Two lines at once: the copy was out of step by then, and from when is not known.
     let Some(s) = Setup::new() else { return };
-    let ran = s.run(&s.faulty("lines"), &["-j", "1", "--no-warmup", "-q"]);
+    // Whole chunks: the line before is then in the batch (not a part of its own).
+    let args = ["-j", "1", "--no-warmup", "-q", "--write-within", "0"];
+    let ran = s.run(&s.faulty("lines"), &args);
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     let bad = ran.row(2, "bad");
     assert_eq!(bad["status"], "aborted");
@@ -588,7 +590,16 @@ fn a_lagging_solver_never_passes_another_puzzle_s_answer(answers: &str) {
     let lines = [EASY, TRIGGER, UNSOLVABLE].repeat(20);
     std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
     let solver = s.solver("lag", "tests/solvers/lagging.py", &[answers]);
-    let args = ["-j", "1", "--no-warmup", "-q", "--strict"];
+    // Whole chunks: 60 lines are two batches, whatever the pace of the parts would be.
+    let args = [
+        "-j",
+        "1",
+        "--no-warmup",
+        "-q",
+        "--strict",
+        "--write-within",
+        "0",
+    ];
     let ran = s.run_on(corpus.to_str().unwrap(), &solver, &args);
     assert_eq!(ran.code, Some(1), "{}", ran.stderr);
     let mut failed = 0;
