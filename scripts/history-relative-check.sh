@@ -15,6 +15,9 @@
 #
 #   - the step named: a `b / REFERENCE` relative-time change at commits 6..7, slower;
 #   - the flat series quiet: no change at all on `c / REFERENCE`;
+#   - the same two on the in-run comparisons recorded beside each summary (`compare
+#     --between r,b --between r,c --format json`): series `r -> b` and `r -> c`, measure
+#     `time ratio`, each a per-puzzle paired ratio over the run's replicates;
 #   - for comparison, the same two on the absolute series (`b` and `c` median rate).
 #
 # Environment: BENCH (default target/release/sudoku-bench, built already), TOP1465 (default
@@ -49,7 +52,7 @@ awk -v n="$puzzles" '!/^#/ && taken++ < n' "$top1465" > "$work/top.txt"
 # The hash of commit I of try T: its first ten digits are what check prints.
 sha() { printf '%02x%02xc0ffee%030d' "$1" "$2" 0; }
 
-step_named=0 flat_quiet=0 abs_step_named=0 abs_flat_quiet=0
+step_named=0 flat_quiet=0 abs_step_named=0 abs_flat_quiet=0 ab_step_named=0 ab_flat_quiet=0
 start=$SECONDS
 for t in $(seq 1 "$tries"); do
     db="$work/try$t.sqlite"
@@ -63,9 +66,12 @@ for t in $(seq 1 "$tries"); do
         # of three solves, leaving out most preemptions.
         "$bench" run "$work/top.txt" -s fast --solver "r=lib:$work/backtrack.so" \
             --solver "b=lib:$work/backtrack.so" --solver "c=lib:$work/backtrack.so" \
-            --solver-config "b=$extra" --chunk-size 16 --repeat 3 -j 1 -q -o /dev/null \
+            --solver-config "b=$extra" --chunk-size 16 --repeat 3 -j 1 -q -o "$work/run.csv" \
             --summary "$summary" 2>/dev/null
-        "$bench" history add "$summary" --commit "$(sha "$t" "$i")" \
+        "$bench" compare "$work/run.csv" --between r,b --between r,c --format json \
+            > "$work/try$t-$i-ab.json" 2>/dev/null || (( $? == 1 ))
+        rm -f "$work/run.csv"
+        "$bench" history add "$summary" "$work/try$t-$i-ab.json" --commit "$(sha "$t" "$i")" \
             --time $((1700000000 + i)) --relative-to "$reference" --db "$db" 2>/dev/null
     done
     status=0
@@ -77,12 +83,15 @@ for t in $(seq 1 "$tries"); do
     verdict=""
     if named "b / $reference" 'relative time'; then step_named=$((step_named + 1)); verdict+=" step named;"; else verdict+=" step NOT named;"; fi
     if quiet "c / $reference" 'relative time'; then flat_quiet=$((flat_quiet + 1)); verdict+=" flat quiet;"; else verdict+=" flat RAISED;"; fi
+    if named 'r -> b' 'time ratio'; then ab_step_named=$((ab_step_named + 1)); verdict+=" in-run step named;"; else verdict+=" in-run step NOT named;"; fi
+    if quiet 'r -> c' 'time ratio'; then ab_flat_quiet=$((ab_flat_quiet + 1)); verdict+=" in-run flat quiet;"; else verdict+=" in-run flat RAISED;"; fi
     if named 'b' 'median rate'; then abs_step_named=$((abs_step_named + 1)); fi
     if quiet 'c' 'median rate'; then abs_flat_quiet=$((abs_flat_quiet + 1)); fi
     echo "try $t:$verdict ($((SECONDS - start)) s)"
-    grep -E 'relative time|median rate' <<<"$out" | sed 's/^/    /' || true
+    grep -E 'relative time|median rate|time ratio' <<<"$out" | sed 's/^/    /' || true
 done
 
 echo "relative to $reference: a 10% step at the 7th commit named at 6..7 in $step_named of $tries; a flat series of 12 raised nothing in $flat_quiet of $tries"
+echo "in-run comparisons (time ratio), same runs: the step named at 6..7 in $ab_step_named of $tries; the flat series raised nothing in $ab_flat_quiet of $tries"
 echo "absolute (median rate), same runs: the step named at 6..7 in $abs_step_named of $tries; the flat series raised nothing in $abs_flat_quiet of $tries"
 echo "$(( SECONDS - start )) s, $puzzles puzzles of $(basename "$top1465"), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,6 +9,8 @@ use assert_cmd::Command;
 mod agreement;
 #[cfg(unix)]
 mod browser;
+#[cfg(unix)]
+mod ci_recipe;
 mod compare;
 mod compressed;
 mod corpus;
