@@ -112,7 +112,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
 
-    /// Per-puzzle CSV output (`-` for stdout); default results/run-<time>.csv, never
+    /// Per-puzzle CSV output (`-` for stdout); default `results/run-<time>.csv`, never
     /// replacing a file (`-2`, `-3`, ... added to the name when it exists).
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
