@@ -65,11 +65,14 @@ fn markdown() -> String {
         .show_footer(false);
     let body =
         clap_markdown::help_markdown_command_custom(&in_help_order(Cli::command()), &options);
-    // A comment, unseen on a rendered page, for whoever opens the file to edit it.
+    // A comment, unseen on a rendered page, for whoever opens the file to edit it. The blank
+    // lines clap-markdown leaves at the end go: an editor that trims them on saving would
+    // make the file differ from the command's output.
     format!(
         "<!-- Made by `sudoku-bench reference markdown` from the options' definitions in \
          src/cli/: edit those and run it again (a test compares this file with its output). -->\n\
-         {body}"
+         {}\n",
+        body.trim_end()
     )
 }
 
