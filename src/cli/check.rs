@@ -59,7 +59,7 @@ pub struct Args {
     shard: super::shard::ShardArg,
 
     /// Worker threads for `--solve` (0: one per core; at most 16 per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// No progress bar.

@@ -64,11 +64,11 @@ pub struct Args {
     keep: Vec<Keep>,
 
     /// Where kept lines go (`-` for stdout).
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', value_name = "PATH")]
     out: PathBuf,
 
     /// Where every other line goes, as `file:line<TAB>status<TAB>reason<TAB>line`.
-    #[arg(long)]
+    #[arg(long, value_name = "PATH")]
     rejects: Option<PathBuf>,
 
     /// Drop a puzzle whose grid was already kept (memory grows with distinct puzzles).
@@ -96,15 +96,15 @@ pub struct Args {
     shard: super::shard::ShardArg,
 
     /// Node budget per search; a search that runs out is `aborted` (rejected). 0: none.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     max_nodes: u64,
 
     /// Worker threads (0: one per core; at most 16 per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// Lines read and solved per parallel batch.
-    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: u64,
 
     /// No progress bar.

@@ -85,7 +85,7 @@ pub enum OutFormat {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Puzzles to generate.
-    #[arg(long, short = 'n')]
+    #[arg(long, short = 'n', value_name = "N")]
     count: u64,
 
     /// Seed: the same seed and options give the same bytes on any machine and thread count.
@@ -95,7 +95,7 @@ pub struct Args {
     /// Clue range MIN..MAX (e.g. 22..26). --method remove: stop removing clues at MIN,
     /// retry above MAX (default: minimal puzzles, whatever their count); keep: keep MIN to
     /// MAX cells (required). With --by add, the count once the given is added.
-    #[arg(long, value_parser = parse_clues)]
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
     clues: Option<(usize, usize)>,
 
     /// Keep the givens symmetric: cells are removed (or kept) together with their images.
@@ -118,7 +118,7 @@ pub struct Args {
     /// Givens (or symmetric groups) blanked beyond the unique puzzle's: with --solutions
     /// many at least 1, and more while it still has one solution (default 3); with none,
     /// blanked before a given is changed (default 0).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=64))]
     extra_blanks: Option<u8>,
 
     /// The output's format.
@@ -126,7 +126,7 @@ pub struct Args {
     format: OutFormat,
 
     /// Output file (`-` for stdout).
-    #[arg(long, short = 'o', default_value = "-")]
+    #[arg(long, short = 'o', value_name = "PATH", default_value = "-")]
     out: PathBuf,
 
     /// Built-in strategy for the uniqueness checks (changes the speed, never the output);
@@ -138,7 +138,7 @@ pub struct Args {
     solvers: SolverArgs,
 
     /// Worker threads (0: one per core; at most 16 per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// No progress bar.

@@ -24,7 +24,7 @@ pub struct Args {
     parts: Vec<PathBuf>,
 
     /// The merged per-puzzle CSV (`-` for stdout).
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', value_name = "PATH")]
     out: PathBuf,
 
     #[command(flatten)]

@@ -11,6 +11,7 @@ mod history;
 mod merge;
 mod outputs;
 mod progress;
+mod reference;
 mod report;
 mod resume;
 mod run;
@@ -61,6 +62,9 @@ enum Command {
     Merge(merge::Args),
     /// Record runs by commit and find where a strategy got slower or faster over commits.
     History(history::Args),
+    /// Print the command-line reference as Markdown, write man pages, or print shell
+    /// completions: all made from the options' definitions.
+    Reference(reference::Args),
 }
 
 /// Parse the arguments and run the command they name. Arguments clap refuses are a usage
@@ -88,6 +92,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Report(args) => report::run(args),
         Command::Merge(args) => merge::run(args),
         Command::History(args) => history::run(args),
+        Command::Reference(args) => reference::run(args),
     }
 }
 

@@ -67,23 +67,23 @@ pub struct Args {
     shard: super::shard::ShardArg,
 
     /// Count solutions up to N: 2 tells unique from multiple; 1 stops at the first.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     max_solutions: u32,
 
     /// Node budget per search; a search that runs out is `aborted`. 0: no limit. Not for
     /// --solver ones, which count no nodes.
-    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
     max_nodes: u64,
 
     /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`. 0: none.
     /// At most 584 years: the summary counts it in 64-bit nanoseconds. A --solver cmd: copy
     /// or lib: worker process past it is killed, charged the limit, and started again;
     /// nothing interrupts a lib: solver called --in-process.
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
     timeout: Duration,
 
     /// Worker threads (0: one per core; at most 16 per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
     /// Leave the worker threads to the scheduler. By default each is pinned to a CPU of
@@ -100,7 +100,7 @@ pub struct Args {
     /// says which solved a row. A solver from outside is then N processes per worker, each
     /// laid out in memory anew as a separate run's would be, so `compare --between` can
     /// give an interval over replicates that covers what differs from run to run.
-    #[arg(long, default_value_t = DEFAULT_REPLICATES, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_REPLICATES, value_parser = clap::value_parser!(u64).range(1..=64))]
     replicates: u64,
 
     /// Time each solve K times and keep the fastest. A round is a pass over the whole chunk
@@ -109,12 +109,12 @@ pub struct Args {
     /// puzzle of the chunk before one comes again and cannot learn the few it sees again:
     /// --repeat moves the solvers alike. Times are then a best case with most preemptions
     /// removed; throughputs describe that, and wall times cover all K rounds.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
 
-    /// Per-puzzle CSV output (`-` for stdout); default results/run-<time>.csv, never
+    /// Per-puzzle CSV output (`-` for stdout); default `results/run-<time>.csv`, never
     /// replacing a file (`-2`, `-3`, ... added to the name when it exists).
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', value_name = "PATH")]
     out: Option<PathBuf>,
 
     #[command(flatten)]
@@ -135,7 +135,7 @@ pub struct Args {
     quiet: bool,
 
     /// Records read and solved per parallel batch.
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: u64,
 
     /// Write each puzzle's rows within about this long of its last solve (e.g. 250ms, 2s),

@@ -13,7 +13,7 @@ use sudoku_bench::summary::SummaryReport;
 #[derive(Debug, clap::Args)]
 pub struct SummaryArgs {
     /// Also write the summary to this path (`-` for stdout), in --summary-format.
-    #[arg(long = "summary", id = "summary", value_name = "SUMMARY")]
+    #[arg(long = "summary", id = "summary", value_name = "PATH")]
     pub path: Option<PathBuf>,
 
     /// The --summary's format; default: from its extension (.json, .md, .csv), else JSON.

@@ -44,6 +44,7 @@ mod outputs;
 mod pinning;
 #[cfg(unix)]
 mod readme;
+mod reference;
 mod report;
 mod resume;
 mod run;
