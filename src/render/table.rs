@@ -7,6 +7,7 @@
 //! field, as the Markdown summary has them.
 
 use std::fmt::Write;
+use std::time::Duration;
 
 use crate::render::markdown::escape;
 use crate::results::Status;
@@ -266,6 +267,9 @@ fn notes(out: &mut String, report: &SummaryReport) {
     for note in pipe_notes(report) {
         let _ = writeln!(out, "{note}");
     }
+    if let Some(note) = budget_note(report) {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(note) = report.interrupted_note() {
         let _ = writeln!(out, "{note}");
     }
@@ -521,6 +525,9 @@ impl Exporter for MarkdownExporter {
         for note in pipe_notes(report) {
             let _ = writeln!(out, "\n{note}");
         }
+        if let Some(note) = budget_note(report) {
+            let _ = writeln!(out, "\n{note}");
+        }
         if let Some(note) = report.interrupted_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
@@ -535,6 +542,39 @@ impl Exporter for MarkdownExporter {
         }
         out
     }
+}
+
+/// The line that says why searches were `aborted` and how to let them run to their end,
+/// when some were for want of a budget (a solver's failures are `aborted` too, and say why
+/// themselves): a first run's `958 unique, 42 aborted` reads as a failure otherwise. The
+/// summary does not tell the node budget's aborts from the timeout's, so it names each
+/// budget that could have stopped them: the node budget only bounds strategies that count
+/// nodes.
+fn budget_note(report: &SummaryReport) -> Option<String> {
+    let stopped: Vec<&SummaryRow> = report
+        .rows
+        .iter()
+        .filter(|r| r.aborted > r.failures)
+        .collect();
+    let nodes = report
+        .max_nodes
+        .filter(|_| stopped.iter().any(|r| r.mean_nodes.is_some()))
+        .map(|n| format!("--max-nodes {n}"));
+    let time = report.timeout_ns.map(|ns| {
+        format!(
+            "--timeout {}",
+            humantime::format_duration(Duration::from_nanos(ns))
+        )
+    });
+    match (nodes, time) {
+        (Some(nodes), Some(time)) => Some(format!(
+            "aborted: out of node budget ({nodes}) or time ({time}); 0 lifts either limit"
+        )),
+        (Some(limit), None) => Some(format!("aborted: out of node budget ({limit}); 0 lifts it")),
+        (None, Some(limit)) => Some(format!("aborted: out of time ({limit}); 0 lifts it")),
+        (None, None) => None,
+    }
+    .filter(|_| !stopped.is_empty())
 }
 
 /// One line per `cmd:` solver on what part of its times is the pipe, and one per solver
@@ -898,6 +938,60 @@ mod tests {
         // The text table shows the names as they are.
         let text = WideTableExporter.export(&report);
         assert!(text.contains(name) && text.contains("a|<b>.txt"), "{text}");
+    }
+
+    #[test]
+    fn aborted_searches_are_explained_in_one_line_with_the_limits_that_lift_them() {
+        let line = |r: &SummaryReport| {
+            let table = TableExporter.export(r);
+            let notes: Vec<String> = table
+                .lines()
+                .filter(|l| l.starts_with("aborted:"))
+                .map(String::from)
+                .collect();
+            assert!(notes.len() <= 1, "{table}");
+            assert!(notes.iter().all(|n| n.chars().count() <= 100), "{table}");
+            if let Some(note) = notes.first() {
+                assert!(WideTableExporter.export(r).contains(note.as_str()));
+            }
+            notes.into_iter().next()
+        };
+        let mut r = report(vec![
+            row("c", "naive", [958, 0, 0, 0, 0, 0, 42]),
+            row("c", "fast", [1000, 0, 0, 0, 0, 0, 0]),
+        ]);
+        r.max_nodes = Some(1_000_000);
+        r.timeout_ns = Some(10_000_000_000);
+        assert_eq!(
+            line(&r).as_deref(),
+            Some("aborted: out of node budget (--max-nodes 1000000) or time (--timeout 10s); 0 lifts either limit")
+        );
+        r.timeout_ns = None;
+        assert_eq!(
+            line(&r).as_deref(),
+            Some("aborted: out of node budget (--max-nodes 1000000); 0 lifts it")
+        );
+        // A solver from outside counts no nodes: no node budget bounds it.
+        r.rows[0].mean_nodes = None;
+        r.timeout_ns = Some(2_500_000_000);
+        assert_eq!(
+            line(&r).as_deref(),
+            Some("aborted: out of time (--timeout 2s 500ms); 0 lifts it")
+        );
+        // Its failures are aborted too, and say why in their rows and warnings.
+        r.rows[0].failures = 42;
+        assert_eq!(line(&r), None);
+        let done = report(vec![row("c", "fast", [1000, 0, 0, 0, 0, 0, 0])]);
+        assert_eq!(line(&done), None);
+        assert!(MarkdownExporter
+            .export(&r)
+            .lines()
+            .all(|l| !l.starts_with("aborted:")));
+        r.rows[0].failures = 0;
+        assert!(MarkdownExporter
+            .export(&r)
+            .lines()
+            .any(|l| l == "aborted: out of time (--timeout 2s 500ms); 0 lifts it"));
     }
 
     #[test]
