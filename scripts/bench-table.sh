@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures every strategy on the shared corpora with sudoku-bench itself and writes the
-# Markdown summaries that README.md's benchmark tables are pasted from.
+# Markdown summaries that docs/measurements.md's benchmark tables are pasted from.
 #
 #   scripts/bench-table.sh [OUT_DIR]        (default: results/bench-table)
 #

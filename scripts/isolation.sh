@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What isolating a `lib:` solver costs and gives, measured with tdoku (unmodified, through
-# its C ABI) on the shared corpora; prints Markdown for README.md.
+# its C ABI) on the shared corpora; prints Markdown for docs/measurements.md.
 #
 #   scripts/isolation.sh            (ROUNDS=3 by default)
 #

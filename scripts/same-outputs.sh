@@ -10,7 +10,7 @@
 #   scripts/same-outputs.sh check BIN_BEFORE BIN_AFTER    capture both, then diff
 #
 # The commands (in a temporary directory holding a copy of datasets/minimal.txt) are the
-# README's quick start, `run --report`, `report`, `compare --between`, `compare A B`, two
+# A bare `run` (every strategy), `run --report`, `report`, `compare --between`, `compare A B`, two
 # `--shard` parts and their `merge`, and a run cut short then finished with `--resume`.
 # OUTDIR/exit-codes.txt lists each with its exit status. A capture takes about a minute,
 # most of it the quick start (every strategy).
@@ -62,7 +62,7 @@ commands() {
     # One worker: the rows' order and the summaries' thread count do not depend on the
     # machine. Nothing here draws random numbers but compare's bootstrap, which is seeded.
     local opts=(-s fast,dlx,bitmask -j 1)
-    # README's quick start as written: every strategy, the built-in corpus, the CSV under
+    # A bare `run`: every strategy, the built-in corpus, the CSV under
     # results/ named by the time (the name is masked like any date).
     step quickstart run
     step run run "$corpus" "${opts[@]}" -o run.csv --summary run.json --report run.html

@@ -23,7 +23,7 @@
 # ratios, fast / tdoku (above 1: fast is faster):
 #   typical: the geometric mean of per-puzzle ratios (tdoku's time / fast's);
 #   throughput: tdoku's summed time / fast's (their puzzles/s/core ratio);
-# each with its 95% interval (over the run's replicates: see README's `compare`).
+# each with its 95% interval (over the run's replicates: see docs/ci.md, `compare`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

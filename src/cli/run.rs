@@ -32,7 +32,7 @@ use super::summary_out::SummaryArgs;
 use super::warnings::Warnings;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
-/// binary, so the first command in the README works anywhere.
+/// binary, so a bare `sudoku-bench run` works anywhere.
 /// It is generated (`datasets/README.md` has the command), so it is large enough to time.
 const DEFAULT_CORPUS_NAME: &str = "datasets/minimal.txt";
 const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/minimal.txt");
@@ -42,7 +42,7 @@ const DEFAULT_CORPUS: &[u8] = include_bytes!("../../datasets/minimal.txt");
 /// the processes of solvers from outside stay cheap to start.
 const DEFAULT_REPLICATES: u64 = 8;
 
-/// Default node budget: keeps a full-corpus `naive` run bounded (see README).
+/// Default node budget: keeps a full-corpus `naive` run bounded (see docs/guide.md).
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
 #[derive(Debug, clap::Args)]

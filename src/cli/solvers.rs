@@ -106,7 +106,7 @@ pub fn solver_help(command: &str) -> String {
         .map_or("", |(_, what)| what);
     format!(
         "{what} NAME=lib:PATH[:SYMBOL] loads a shared library exporting tdoku's C ABI \
-         (SYMBOL defaults to sudoku_solve; see README) in a process per thread, where a \
+         (SYMBOL defaults to sudoku_solve; see docs/formats.md) in a process per thread, where a \
          crash, an exit or a --timeout fails only the puzzle being solved; no node budget \
          applies to it. 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE \
          LIMIT` lines, reading `COUNT SOLUTION GUESSES` lines back; no node budget applies \

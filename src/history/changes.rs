@@ -43,7 +43,7 @@
 //! (`changes/tests.rs` holds that version and checks it on random series). Before any of
 //! that, `Scan::bound` bounds every split's score of a permutation in O(n log n): a
 //! clear change is tested without scanning most permutations; a weak one, or one in the
-//! last few runs, still scans each in O(n^2) (README has figures).
+//! last few runs, still scans each in O(n^2) (docs/measurements.md has figures).
 //!
 //! Several points may share a commit (runs recorded again): a split is only ever between
 //! commits. An interval a point carries (an in-run A/B ratio's) is kept for the report but
