@@ -931,3 +931,107 @@ fn workers_the_harness_cannot_start_fail_the_run_not_the_puzzles() {
     };
     crate::assert_harness_failure_is_no_row(&solver("c", backtrack, None));
 }
+
+/// A library that signals its parent (its worker's: sudoku-bench) with SIGINT or SIGTERM
+/// on each copy of line 3 is not the user: the run goes on to the end and exits 0, every
+/// row as `fast`'s, and says once which solver sent what.
+#[test]
+fn a_signal_from_a_solver_s_process_does_not_stop_the_run_and_is_said_once() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, mixed.repeat(3)).unwrap();
+    let spec = solver("h", library, Some("hostile_signal"));
+    for (config, signal) in [("h=0", "SIGINT"), ("h=15", "SIGTERM")] {
+        let (code, rows, stderr) = run(&[
+            corpus.to_str().unwrap(),
+            "-s",
+            "fast",
+            "-j",
+            "2",
+            "--solver",
+            &spec,
+            "--solver-config",
+            config,
+        ]);
+        assert_eq!(code, 0, "{signal}: {stderr}");
+        let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+        assert_eq!(mine.len(), 3 * 7, "{signal}: every row written: {stderr}");
+        for (line, row) in &mine {
+            for field in ["status", "solutions", "error", "ended"] {
+                assert_eq!(row[field], fast[line][field], "{signal}: line {line}");
+            }
+        }
+        let said = format!("sent {signal} to sudoku-bench: ignored");
+        let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains(&said)).collect();
+        assert_eq!(warnings.len(), 1, "{signal}: said once: {stderr}");
+        assert!(
+            warnings[0].starts_with("warning: the solver h (its process "),
+            "{signal}: names the solver: {stderr}"
+        );
+    }
+}
+
+/// With a solver that signals sudoku-bench, a SIGINT from outside the run (this test's
+/// process) still stops it as before: 130, and the rows finished are in the CSV.
+#[test]
+fn a_signal_from_outside_still_stops_a_run_whose_solver_signals() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    // 20 ms a puzzle: the run lasts seconds.
+    std::fs::write(&corpus, mixed.repeat(40)).unwrap();
+    let csv = dir.path().join("out.csv");
+    let spec = solver("h", library, Some("hostile_signal"));
+    let config = format!("h={}", 20 << 8);
+    let mut run = crate::interrupt::Running::start(
+        &[
+            "run",
+            corpus.to_str().unwrap(),
+            "-s",
+            "fast",
+            "-j",
+            "1",
+            "--solver",
+            &spec,
+            "--solver-config",
+            &config,
+            "-q",
+            "-o",
+            csv.to_str().unwrap(),
+        ],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    let mut stderr = run.stderr_lines();
+    stderr
+        .wait_for("sent SIGINT to sudoku-bench: ignored", PATIENCE)
+        .expect("the solver's signal is said");
+    assert!(
+        run.0.try_wait().unwrap().is_none(),
+        "the solver's signal stopped the run: {:?}",
+        stderr.seen
+    );
+    run.signal(libc::SIGINT);
+    let status = run
+        .exit_within(PATIENCE)
+        .expect("a SIGINT from outside stops the run");
+    let said = stderr.all();
+    assert_eq!(status.code(), Some(130), "{said:?}");
+    assert!(
+        said.iter().any(|l| l.starts_with("SIGINT: stopping after")),
+        "{said:?}"
+    );
+    let rows = rows(&std::fs::read(&csv).unwrap());
+    let mine = of(&rows, "h");
+    assert!(
+        !mine.is_empty() && mine.len() < 40 * 7,
+        "stopped part way: {} rows",
+        mine.len()
+    );
+}

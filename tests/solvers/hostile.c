@@ -187,3 +187,17 @@ size_t hostile_slow(const char *puzzle, size_t limit, uint32_t configuration, ch
     }
     return found;
 }
+
+/* Signals its parent (the worker's: sudoku-bench) on the trigger, as a solver may, then
+ * solves. The low byte of `configuration` is the signal (0: SIGINT); the bits above it,
+ * milliseconds to sleep before each puzzle, for a run that lasts. */
+size_t hostile_signal(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                      size_t *guesses) {
+    int sig = configuration & 0xff ? (int)(configuration & 0xff) : SIGINT;
+    long nap_ms = (long)(configuration >> 8);
+    struct timespec nap = {nap_ms / 1000, (nap_ms % 1000) * 1000 * 1000};
+    while (nap_ms && nanosleep(&nap, &nap) != 0) {
+    }
+    if (triggered(puzzle)) kill(getppid(), sig);
+    return sudoku_solve(puzzle, limit, 0, solution, guesses);
+}
