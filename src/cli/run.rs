@@ -241,6 +241,9 @@ struct Plan {
     shard: Option<Shard>,
     /// `-o` as given; `None`: a name the run chooses.
     out: Option<PathBuf>,
+    /// The directory the run started in, which the paths given are relative to, whatever
+    /// directory a solver in this process moves it to.
+    here: PathBuf,
     /// The outputs to create, checked against the corpora and each other: the CSV (unless
     /// resumed, when resume opens it), the summary and the report, in that order.
     files: Checked,
@@ -256,6 +259,12 @@ impl Plan {
     /// Check `args`, load the `--solver`s (a solver that does not work fails the run before
     /// any output is made), and check every output against the corpora and each other.
     fn new(args: Args) -> anyhow::Result<Plan> {
+        // Taken before any solver is loaded: one run in this process may change its
+        // directory (chdir). The outputs are opened before any puzzle is solved (a staged
+        // one's target made whole then); what is named once the run is over (the CSV a
+        // --report is made from) is found from here.
+        let here = std::env::current_dir()
+            .context("cannot tell the current directory, which the paths given are relative to")?;
         check_report_source(&args)?;
         if let Some(out) = &args.out {
             outputs::plain_csv("-o", out)?;
@@ -305,6 +314,7 @@ impl Plan {
             threads: args.threads,
             corpora: args.corpora,
             out: args.out,
+            here,
             files,
             summary: args.summary,
             report: args.report.is_some(),
@@ -417,7 +427,8 @@ impl Plan {
         super::warnings::numbers(report);
         // After the table: a report that cannot be made must not hide the run's results.
         if let Some(file) = outputs.report.as_mut() {
-            super::report::of_run(&outputs.csv_path, report.clone(), file)?;
+            let csv = self.here.join(&outputs.csv_path);
+            super::report::of_run(&csv, report.clone(), file)?;
         }
         // A name the tool chose is said even with --quiet: nobody else knows it.
         if outputs.csv_path.as_os_str() != "-" && (!self.quiet || self.out.is_none()) {

@@ -1035,3 +1035,33 @@ fn a_signal_from_outside_still_stops_a_run_whose_solver_signals() {
         mine.len()
     );
 }
+
+/// An in-process library that moves the process elsewhere (`chdir("/")`, on line 3) while
+/// the run goes on: the outputs named relative to where the run started (`-o`,
+/// `--summary`, `--report`, the last made from the CSV once the run is over) are all
+/// written there, and the run exits 0.
+#[test]
+fn an_in_process_library_that_changes_directory_moves_no_output() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("mixed.txt"), dir.path().join("mixed.txt")).unwrap();
+    let spec = solver("h", library, Some("hostile_chdir"));
+    let out = bench()
+        .current_dir(dir.path())
+        .args(["run", "mixed.txt", "-s", "fast", "--solver", &spec])
+        .args(["--in-process", "h", "-q", "-o", "out.csv"])
+        .args(["--summary", "summary.json", "--report", "report.html"])
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let rows = rows(&std::fs::read(dir.path().join("out.csv")).unwrap());
+    assert_eq!(of(&rows, "h").len(), 7, "{stderr}");
+    let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
+    assert!(summary.contains("\"h\""), "{summary}");
+    let report = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(report.contains("<html"), "{stderr}");
+}

@@ -201,3 +201,11 @@ size_t hostile_signal(const char *puzzle, size_t limit, uint32_t configuration, 
     if (triggered(puzzle)) kill(getppid(), sig);
     return sudoku_solve(puzzle, limit, 0, solution, guesses);
 }
+
+/* Moves the process to / on the trigger, then solves: run in-process, every path the run
+ * was given relative to where it started would then lead elsewhere. */
+size_t hostile_chdir(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                     size_t *guesses) {
+    if (triggered(puzzle) && chdir("/") != 0) abort();
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}
