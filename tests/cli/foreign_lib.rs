@@ -1065,3 +1065,49 @@ fn an_in_process_library_that_changes_directory_moves_no_output() {
     let report = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(report.contains("<html"), "{stderr}");
 }
+
+/// An in-process library that moves the process elsewhere as it is loaded (an
+/// initialiser's `chdir("/")`) would have the corpora and outputs named relative to where
+/// the run started read and written there: the run is refused before any output is made,
+/// saying why and what to do. Isolated (the default), the move is its worker's alone.
+#[test]
+fn an_in_process_library_that_changes_directory_as_it_loads_is_refused() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("mixed.txt"), dir.path().join("mixed.txt")).unwrap();
+    let spec = solver("h", library, Some("hostile_chdir"));
+    let run = |extra: &[&str]| {
+        bench()
+            .current_dir(dir.path())
+            .env("HOSTILE_CHDIR_AT_LOAD", "1")
+            .args(["run", "mixed.txt", "-s", "fast", "--solver", &spec])
+            .args(["-q", "-o", "out.csv", "--summary", "summary.json"])
+            .args(extra)
+            .timeout(PATIENCE)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--in-process", "h"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("loading it moved sudoku-bench's current directory from")
+            && stderr.contains("without --in-process h"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out.csv").exists());
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        of(
+            &rows(&std::fs::read(dir.path().join("out.csv")).unwrap()),
+            "h"
+        )
+        .len(),
+        7
+    );
+    assert!(dir.path().join("summary.json").is_file());
+}

@@ -202,6 +202,12 @@ size_t hostile_signal(const char *puzzle, size_t limit, uint32_t configuration, 
     return sudoku_solve(puzzle, limit, 0, solution, guesses);
 }
 
+/* With HOSTILE_CHDIR_AT_LOAD set, moves the process to / as the library is loaded, as an
+ * initialiser that settles in its data directory does. */
+__attribute__((constructor)) static void hostile_chdir_at_load(void) {
+    if (getenv("HOSTILE_CHDIR_AT_LOAD") && chdir("/") != 0) abort();
+}
+
 /* Moves the process to / on the trigger, then solves: run in-process, every path the run
  * was given relative to where it started would then lead elsewhere. */
 size_t hostile_chdir(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
