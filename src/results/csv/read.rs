@@ -506,12 +506,11 @@ fn check_ended(row: &CsvRow) -> Result<(), String> {
 /// say why; a `finished` row with an error would be read as right by one and wrong by a
 /// reader of the text.
 fn check_error(row: &CsvRow) -> Result<(), String> {
-    let fits = match (row.ended, &row.error) {
-        (Some(Ending::Mismatch), None) => false,
-        (Some(Ending::Finished), Some(_)) => false,
-        _ => true,
-    };
-    if fits {
+    let never = matches!(
+        (row.ended, &row.error),
+        (Some(Ending::Mismatch), None) | (Some(Ending::Finished), Some(_))
+    );
+    if !never {
         return Ok(());
     }
     let ended = row.ended.map_or("empty", Ending::as_str);
