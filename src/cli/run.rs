@@ -235,8 +235,6 @@ struct Plan {
     /// `--in-process` solvers that are not `--serial`: their wrong answers may come from
     /// state they keep in globals.
     shared_in_process: Vec<String>,
-    /// Whether any `--solver` is timed: a stop may wait for its solves up to the timeout.
-    outside: bool,
     threads: usize,
     shard: Option<Shard>,
     /// `-o` as given; `None`: a name the run chooses.
@@ -290,7 +288,6 @@ impl Plan {
         }
         let (foreign, pipes) = args.solvers.load(limits.timeout)?;
         let shared_in_process = args.solvers.shared_in_process();
-        let outside = !foreign.is_empty();
         strategies.extend(foreign);
         let files = check_outputs(&args)?;
         Ok(Plan {
@@ -310,7 +307,6 @@ impl Plan {
             },
             pipes,
             shared_in_process,
-            outside,
             threads: args.threads,
             corpora: args.corpora,
             out: args.out,
@@ -639,15 +635,21 @@ fn solve(
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let started = Instant::now();
-    let plan = Plan::new(args)?;
-    // Before any file is made: a signal from here on ends the command its own way.
-    let timeout = (plan.settings.limits.timeout)
-        .map(|t| format!("its --timeout, {}", humantime::format_duration(t)));
+    // Before any solver is loaded (a `cmd:` one is started and probed then, and may signal
+    // sudoku-bench as it is) and before any file is made: a signal from here on ends the
+    // command its own way.
+    let timeout = (!args.timeout.is_zero()).then(|| {
+        format!(
+            "its --timeout, {}",
+            humantime::format_duration(args.timeout)
+        )
+    });
     let stop = signals::install(signals::stopping(
         "writing the rows and the summary of the puzzles solved",
-        plan.outside,
+        !args.solvers.is_empty(),
         timeout.as_deref(),
     ))?;
+    let plan = Plan::new(args)?;
     let mut summary = Summary::default();
     let mut work = plan.open()?;
     let appending = match plan.pick_up(&mut work, &mut summary)? {

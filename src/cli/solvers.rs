@@ -298,11 +298,6 @@ impl OneSolver {
         }
     }
 
-    /// Whether it is a `--solver` (from outside), not a built-in strategy.
-    pub fn is_outside(&self) -> bool {
-        self.reference.is_some()
-    }
-
     /// How the solver is named in a command's last line: with its reference, if any.
     pub fn described(&self) -> String {
         match self.reference {
