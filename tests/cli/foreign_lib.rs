@@ -1111,3 +1111,29 @@ fn an_in_process_library_that_changes_directory_as_it_loads_is_refused() {
     );
     assert!(dir.path().join("summary.json").is_file());
 }
+
+/// A library whose worker signals sudoku-bench as it loads the library, while the run
+/// loads its solvers (before any puzzle): that is the run's own process too, and does not
+/// stop it.
+#[test]
+fn a_signal_from_a_solver_s_process_while_it_loads_does_not_stop_the_run() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let spec = solver("h", library, Some("hostile_signal"));
+    let out = bench()
+        .env("HOSTILE_SIGNAL_AT_LOAD", "1")
+        .args(["run", &fixture("mixed.txt"), "-s", "fast", "-j", "1"])
+        .args(["--solver", &spec, "-q", "--out", "-"])
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(of(&rows(&out.stdout), "h").len(), 7, "{stderr}");
+    assert!(
+        stderr.contains("warning: the solver h (its process ")
+            && stderr.contains("sent SIGINT to sudoku-bench: ignored"),
+        "{stderr}"
+    );
+}

@@ -208,6 +208,13 @@ __attribute__((constructor)) static void hostile_chdir_at_load(void) {
     if (getenv("HOSTILE_CHDIR_AT_LOAD") && chdir("/") != 0) abort();
 }
 
+/* With HOSTILE_SIGNAL_AT_LOAD set, signals the parent (an isolated worker's: sudoku-bench)
+ * with SIGINT as the library is loaded, before any puzzle: as sudoku-bench loads its
+ * solvers. */
+__attribute__((constructor)) static void hostile_signal_at_load(void) {
+    if (getenv("HOSTILE_SIGNAL_AT_LOAD")) kill(getppid(), SIGINT);
+}
+
 /* Moves the process to / on the trigger, then solves: run in-process, every path the run
  * was given relative to where it started would then lead elsewhere. */
 size_t hostile_chdir(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
