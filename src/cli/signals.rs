@@ -67,10 +67,11 @@ pub fn install(stopping: String) -> anyhow::Result<Stop> {
         .name("signal-watch".into())
         .spawn(move || answer(&heard, &answering, &stopping, &say))
         .context("cannot start the thread that answers signals")?;
+    // One descriptor for all the handlers: a command run under a tight `ulimit -n` needs
+    // its descriptors for its work.
+    let tell = Arc::new(tell);
     for signal in STOPPING {
-        let tell = tell
-            .try_clone()
-            .context("cannot make the signals' socket")?;
+        let tell = Arc::clone(&tell);
         let cell = stop.cell();
         let handler = move |info: &libc::siginfo_t| {
             // SAFETY: si_pid reads the union as the kernel filled it for this signal.
