@@ -123,15 +123,16 @@ impl Plan {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    // Before the solver is loaded: it may signal sudoku-bench as it starts.
+    let stop = signals::install(signals::stopping(
+        "printing the faults found",
+        !args.solvers.is_empty(),
+        None,
+    ))?;
     let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
         open_corpora(&plan.corpora, &plan.read_as, plan.shard, plan.quiet)?;
     let mut check = Check::new(&plan, total_bytes)?;
-    let stop = signals::install(signals::stopping(
-        "printing the faults found",
-        plan.solver.is_outside(),
-        None,
-    ))?;
     if let Some(c) = check.classifier.as_mut() {
         c.stop_when(stop.clone());
     }

@@ -214,13 +214,14 @@ impl Plan {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let plan = Plan::new(args)?;
-    // Before any file is made: a signal from here on ends the command its own way.
+    // Before the solver is loaded (it may signal sudoku-bench as it starts) and before any
+    // file is made: a signal from here on ends the command its own way.
     let stop = signals::install(signals::stopping(
         "writing the lines classified and the counts",
-        plan.solver.is_outside(),
+        !args.solvers.is_empty(),
         None,
     ))?;
+    let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
         open_corpora(&plan.corpora, &plan.read_as, plan.shard, plan.quiet)?;
     let mut filter = Filter::new(&plan, total_bytes)?;

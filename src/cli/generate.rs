@@ -446,6 +446,13 @@ fn found_wrong(wrong: Option<&Wrong>) -> Option<String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    // Before the solver is loaded (it may signal sudoku-bench as it starts) and before any
+    // file is made: a signal from here on ends the command its own way.
+    let stop = signals::install(signals::stopping(
+        "writing the puzzles made, in order",
+        !args.solvers.is_empty(),
+        None,
+    ))?;
     let plan = Plan::new(args)?;
     let (info, wrong) = match plan.solver.reference {
         Some(reference) => {
@@ -468,12 +475,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             plan.shard, plan.count
         );
     }
-    // Before any file is made: a signal from here on ends the command its own way.
-    let stop = signals::install(signals::stopping(
-        "writing the puzzles made, in order",
-        plan.solver.is_outside(),
-        None,
-    ))?;
     let mut out = plan.create()?;
     let started = Instant::now();
     let mut progress = Progress::new(Some(last - first), plan.quiet);

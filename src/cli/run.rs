@@ -235,12 +235,13 @@ struct Plan {
     /// `--in-process` solvers that are not `--serial`: their wrong answers may come from
     /// state they keep in globals.
     shared_in_process: Vec<String>,
-    /// Whether any `--solver` is timed: a stop may wait for its solves up to the timeout.
-    outside: bool,
     threads: usize,
     shard: Option<Shard>,
     /// `-o` as given; `None`: a name the run chooses.
     out: Option<PathBuf>,
+    /// The directory the run started in, which the paths given are relative to, whatever
+    /// directory a solver in this process moves it to.
+    here: PathBuf,
     /// The outputs to create, checked against the corpora and each other: the CSV (unless
     /// resumed, when resume opens it), the summary and the report, in that order.
     files: Checked,
@@ -256,6 +257,12 @@ impl Plan {
     /// Check `args`, load the `--solver`s (a solver that does not work fails the run before
     /// any output is made), and check every output against the corpora and each other.
     fn new(args: Args) -> anyhow::Result<Plan> {
+        // Taken before any solver is loaded: one run in this process may change its
+        // directory (chdir). The outputs are opened before any puzzle is solved (a staged
+        // one's target made whole then); what is named once the run is over (the CSV a
+        // --report is made from) is found from here.
+        let here = std::env::current_dir()
+            .context("cannot tell the current directory, which the paths given are relative to")?;
         check_report_source(&args)?;
         if let Some(out) = &args.out {
             outputs::plain_csv("-o", out)?;
@@ -281,7 +288,6 @@ impl Plan {
         }
         let (foreign, pipes) = args.solvers.load(limits.timeout)?;
         let shared_in_process = args.solvers.shared_in_process();
-        let outside = !foreign.is_empty();
         strategies.extend(foreign);
         let files = check_outputs(&args)?;
         Ok(Plan {
@@ -301,10 +307,10 @@ impl Plan {
             },
             pipes,
             shared_in_process,
-            outside,
             threads: args.threads,
             corpora: args.corpora,
             out: args.out,
+            here,
             files,
             summary: args.summary,
             report: args.report.is_some(),
@@ -417,7 +423,8 @@ impl Plan {
         super::warnings::numbers(report);
         // After the table: a report that cannot be made must not hide the run's results.
         if let Some(file) = outputs.report.as_mut() {
-            super::report::of_run(&outputs.csv_path, report.clone(), file)?;
+            let csv = self.here.join(&outputs.csv_path);
+            super::report::of_run(&csv, report.clone(), file)?;
         }
         // A name the tool chose is said even with --quiet: nobody else knows it.
         if outputs.csv_path.as_os_str() != "-" && (!self.quiet || self.out.is_none()) {
@@ -628,15 +635,21 @@ fn solve(
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let started = Instant::now();
-    let plan = Plan::new(args)?;
-    // Before any file is made: a signal from here on ends the command its own way.
-    let timeout = (plan.settings.limits.timeout)
-        .map(|t| format!("its --timeout, {}", humantime::format_duration(t)));
+    // Before any solver is loaded (a `cmd:` one is started and probed then, and may signal
+    // sudoku-bench as it is) and before any file is made: a signal from here on ends the
+    // command its own way.
+    let timeout = (!args.timeout.is_zero()).then(|| {
+        format!(
+            "its --timeout, {}",
+            humantime::format_duration(args.timeout)
+        )
+    });
     let stop = signals::install(signals::stopping(
         "writing the rows and the summary of the puzzles solved",
-        plan.outside,
+        !args.solvers.is_empty(),
         timeout.as_deref(),
     ))?;
+    let plan = Plan::new(args)?;
     let mut summary = Summary::default();
     let mut work = plan.open()?;
     let appending = match plan.pick_up(&mut work, &mut summary)? {

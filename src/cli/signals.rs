@@ -7,15 +7,19 @@
 //! staged, see `outputs`) have nothing finished to keep: for them the first signal removes
 //! the temporary files and exits at once ([`all_or_nothing`]).
 //!
-//! signal-hook rather than a hand-written `sigaction` handler: it registers handlers that
-//! only do async-signal-safe stores, chains them with any already installed, and gives the
-//! "second signal exits at once" behaviour (`register_conditional_shutdown`) ready-made;
-//! written by hand that needs `unsafe` code that is easy to get subtly wrong.
+//! A signal counts only when it comes from outside the run: one sent by a process the run
+//! started (a solver's, which may signal its parent) is ignored and said ([`install`]).
+//!
+//! signal-hook (and its registry, for the sender of a signal) rather than hand-written
+//! `sigaction` calls: it chains handlers with any already installed and restores `errno`
+//! around them; the handlers themselves only store and send, which is async-signal-safe.
 
 use std::io::{self, Read};
-use std::os::unix::net::UnixStream;
+use std::os::fd::AsRawFd;
+use std::os::unix::net::{UnixDatagram, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use anyhow::Context;
@@ -32,28 +36,135 @@ static INSTALLED: OnceLock<Stop> = OnceLock::new();
 /// The signals that stop a command, answered alike.
 const STOPPING: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
 
-/// Install the handlers; the returned flag is set by the first signal, to its number.
-/// `stopping` is what the command does then (what it finishes, what it writes), said at
-/// once when the first signal comes.
+/// How the handlers tell the thread that answers signals of one: its number, how it was
+/// sent (`si_code`) and by which process (`si_pid`), 4 bytes each.
+const RECORD: usize = 12;
+
+/// Install the handlers; the returned flag is set by the first signal from outside the
+/// run, to its number. `stopping` is what the command does then (what it finishes, what
+/// it writes), said at once when the first signal comes.
+///
+/// A signal sent by one of the run's own processes (a solver's: `kill(getppid(),
+/// SIGINT)`) is not the user's: it is ignored, and said once per solver. So the handlers
+/// only pass each signal, with its sender, to a thread that tells where it came from (a
+/// handler may not read `/proc`) and stops the command, or ends it on the second.
 pub fn install(stopping: String) -> anyhow::Result<Stop> {
     let stop = INSTALLED.get_or_init(Stop::default).clone();
-    // Set by the first signal: arms the exit on the next one.
-    let armed = Arc::new(AtomicBool::new(false));
-    // Written by the handlers once the flags are set (in the order registered), to wake
-    // the thread that says so.
-    let (heard, wake) = UnixStream::pair().context("cannot make the signals' pipe")?;
+    let (heard, tell) = UnixDatagram::pair().context("cannot make the signals' socket")?;
+    // A handler must never wait: a record that does not fit is dropped (see below).
+    tell.set_nonblocking(true)
+        .context("cannot make the signals' socket")?;
+    let (say, said) = std::sync::mpsc::channel::<String>();
+    // Saying is a thread of its own: a stderr that blocks must not keep the second signal
+    // from ending the command.
+    std::thread::Builder::new()
+        .name("signal-say".into())
+        .spawn(move || said.iter().for_each(|line| eprintln!("\n{line}")))
+        .context("cannot start the thread that answers signals")?;
+    let answering = stop.clone();
+    // Started before the handlers: a signal caught with nobody to answer it would be lost.
+    std::thread::Builder::new()
+        .name("signal-watch".into())
+        .spawn(move || answer(&heard, &answering, &stopping, &say))
+        .context("cannot start the thread that answers signals")?;
+    // One descriptor for all the handlers: a command run under a tight `ulimit -n` needs
+    // its descriptors for its work.
+    let tell = Arc::new(tell);
     for signal in STOPPING {
-        // The order matters: the exit must be registered before the flag that arms it,
-        // so that the first signal finds it unarmed.
-        let status = i32::from(Exit::Stopped(signal as usize).code());
-        flag::register_conditional_shutdown(signal, status, Arc::clone(&armed))
-            .and_then(|_| flag::register(signal, Arc::clone(&armed)))
-            .and_then(|_| flag::register_usize(signal, stop.cell(), signal as usize))
-            .and_then(|_| pipe::register(signal, wake.try_clone()?))
+        let tell = Arc::clone(&tell);
+        let cell = stop.cell();
+        let handler = move |info: &libc::siginfo_t| {
+            // SAFETY: si_pid reads the union as the kernel filled it for this signal.
+            let pid = unsafe { info.si_pid() };
+            let code = info.si_code;
+            let mut record = [0u8; RECORD];
+            record[..4].copy_from_slice(&signal.to_ne_bytes());
+            record[4..8].copy_from_slice(&code.to_ne_bytes());
+            record[8..].copy_from_slice(&pid.to_ne_bytes());
+            // SAFETY: send(2) is async-signal-safe; the buffer is a local.
+            let sent = unsafe {
+                libc::send(
+                    tell.as_raw_fd(),
+                    record.as_ptr().cast(),
+                    RECORD,
+                    libc::MSG_DONTWAIT,
+                )
+            };
+            // A socket full of signals (a solver sending them in a loop): one that no
+            // process sent (the terminal's Ctrl-C) still stops the command.
+            if sent != RECORD as isize && from_no_process(code, pid) {
+                cell.store(signal as usize, Ordering::Relaxed);
+            }
+        };
+        // SAFETY: the handler makes only async-signal-safe calls (send) and stores, on
+        // values it owns, and does not allocate.
+        unsafe { signal_hook_registry::register_sigaction(signal, handler) }
             .with_context(|| format!("cannot handle signal {}", name(signal as usize)))?;
     }
-    say_when_stopping(heard, stop.clone(), stopping);
     Ok(stop)
+}
+
+/// Whether a signal sent so (`si_code`, `si_pid`) came from no process: the kernel's,
+/// such as the terminal's Ctrl-C, whose code is positive and sender 0.
+fn from_no_process(code: i32, pid: libc::pid_t) -> bool {
+    code > 0 || pid <= 0
+}
+
+/// The process that sent a signal so, when it is one of the run's own (its solver, if
+/// known); `None` for the user's (the terminal, a shell's `kill`, a scheduler).
+fn sent_by_the_run(code: i32, pid: libc::pid_t) -> Option<Option<String>> {
+    if from_no_process(code, pid) {
+        return None;
+    }
+    sudoku_bench::foreign::started::descendant(pid)
+}
+
+/// Answer the signals the handlers pass through `heard`: the first from outside the run
+/// stops the command (said through `say`, with `stopping`), a second ends it at once;
+/// one from the run's own processes is ignored, said once per solver.
+fn answer(heard: &UnixDatagram, stop: &Stop, stopping: &str, say: &Sender<String>) {
+    let mut warned = std::collections::BTreeSet::new();
+    let mut record = [0u8; RECORD];
+    loop {
+        match heard.recv(&mut record) {
+            Ok(RECORD) => {}
+            Ok(_) => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        }
+        let word = |i: usize| i32::from_ne_bytes(record[i..i + 4].try_into().unwrap());
+        let (signal, code, pid) = (word(0), word(4), word(8));
+        match sent_by_the_run(code, pid) {
+            Some(solver) => {
+                if warned.insert(solver.clone()) {
+                    let _ = say.send(ignored(signal as usize, pid, solver.as_deref()));
+                }
+            }
+            None if stop.requested() => {
+                // SAFETY: _exit(2) ends the process at once, as the second signal asks:
+                // the work in flight is lost, which the first signal's message said.
+                unsafe { libc::_exit(i32::from(Exit::Stopped(signal as usize).code())) };
+            }
+            None => {
+                stop.request(signal as usize);
+                let _ = say.send(acknowledgement(stop.cause(), stopping));
+            }
+        }
+    }
+}
+
+/// What is said of `signal`, sent by the run's own process `pid`, below the solver
+/// `solver`'s processes if known.
+fn ignored(signal: usize, pid: libc::pid_t, solver: Option<&str>) -> String {
+    let who = match solver {
+        Some(solver) => format!("the solver {solver} (its process {pid})"),
+        None => format!("process {pid}, which sudoku-bench started"),
+    };
+    format!(
+        "warning: {who} sent {} to sudoku-bench: ignored (said once per solver); only a \
+         signal from outside the run (Ctrl-C, kill, a scheduler) stops it",
+        name(signal)
+    )
 }
 
 /// The signal that asked the command to stop, once the handlers are installed and one
@@ -61,24 +172,6 @@ pub fn install(stopping: String) -> anyhow::Result<Stop> {
 /// output FIFO no process reads yet).
 pub fn stopped() -> Option<usize> {
     INSTALLED.get().and_then(Stop::cause)
-}
-
-/// Say, once, as soon as the first signal comes, what the command does now: the work in
-/// flight is finished first (a solve may take a while), and a user who sees nothing would
-/// send the second signal, which loses it. A thread woken through `heard`: the handler
-/// itself may only store a flag and write a byte.
-fn say_when_stopping(mut heard: UnixStream, stop: Stop, stopping: String) {
-    let watch = move || {
-        // `read_exact` goes on after a read interrupted by the signal itself.
-        if heard.read_exact(&mut [0u8]).is_err() {
-            return;
-        }
-        eprintln!("\n{}", acknowledgement(stop.cause(), &stopping));
-    };
-    // Without the thread only the message is missing.
-    let _ = std::thread::Builder::new()
-        .name("signal-watch".into())
-        .spawn(watch);
 }
 
 /// What the first `signal` is answered with: the command's `stopping`, and how to quit

@@ -161,6 +161,10 @@ impl SolverArgs {
         }
         let mut infos = Vec::new();
         let mut pipes = Vec::new();
+        // The paths given (corpora, outputs) are relative to it: an in-process library
+        // that moves it while loading would have them read and written elsewhere. (Once
+        // solving, they are open: a move then changes nothing.)
+        let here = std::env::current_dir().ok();
         for (spec, given) in specs.iter().zip(&self.solvers) {
             let options = ForeignOptions {
                 configuration: configs.get(spec.name).copied().unwrap_or(0),
@@ -170,6 +174,17 @@ impl SolverArgs {
             };
             let loaded =
                 foreign::load(spec, &options).with_context(|| format!("--solver {given}"))?;
+            let now = std::env::current_dir().ok();
+            if let (Some(here), true) = (&here, now.as_ref() != here.as_ref()) {
+                bail!(
+                    "--solver {given}: loading it moved sudoku-bench's current directory from \
+                     {} to {}, where the paths given would be taken to lead: run it in a \
+                     process of its own (without --in-process {})",
+                    here.display(),
+                    now.map_or_else(|| "one it cannot tell".into(), |d| d.display().to_string()),
+                    spec.name
+                );
+            }
             if let Some(round_trip) = loaded.round_trip {
                 pipes.push(PipeCost {
                     strategy: spec.name.to_string(),
@@ -281,11 +296,6 @@ impl OneSolver {
         } else {
             1
         }
-    }
-
-    /// Whether it is a `--solver` (from outside), not a built-in strategy.
-    pub fn is_outside(&self) -> bool {
-        self.reference.is_some()
     }
 
     /// How the solver is named in a command's last line: with its reference, if any.

@@ -28,6 +28,7 @@ mod isolated;
 pub mod library;
 mod os;
 pub mod role;
+pub mod started;
 mod usage;
 
 /// Why a solver's process could not be started: sudoku-bench's own resources (memory to
@@ -214,8 +215,9 @@ pub fn load(spec: &Spec<'_>, options: &ForeignOptions) -> Result<Loaded, Foreign
             round_trip: None,
         }),
         "cmd" => {
-            let command =
-                command::CommandLine::parse(spec.target)?.memory_limit(options.memory_limit);
+            let command = command::CommandLine::parse(spec.target)?
+                .memory_limit(options.memory_limit)
+                .named(spec.name);
             let probe = command.probe(options.timeout)?;
             Ok(Loaded {
                 info: command.info(spec.name, &probe, options.timeout),

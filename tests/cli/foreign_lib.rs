@@ -931,3 +931,209 @@ fn workers_the_harness_cannot_start_fail_the_run_not_the_puzzles() {
     };
     crate::assert_harness_failure_is_no_row(&solver("c", backtrack, None));
 }
+
+/// A library that signals its parent (its worker's: sudoku-bench) with SIGINT or SIGTERM
+/// on each copy of line 3 is not the user: the run goes on to the end and exits 0, every
+/// row as `fast`'s, and says once which solver sent what.
+#[test]
+fn a_signal_from_a_solver_s_process_does_not_stop_the_run_and_is_said_once() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, mixed.repeat(3)).unwrap();
+    let spec = solver("h", library, Some("hostile_signal"));
+    for (config, signal) in [("h=0", "SIGINT"), ("h=15", "SIGTERM")] {
+        let (code, rows, stderr) = run(&[
+            corpus.to_str().unwrap(),
+            "-s",
+            "fast",
+            "-j",
+            "2",
+            "--solver",
+            &spec,
+            "--solver-config",
+            config,
+        ]);
+        assert_eq!(code, 0, "{signal}: {stderr}");
+        let (fast, mine) = (of(&rows, "fast"), of(&rows, "h"));
+        assert_eq!(mine.len(), 3 * 7, "{signal}: every row written: {stderr}");
+        for (line, row) in &mine {
+            for field in ["status", "solutions", "error", "ended"] {
+                assert_eq!(row[field], fast[line][field], "{signal}: line {line}");
+            }
+        }
+        let said = format!("sent {signal} to sudoku-bench: ignored");
+        let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains(&said)).collect();
+        assert_eq!(warnings.len(), 1, "{signal}: said once: {stderr}");
+        assert!(
+            warnings[0].starts_with("warning: the solver h (its process "),
+            "{signal}: names the solver: {stderr}"
+        );
+    }
+}
+
+/// With a solver that signals sudoku-bench, a SIGINT from outside the run (this test's
+/// process) still stops it as before: 130, and the rows finished are in the CSV.
+#[test]
+fn a_signal_from_outside_still_stops_a_run_whose_solver_signals() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    // 20 ms a puzzle: the run lasts seconds.
+    std::fs::write(&corpus, mixed.repeat(40)).unwrap();
+    let csv = dir.path().join("out.csv");
+    let spec = solver("h", library, Some("hostile_signal"));
+    let config = format!("h={}", 20 << 8);
+    let mut run = crate::interrupt::Running::start(
+        &[
+            "run",
+            corpus.to_str().unwrap(),
+            "-s",
+            "fast",
+            "-j",
+            "1",
+            "--solver",
+            &spec,
+            "--solver-config",
+            &config,
+            "-q",
+            "-o",
+            csv.to_str().unwrap(),
+        ],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    let mut stderr = run.stderr_lines();
+    stderr
+        .wait_for("sent SIGINT to sudoku-bench: ignored", PATIENCE)
+        .expect("the solver's signal is said");
+    assert!(
+        run.0.try_wait().unwrap().is_none(),
+        "the solver's signal stopped the run: {:?}",
+        stderr.seen
+    );
+    run.signal(libc::SIGINT);
+    let status = run
+        .exit_within(PATIENCE)
+        .expect("a SIGINT from outside stops the run");
+    let said = stderr.all();
+    assert_eq!(status.code(), Some(130), "{said:?}");
+    assert!(
+        said.iter().any(|l| l.starts_with("SIGINT: stopping after")),
+        "{said:?}"
+    );
+    let rows = rows(&std::fs::read(&csv).unwrap());
+    let mine = of(&rows, "h");
+    assert!(
+        !mine.is_empty() && mine.len() < 40 * 7,
+        "stopped part way: {} rows",
+        mine.len()
+    );
+}
+
+/// An in-process library that moves the process elsewhere (`chdir("/")`, on line 3) while
+/// the run goes on: the outputs named relative to where the run started (`-o`,
+/// `--summary`, `--report`, the last made from the CSV once the run is over) are all
+/// written there, and the run exits 0.
+#[test]
+fn an_in_process_library_that_changes_directory_moves_no_output() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("mixed.txt"), dir.path().join("mixed.txt")).unwrap();
+    let spec = solver("h", library, Some("hostile_chdir"));
+    let out = bench()
+        .current_dir(dir.path())
+        .args(["run", "mixed.txt", "-s", "fast", "--solver", &spec])
+        .args(["--in-process", "h", "-q", "-o", "out.csv"])
+        .args(["--summary", "summary.json", "--report", "report.html"])
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let rows = rows(&std::fs::read(dir.path().join("out.csv")).unwrap());
+    assert_eq!(of(&rows, "h").len(), 7, "{stderr}");
+    let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
+    assert!(summary.contains("\"h\""), "{summary}");
+    let report = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(report.contains("<html"), "{stderr}");
+}
+
+/// An in-process library that moves the process elsewhere as it is loaded (an
+/// initialiser's `chdir("/")`) would have the corpora and outputs named relative to where
+/// the run started read and written there: the run is refused before any output is made,
+/// saying why and what to do. Isolated (the default), the move is its worker's alone.
+#[test]
+fn an_in_process_library_that_changes_directory_as_it_loads_is_refused() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("mixed.txt"), dir.path().join("mixed.txt")).unwrap();
+    let spec = solver("h", library, Some("hostile_chdir"));
+    let run = |extra: &[&str]| {
+        bench()
+            .current_dir(dir.path())
+            .env("HOSTILE_CHDIR_AT_LOAD", "1")
+            .args(["run", "mixed.txt", "-s", "fast", "--solver", &spec])
+            .args(["-q", "-o", "out.csv", "--summary", "summary.json"])
+            .args(extra)
+            .timeout(PATIENCE)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--in-process", "h"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("loading it moved sudoku-bench's current directory from")
+            && stderr.contains("without --in-process h"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out.csv").exists());
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        of(
+            &rows(&std::fs::read(dir.path().join("out.csv")).unwrap()),
+            "h"
+        )
+        .len(),
+        7
+    );
+    assert!(dir.path().join("summary.json").is_file());
+}
+
+/// A library whose worker signals sudoku-bench as it loads the library, while the run
+/// loads its solvers (before any puzzle): that is the run's own process too, and does not
+/// stop it.
+#[test]
+fn a_signal_from_a_solver_s_process_while_it_loads_does_not_stop_the_run() {
+    let Some((_, _, library)) = libraries() else {
+        return;
+    };
+    let spec = solver("h", library, Some("hostile_signal"));
+    let out = bench()
+        .env("HOSTILE_SIGNAL_AT_LOAD", "1")
+        .args(["run", &fixture("mixed.txt"), "-s", "fast", "-j", "1"])
+        .args(["--solver", &spec, "-q", "--out", "-"])
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(of(&rows(&out.stdout), "h").len(), 7, "{stderr}");
+    assert!(
+        stderr.contains("warning: the solver h (its process ")
+            && stderr.contains("sent SIGINT to sudoku-bench: ignored"),
+        "{stderr}"
+    );
+}

@@ -171,13 +171,14 @@ pub fn summary_counts(summary: &serde_json::Value) -> Vec<Vec<(String, serde_jso
         .collect()
 }
 
-/// `sudoku-bench ARGS` under `ulimit -n 16` (descriptors for itself, but not for a worker
-/// process per thread of `-j 16`): its exit code, stdout and stderr.
+/// `sudoku-bench ARGS` under `ulimit -n 18` (descriptors for itself, its signal handlers'
+/// two and the solver's probe at load, but not for a worker process per thread of
+/// `-j 16`): its exit code, stdout and stderr.
 #[cfg(unix)]
 pub fn outcome_with_few_descriptors(args: &[&str]) -> (Option<i32>, String, String) {
     let out = std::process::Command::new("sh")
         .arg("-c")
-        .arg(r#"ulimit -n 16 && exec "$0" "$@""#)
+        .arg(r#"ulimit -n 18 && exec "$0" "$@""#)
         .arg(assert_cmd::cargo::cargo_bin("sudoku-bench"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))

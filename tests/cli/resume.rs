@@ -896,3 +896,32 @@ fn a_slow_solvers_rows_survive_a_kill_and_resume_to_a_clean_run() {
     let at = |name: &str| path(dir.path(), name);
     assert_eq!(untimed(&at("cut.csv")), untimed(&at("clean.csv")));
 }
+
+/// A row edited to say its answer was wrong (`ended` mismatch) without the reason `run`
+/// always gives it (an empty `error`): --resume refuses the CSV, naming it and the line,
+/// and leaves it as it was.
+#[test]
+fn a_forged_mismatch_without_its_error_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = path(dir.path(), "run.csv");
+    ok(&[CLASSIC, "-s", "fast", "-o", &csv]);
+    let text = String::from_utf8(std::fs::read(&csv).unwrap()).unwrap();
+    let row = text.lines().nth(1).unwrap();
+    assert!(
+        row.contains(",,finished,"),
+        "the first row as run writes it: {row}"
+    );
+    let forged = text.replacen(",,finished,", ",,mismatch,", 1);
+    // Cut mid-row, so that a resume would change it.
+    std::fs::write(&csv, &forged.as_bytes()[..forged.len() - 10]).unwrap();
+    refused(
+        Some(&csv),
+        &[CLASSIC, "-s", "fast", "-o", &csv],
+        "run.csv:2: ",
+    );
+    refused(
+        Some(&csv),
+        &[CLASSIC, "-s", "fast", "-o", &csv],
+        "ended mismatch with no error: run never writes these together",
+    );
+}

@@ -187,3 +187,38 @@ size_t hostile_slow(const char *puzzle, size_t limit, uint32_t configuration, ch
     }
     return found;
 }
+
+/* Signals its parent (the worker's: sudoku-bench) on the trigger, as a solver may, then
+ * solves. The low byte of `configuration` is the signal (0: SIGINT); the bits above it,
+ * milliseconds to sleep before each puzzle, for a run that lasts. */
+size_t hostile_signal(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                      size_t *guesses) {
+    int sig = configuration & 0xff ? (int)(configuration & 0xff) : SIGINT;
+    long nap_ms = (long)(configuration >> 8);
+    struct timespec nap = {nap_ms / 1000, (nap_ms % 1000) * 1000 * 1000};
+    while (nap_ms && nanosleep(&nap, &nap) != 0) {
+    }
+    if (triggered(puzzle)) kill(getppid(), sig);
+    return sudoku_solve(puzzle, limit, 0, solution, guesses);
+}
+
+/* With HOSTILE_CHDIR_AT_LOAD set, moves the process to / as the library is loaded, as an
+ * initialiser that settles in its data directory does. */
+__attribute__((constructor)) static void hostile_chdir_at_load(void) {
+    if (getenv("HOSTILE_CHDIR_AT_LOAD") && chdir("/") != 0) abort();
+}
+
+/* With HOSTILE_SIGNAL_AT_LOAD set, signals the parent (an isolated worker's: sudoku-bench)
+ * with SIGINT as the library is loaded, before any puzzle: as sudoku-bench loads its
+ * solvers. */
+__attribute__((constructor)) static void hostile_signal_at_load(void) {
+    if (getenv("HOSTILE_SIGNAL_AT_LOAD")) kill(getppid(), SIGINT);
+}
+
+/* Moves the process to / on the trigger, then solves: run in-process, every path the run
+ * was given relative to where it started would then lead elsewhere. */
+size_t hostile_chdir(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                     size_t *guesses) {
+    if (triggered(puzzle) && chdir("/") != 0) abort();
+    return sudoku_solve(puzzle, limit, configuration, solution, guesses);
+}

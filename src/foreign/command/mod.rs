@@ -143,6 +143,9 @@ pub enum CommandError {
 /// A `cmd:` solver's command line, split into a program and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandLine {
+    /// The solver's name, for what is said of its processes (the command line until
+    /// [`CommandLine::named`]).
+    name: Arc<str>,
     command: String,
     program: String,
     args: Vec<String>,
@@ -173,6 +176,7 @@ impl CommandLine {
             return Err(CommandError::NoScript { program });
         }
         Ok(CommandLine {
+            name: Arc::from(command.trim()),
             command: command.trim().to_string(),
             program,
             args,
@@ -184,6 +188,14 @@ impl CommandLine {
     pub fn memory_limit(self, limit: Option<u64>) -> CommandLine {
         CommandLine {
             memory_limit: limit,
+            ..self
+        }
+    }
+
+    /// Its processes started for the solver `name`.
+    pub fn named(self, name: &str) -> CommandLine {
+        CommandLine {
+            name: Arc::from(name),
             ..self
         }
     }
@@ -204,12 +216,10 @@ impl CommandLine {
             command: self.command.clone(),
             reason: format!("given a solved grid and limit 1, it {reason}"),
         };
-        let process =
-            Process::start(&self.program, &self.args, self.memory_limit).map_err(|source| {
-                CommandError::Start {
-                    command: self.command.clone(),
-                    source,
-                }
+        let process = Process::start(&self.name, &self.program, &self.args, self.memory_limit)
+            .map_err(|source| CommandError::Start {
+                command: self.command.clone(),
+                source,
             })?;
         let (mut copy, counts_guesses) =
             Copy::first(process, start_up(timeout)).map_err(|(why, _)| fail(why))?;
@@ -311,7 +321,7 @@ impl CommandSolver {
     fn start(&mut self, timeout: Option<Duration>) -> Result<Copy, StartError> {
         let limit = self.spec.memory_limit;
         // Nothing ran: nothing to count.
-        let process = Process::start(&self.spec.program, &self.spec.args, limit)
+        let process = Process::start(&self.spec.name, &self.spec.program, &self.spec.args, limit)
             .map_err(|e| StartError::of_start("cannot start it", &e, limit))?;
         Copy::first(process, start_up(timeout))
             .map(|(copy, _)| copy)

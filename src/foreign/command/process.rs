@@ -19,6 +19,7 @@ use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::answer::quote;
@@ -78,25 +79,27 @@ impl Process {
     /// Start `program` with `args`, its stdin and stdout piped to us, its stderr ours, its
     /// address space bounded to `memory_limit` bytes.
     pub(super) fn start(
+        solver: &Arc<str>,
         program: &str,
         args: &[String],
         memory_limit: Option<u64>,
     ) -> io::Result<Process> {
         #[cfg(target_os = "linux")]
         if role::serves_roles() {
-            return Process::start_guarded(program, args, memory_limit);
+            return Process::start_guarded(solver, program, args, memory_limit);
         }
         let mut command = std::process::Command::new(program);
         command.args(args);
         #[cfg(target_os = "linux")]
         die_with_parent(&mut command);
-        Process::spawn(command, memory_limit)
+        Process::spawn(solver, command, memory_limit)
     }
 
     /// Start the guard that starts `program`; it says over its lifeline the solver's
     /// process id, or why it could not start it.
     #[cfg(target_os = "linux")]
     fn start_guarded(
+        solver: &Arc<str>,
         program: &str,
         args: &[String],
         memory_limit: Option<u64>,
@@ -113,7 +116,7 @@ impl Process {
         if let Some(bytes) = memory_limit {
             command.env(guard::MEMORY_LIMIT_VAR, bytes.to_string());
         }
-        let spawned = Process::spawn(command, None);
+        let spawned = Process::spawn(solver, command, None);
         // Only the guard may hold its end: its report must end when the guard does.
         drop(theirs);
         let mut process = spawned?;
@@ -130,7 +133,11 @@ impl Process {
         }
     }
 
-    fn spawn(mut command: std::process::Command, memory_limit: Option<u64>) -> io::Result<Process> {
+    fn spawn(
+        solver: &Arc<str>,
+        mut command: std::process::Command,
+        memory_limit: Option<u64>,
+    ) -> io::Result<Process> {
         if let Some(bytes) = memory_limit {
             limit_memory(&mut command, bytes);
         }
@@ -142,6 +149,9 @@ impl Process {
         #[cfg(target_os = "linux")]
         adopt_orphans(&mut command);
         let mut child = command.spawn()?;
+        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+            crate::foreign::started::record(pid, solver);
+        }
         let pipes = (child.stdin.take(), child.stdout.take());
         let (Some(stdin), Some(stdout)) = pipes else {
             kill_group(&child);
@@ -349,6 +359,7 @@ fn reap(child: &Child) -> (io::Result<ExitStatus>, Option<Usage>) {
         // SAFETY: both pointers are to locals that live across the call.
         let got = unsafe { libc::wait4(pid, &mut status, 0, &mut used) };
         if got == pid {
+            crate::foreign::started::reaped(pid);
             return (
                 Ok(ExitStatus::from_raw(status)),
                 Some(usage::of_rusage(&used)),

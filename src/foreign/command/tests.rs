@@ -8,6 +8,7 @@ use std::path::Path;
 /// `$p` and the limit in `$l`.
 fn sh(script: &str) -> CommandLine {
     CommandLine {
+        name: Arc::from("sh"),
         command: format!("sh -c {script:?}"),
         program: "sh".into(),
         args: vec!["-c".into(), format!("while read -r p l; do {script}; done")],
@@ -129,6 +130,7 @@ fn a_start_up_longer_than_the_timeout_of_a_puzzle_is_not_a_timeout() {
     // a puzzle may take is still started, probed and used.
     let slow = r#"sleep 0.5; while read -r p l; do echo "$l - 0"; done"#;
     let spec = CommandLine {
+        name: Arc::from("sh"),
         command: format!("sh -c {slow:?}"),
         program: "sh".into(),
         args: vec!["-c".into(), slow.into()],
@@ -274,6 +276,7 @@ fn the_check_that_ends_a_batch_says_what_the_copy_answered() {
 /// `answer` says otherwise; `$i` is the id.
 fn with_ids(answer: &str) -> CommandLine {
     CommandLine {
+        name: Arc::from("sh"),
         command: "sh (ids)".into(),
         program: "sh".into(),
         args: vec![
@@ -423,6 +426,7 @@ fn dropping_the_strategy_kills_the_whole_process_group() {
     let pidfile = dir.path().join("pid");
     // Starts a grandchild that would outlive its parent.
     let spec = CommandLine {
+        name: Arc::from("sh"),
         command: "sh".into(),
         program: "sh".into(),
         args: vec![

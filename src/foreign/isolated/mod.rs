@@ -77,6 +77,7 @@ pub(crate) fn load(
         reason: format!("cannot find the running executable to start workers from: {source}"),
     })?;
     let spec = Arc::new(WorkerSpec {
+        solver: Arc::from(name),
         program,
         library,
         symbol: symbol.to_string(),
@@ -107,6 +108,8 @@ const PUZZLES_PER_TASK: usize = 64;
 /// What a worker is to hold.
 #[derive(Debug, Clone)]
 pub(crate) struct WorkerSpec {
+    /// The solver's name.
+    pub(crate) solver: Arc<str>,
     /// The executable started in the `lib` role.
     pub(crate) program: PathBuf,
     /// The library, as a resolved path.
@@ -261,6 +264,7 @@ impl Worker {
             .spawn()
             .map_err(|e| harness(&format!("cannot start {}", spec.program.display()), e))?;
         drop((req_read, rep_write, high));
+        super::started::record(child.id() as libc::pid_t, &spec.solver);
         let mut worker = Worker {
             pid: child.id() as libc::pid_t,
             requests: File::from(req_write),
@@ -377,6 +381,7 @@ impl Worker {
         let how = if reaped < 0 {
             Err(io::Error::last_os_error().to_string())
         } else {
+            super::started::reaped(self.pid);
             Ok(status)
         };
         (how, of_rusage(&usage))

@@ -399,6 +399,9 @@ impl<R: Read> RowReader<R> {
         };
         check_counts(&row)?;
         check_ended(&row)?;
+        if self.columns.at[ERROR].is_some() {
+            check_error(&row)?;
+        }
         check_puzzle(&row)?;
         check_solution(&row)?;
         Ok(row)
@@ -493,6 +496,27 @@ fn check_ended(row: &CsvRow) -> Result<(), String> {
     let ended = row.ended.map_or("empty", Ending::as_str);
     Err(format!(
         "status {status} with ended {ended}: run never writes these together"
+    ))
+}
+
+/// An `ended` and an `error` that `run` cannot have written together: it says why every
+/// answer found wrong (`mismatch`) is wrong, and an error ends a search only as a failure
+/// (`aborted`) or a wrong answer, so a `finished` search has none. A forged `mismatch`
+/// with no reason would otherwise be counted wrong by some readers and trusted by none to
+/// say why; a `finished` row with an error would be read as right by one and wrong by a
+/// reader of the text.
+fn check_error(row: &CsvRow) -> Result<(), String> {
+    let never = matches!(
+        (row.ended, &row.error),
+        (Some(Ending::Mismatch), None) | (Some(Ending::Finished), Some(_))
+    );
+    if !never {
+        return Ok(());
+    }
+    let ended = row.ended.map_or("empty", Ending::as_str);
+    let error = if row.error.is_some() { "an" } else { "no" };
+    Err(format!(
+        "ended {ended} with {error} error: run never writes these together"
     ))
 }
 
@@ -914,6 +938,22 @@ mod tests {
             (
                 "c,1,dlx,malformed,,,,,,,,bad,finished".into(),
                 "status malformed with ended finished",
+            ),
+            (
+                "c,1,dlx,unique,1,,,5,,,,,mismatch".into(),
+                "ended mismatch with no error",
+            ),
+            (
+                "c,1,dlx,multiple,3,,,5,,,,,mismatch".into(),
+                "ended mismatch with no error",
+            ),
+            (
+                "c,1,dlx,aborted,0,,,5,,,,,mismatch".into(),
+                "ended mismatch with no error",
+            ),
+            (
+                "c,1,dlx,unique,1,,,5,,,,counted 1 solution,finished".into(),
+                "ended finished with an error",
             ),
             (
                 format!("c,1,dlx,unique,1,,,5,{clues},{cut},{SOLUTION},,finished"),
