@@ -22,22 +22,9 @@ fn has_git() -> bool {
     found
 }
 
-fn git(repo: &Path, args: &[&str], date: &str) {
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
+/// `git ARGS` in `repo`, its commits dated `date`.
+fn git(repo: &Path, args: &[&str], date: &str) -> String {
+    crate::git(repo, args, Some(date))
 }
 
 fn write(repo: &Path, name: &str, text: &str) {
@@ -49,12 +36,7 @@ fn write(repo: &Path, name: &str, text: &str) {
 fn commit(repo: &Path, message: &str, date: &str) -> String {
     git(repo, &["add", "-A"], date);
     git(repo, &["commit", "-q", "-m", message], date);
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .unwrap();
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    git(repo, &["rev-parse", "HEAD"], date)
 }
 
 /// Commits, oldest first: c0 without ffi/ (older than the library), c1, c2 changing only
@@ -197,16 +179,8 @@ fn backfill_times_the_last_commits_in_one_run_and_records_each_under_its_commit(
 /// The backfill's worktree is gone, from the disk and from git's list.
 fn assert_no_worktree_left(repo: &Path) {
     assert!(!repo.join("target/backfill/tree").exists());
-    let worktrees = Command::new("git")
-        .current_dir(repo)
-        .args(["worktree", "list"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&worktrees.stdout).lines().count(),
-        1,
-        "{worktrees:?}"
-    );
+    let worktrees = crate::git(repo, &["worktree", "list"], None);
+    assert_eq!(worktrees.lines().count(), 1, "{worktrees}");
 }
 
 /// `scripts/history-record.sh ARGS` in `repo` with `bench` as sudoku-bench: exit code,

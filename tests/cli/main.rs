@@ -56,6 +56,29 @@ mod solver_flag;
 
 /// Say on the process's own stderr that a test skipped its work: not through `eprintln!`,
 /// which the test harness captures (and hides) for a test that passes.
+/// `git ARGS` in `repo` as a test's own committer (no signing, first branch `main`), its
+/// commits dated `date` when given; what it printed, trimmed. Panics when git fails.
+#[cfg(unix)]
+pub fn git(repo: &std::path::Path, args: &[&str], date: Option<&str>) -> String {
+    let mut git = std::process::Command::new("git");
+    git.current_dir(repo)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args);
+    if let Some(date) = date {
+        git.env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date);
+    }
+    let out = git.output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
 pub fn say_skipped(why: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
