@@ -86,6 +86,15 @@ fn summary_row(summary: &serde_json::Value, strategy: &str) -> serde_json::Value
 /// Lines of mixed.txt that are searched (unique, multiple, unsolvable, unique).
 const SEARCHED: [u64; 4] = [2, 3, 4, 9];
 
+/// `tests/fixtures/mixed.txt` `times` over, as `corpus.txt` in `dir`: its lines' kinds again
+/// and again, for a solver that misbehaves on some of them.
+fn mixed_repeated(dir: &std::path::Path, times: usize) -> std::path::PathBuf {
+    let corpus = dir.join("corpus.txt");
+    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
+    std::fs::write(&corpus, mixed.repeat(times)).unwrap();
+    corpus
+}
+
 #[test]
 fn a_library_solver_runs_beside_the_built_in_ones_and_agrees() {
     let Some((backtrack, _, _)) = libraries() else {
@@ -488,9 +497,7 @@ fn hostile(symbol: &str, config: Option<&str>, why: &str, status: &str) {
     };
     const TRIGGERS: [u64; 3] = [3, 12, 21];
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus.txt");
-    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
-    std::fs::write(&corpus, mixed.repeat(3)).unwrap();
+    let corpus = mixed_repeated(dir.path(), 3);
     let summary = dir.path().join("summary.json");
     let spec = solver("h", hostile, Some(symbol));
     let mut args = vec![
@@ -699,9 +706,7 @@ fn a_library_that_closes_descriptors_3_and_4_breaks_nothing() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus.txt");
-    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
-    std::fs::write(&corpus, mixed.repeat(5)).unwrap();
+    let corpus = mixed_repeated(dir.path(), 5);
     let spec = solver("h", library, Some("hostile_close_low"));
     let (code, rows, stderr) = run(&[corpus.to_str().unwrap(), "-s", "fast", "--solver", &spec]);
     assert_eq!(code, 0, "{stderr}");
@@ -941,9 +946,7 @@ fn a_signal_from_a_solver_s_process_does_not_stop_the_run_and_is_said_once() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus.txt");
-    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
-    std::fs::write(&corpus, mixed.repeat(3)).unwrap();
+    let corpus = mixed_repeated(dir.path(), 3);
     let spec = solver("h", library, Some("hostile_signal"));
     for (config, signal) in [("h=0", "SIGINT"), ("h=15", "SIGTERM")] {
         let (code, rows, stderr) = run(&[
@@ -983,10 +986,8 @@ fn a_signal_from_outside_still_stops_a_run_whose_solver_signals() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus.txt");
-    let mixed = std::fs::read_to_string(fixture("mixed.txt")).unwrap();
     // 20 ms a puzzle: the run lasts seconds.
-    std::fs::write(&corpus, mixed.repeat(40)).unwrap();
+    let corpus = mixed_repeated(dir.path(), 40);
     let csv = dir.path().join("out.csv");
     let spec = solver("h", library, Some("hostile_signal"));
     let config = format!("h={}", 20 << 8);
