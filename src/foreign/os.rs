@@ -152,13 +152,7 @@ fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
-        // After the command's name, in parentheses (which may hold anything): the state,
-        // then the parent's id.
-        let parent = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-            .and_then(|p| p.parse().ok());
-        if let Some(parent) = parent {
+        if let Some(parent) = parent_in_stat(&stat) {
             children.entry(parent).or_default().push(pid);
         }
     }
@@ -171,4 +165,11 @@ fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
         }
     }
     found
+}
+
+/// The parent's id in the text of `/proc/PID/stat`: after the command's name, in
+/// parentheses (which may hold anything), the state, then the parent's id.
+pub(super) fn parent_in_stat(stat: &str) -> Option<libc::pid_t> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(1)?.parse().ok()
 }

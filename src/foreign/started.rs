@@ -84,10 +84,7 @@ pub fn descendant(pid: libc::pid_t) -> Option<Option<String>> {
 /// The parent of `pid`, from `/proc/PID/stat`.
 fn parent(pid: libc::pid_t) -> Option<libc::pid_t> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // After the command's name, in parentheses (which may hold anything): the state, then
-    // the parent's id.
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().nth(1)?.parse().ok()
+    super::os::parent_in_stat(&stat)
 }
 
 #[cfg(test)]
