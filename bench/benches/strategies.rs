@@ -8,8 +8,9 @@
 //! check, `run`'s default). Each iteration solves the whole set once, so the reported time
 //! divided by the set size (criterion's throughput) is the time per puzzle.
 //!
-//! `cargo bench -- --save-baseline before`, then `cargo bench -- --baseline before` after a
-//! change, compares as criterion users expect: ids are stable (`hard/bitmask/count2`).
+//! `cargo bench -p sudoku-bench-criterion -- --save-baseline before`, then the same with
+//! `-- --baseline before` after a change, compares as criterion users expect: ids are
+//! stable (`hard/bitmask/count2`).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -67,7 +68,8 @@ fn multi(classic: &[Grid]) -> Vec<Grid> {
 }
 
 fn sets() -> Vec<(&'static str, Vec<Grid>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // This package sits one directory below the repository.
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let shared = root.join("../shared/datasets");
     let classic = load(&root.join("datasets/classic.txt"), usize::MAX);
     let split = EASY_IN_CLASSIC.min(classic.len());
