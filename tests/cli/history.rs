@@ -60,7 +60,9 @@ impl Setup {
     }
 
     /// A real run of the corpus by steady.py sleeping `seconds` a puzzle, as strategy
-    /// `slow`; its summary JSON.
+    /// `slow`; its summary JSON. One replicate: a run's interval over replicates is not
+    /// what these tests are about, and eight copies of the solver, each a Python started
+    /// anew, took most of each run's time.
     pub(crate) fn run(&self, name: &str, seconds: &str) -> PathBuf {
         let summary = self.path(name);
         let solver = format!(
@@ -77,9 +79,8 @@ impl Setup {
         );
         bench()
             .args(["run", &self.path("easy.txt").display().to_string()])
-            .args([
-                "-s", "none", "--solver", &solver, "-j", "1", "-q", "-o", "-",
-            ])
+            .args(["-s", "none", "--solver", &solver, "--replicates", "1"])
+            .args(["-j", "1", "-q", "-o", "-"])
             .args(["--summary".as_ref(), summary.as_os_str()])
             .assert()
             .success();
@@ -120,16 +121,16 @@ impl Setup {
     }
 }
 
-/// Commits 0-6 at 10 ms a puzzle, 7-12 at 5 ms (faster), 13-17 at 10 ms again (slower):
+/// Commits 0-6 at 40 ms a puzzle, 7-12 at 20 ms (faster), 13-17 at 40 ms again (slower):
 /// each commit a run of its own, recorded as CI would, one `history add` per commit.
 #[test]
 fn check_finds_where_a_solver_got_faster_and_slower_and_fails_only_on_a_new_slowdown() {
     let Some(s) = Setup::new() else { return };
     for i in 0..18 {
         let seconds = if (7..13).contains(&i) {
-            "0.005"
+            "0.020"
         } else {
-            "0.010"
+            "0.040"
         };
         let summary = s.run(&format!("s{i}.json"), seconds);
         let added = s.add(&summary, i);
@@ -496,7 +497,7 @@ fn history(s: &Setup, command: &str, args: &[&str]) -> (Option<i32>, String, Str
     )
 }
 
-/// Commits 0-5 at 10 ms a puzzle, 6-11 at 5 ms: the page draws the series with a band
+/// Commits 0-5 at 40 ms a puzzle, 6-11 at 20 ms: the page draws the series with a band
 /// between commits 5 and 6, and tables the change `check` reports.
 #[test]
 fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
@@ -509,7 +510,7 @@ fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
     assert!(err.contains("no history there"), "{err}");
     assert!(!page.exists());
     for i in 0..12 {
-        s.commit(i, if i < 6 { "0.010" } else { "0.005" });
+        s.commit(i, if i < 6 { "0.040" } else { "0.020" });
     }
     let (code, out, err) = history(&s, "check", &["--min-change", "20%"]);
     assert_eq!(code, Some(0), "{err}");

@@ -196,7 +196,7 @@ fn both(sqlite: &str, postgres: &str, words: &[&str]) -> Said {
     lite
 }
 
-/// 18 real runs of a `cmd:` solver sleeping 10 ms a puzzle, 5 ms on commits 7-12, one
+/// 18 real runs of a `cmd:` solver sleeping 40 ms a puzzle, 20 ms on commits 7-12, one
 /// `history add` per commit into an SQLite file and into PostgreSQL; then every check,
 /// and every refusal, the same from both.
 #[cfg(feature = "postgres")]
@@ -225,9 +225,9 @@ fn the_same_history_gives_the_same_answers_from_sqlite_and_postgres() {
 
     for i in 0..18 {
         let seconds = if (7..13).contains(&i) {
-            "0.005"
+            "0.020"
         } else {
-            "0.010"
+            "0.040"
         };
         let summary = s.run(&format!("s{i}.json"), seconds);
         let summary = summary.display().to_string();
