@@ -311,9 +311,12 @@ fn backfill_stopped_by_ctrl_c_removes_its_worktree() {
     std::fs::create_dir(&repo).unwrap();
     repository(&repo);
     let mark = dir.path().join("building");
-    // A build that says it has started, then waits to be stopped.
+    // A build that says it has started, then waits to be stopped. The mark is made by bash
+    // itself (`:` and a redirection), not by a child such as `touch`: a SIGINT that lands
+    // while that child exits normally is taken by bash as handled by the child, and bash
+    // went on to `sleep 120` with the signal spent (seen once at four test threads).
     let lib_cmd = format!(
-        "touch {} && exec sleep 120",
+        ": > {} && exec sleep 120",
         shlex::try_quote(&mark.display().to_string()).unwrap()
     );
     let mut command = Command::new("bash");
