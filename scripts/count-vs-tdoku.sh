@@ -2,19 +2,24 @@
 # `fast` against tdoku by exact counts, not times: per puzzle, the instructions each solver
 # executes and the branches cachegrind's model mispredicts, over the map of
 # scripts/vs-tdoku.sh (scripts/tdoku-classes.sh), counting to 2 and stopping at 1. Counts
-# are the same on every run and every x86-64 machine (Valgrind presents an AVX2 CPU, so
-# both solvers take their AVX2 paths: tdoku is built here with -march=x86-64-v3, and
-# `fast` picks its x86-64-v3 path at run time); the mispredicts are a model's, a hint where
-# real branch predictors (which differ between AMD and Intel) may lose time.
+# do not move from run to run, nor between x86-64 machines with AVX2 for the same builds
+# (Valgrind passes AVX2 through but not AVX-512, so both solvers take their AVX2 paths:
+# tdoku is built here with -march=x86-64-v3, and `fast` picks its x86-64-v3 path at run
+# time); tdoku's depend on its compiler. The mispredicts are a model's, a hint where real
+# branch predictors (which differ between AMD and Intel) may lose time.
 #
-#   scripts/count-vs-tdoku.sh            COUNT=1000 puzzles a class (about a minute here)
+#   scripts/count-vs-tdoku.sh            COUNT=1000 puzzles a class (about 90 s here)
 #
 # Knobs: COUNT, SEED (as vs-tdoku.sh), CXX (tdoku's compiler: clang++ if present, else g++).
 # Each solver is called through tdoku's C signature by a small C driver (below) that
-# reads a corpus and solves each line once; the driver's own work (loading the library,
-# reading the file) is counted on an empty corpus and taken off.
+# reads a corpus and solves each line once; the driver's start-up (loading the library) is
+# counted on an empty corpus and taken off, its reading of each line stays in both counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ $# -gt 0 ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2
+fi
 
 shared=../shared
 tdoku_src=$shared/anchors/tdoku
@@ -54,8 +59,9 @@ int main(int argc, char **argv) {
     void *lib = dlopen(argv[1], RTLD_NOW);
     if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 2; }
     solve_fn solve = (solve_fn)dlsym(lib, argv[2]);
+    if (!solve) { fprintf(stderr, "%s\n", dlerror()); return 2; }
     FILE *in = fopen(argv[3], "r");
-    if (!solve || !in) return 2;
+    if (!in) { perror(argv[3]); return 2; }
     size_t limit = strtoul(argv[4], 0, 10), guesses, found = 0;
     char line[256], solution[82];
     while (fgets(line, sizeof line, in)) {
@@ -84,9 +90,16 @@ counts() {
     esac
     report=$(valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes \
         --cachegrind-out-file=/dev/null "$driver" "$lib" "$symbol" "$2" "$3" 2>&1)
+    # A driver that failed prints no count: said, with Valgrind's report; the script stops
+    # after the loop (this runs in a command substitution, where set -e does not reach).
     awk '/I *refs:/ {gsub(",", "", $4); i = $4} /Branches:/ {gsub(",", "", $3); b = $3}
          /Mispredicts:/ {gsub(",", "", $3); m = $3} /^[0-9]+$/ {s = $1}
-         END {print i, b, m, s}' <<<"$report"
+         END {if (i == "" || b == "" || m == "" || s == "") exit 1; print i, b, m, s}' \
+        <<<"$report" || {
+        echo "count-vs-tdoku: $1 on $2 gave no counts:" >&2
+        echo "$report" >&2
+        : >"$work/failed"
+    }
 }
 
 echo "== counting (valgrind $(valgrind --version | sed 's/valgrind-//'))" >&2
@@ -102,11 +115,15 @@ echo "== counting (valgrind $(valgrind --version | sed 's/valgrind-//'))" >&2
         done
     done
 } >"$work/counts.txt"
+if [ -e "$work/failed" ]; then
+    exit 2
+fi
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-python3 - "$work" "$commit" "$cxx" "$count" "$seed" "${CLASSES[@]}" -- "${sampled[@]}" <<'PY'
+builds="tdoku by $("$cxx" --version | head -n 1); $(rustc -V); $(valgrind --version)"
+python3 - "$work" "$commit" "$builds" "$count" "$seed" "${CLASSES[@]}" -- "${sampled[@]}" <<'PY'
 import sys
-work, commit, cxx, count, seed = sys.argv[1:6]
+work, commit, builds, count, seed = sys.argv[1:6]
 rest = sys.argv[6:]
 cut = rest.index("--")
 classes = [c.split("|") for c in rest[:cut]]
@@ -131,8 +148,8 @@ def cell(limit, name):
             f"{f[2]:,.1f} / {t[2]:,.1f} = {f[2] / t[2]:.2f}")
 
 print(f"Per puzzle, `fast` / tdoku (below 1: `fast` does less): instructions \\| branches "
-      f"mispredicted (cachegrind's model). Commit {commit}; tdoku built with {cxx} "
-      f"-O3 -march=x86-64-v3; {count} puzzles a class, seed {seed}.")
+      f"mispredicted (cachegrind's model). Commit {commit}; {builds}; tdoku -O3 "
+      f"-march=x86-64-v3; {count} puzzles a class, seed {seed}.")
 print()
 for limit in ("2", "1"):
     mode = "counting to 2" if limit == "2" else "stopping at the first solution"
