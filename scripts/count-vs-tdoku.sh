@@ -10,7 +10,8 @@
 #
 #   scripts/count-vs-tdoku.sh            COUNT=1000 puzzles a class (about 90 s here)
 #
-# Knobs: COUNT, SEED (as vs-tdoku.sh), CXX (tdoku's compiler: clang++ if present, else g++).
+# Knobs: COUNT, SEED (as vs-tdoku.sh), CXX (tdoku's compiler, as scripts/build-tdoku.sh,
+# which builds it here with MARCH=x86-64-v3).
 # Each solver is called through tdoku's C signature by a small C driver (below) that
 # reads a corpus and solves each line once; the driver's start-up (loading the library) is
 # counted on an empty corpus and taken off, its reading of each line stays in both counts.
@@ -22,8 +23,7 @@ if [ $# -gt 0 ]; then
 fi
 
 shared=../shared
-tdoku_src=$shared/anchors/tdoku
-if [ ! -d "$shared/datasets" ] || [ ! -f "$tdoku_src/src/solver_dpll_triad_simd.cc" ]; then
+if [ ! -d "$shared/datasets" ] || [ ! -f "$shared/anchors/tdoku/src/solver_dpll_triad_simd.cc" ]; then
     echo "skipped: ../shared/datasets and ../shared/anchors/tdoku are needed beside the clone" >&2
     exit 0
 fi
@@ -33,21 +33,15 @@ if ! command -v valgrind >/dev/null; then
 fi
 count=${COUNT:-1000}
 seed=${SEED:-1}
-cxx=${CXX:-$(command -v clang++ || echo g++)}
-
-out=target/tdoku
-mkdir -p "$out"
-tdoku=$out/libtdoku-x86-64-v3.so
-echo "== building $tdoku with $cxx -march=x86-64-v3" >&2
-"$cxx" -O3 -march=x86-64-v3 -std=c++17 -shared -fPIC -I"$tdoku_src/src" \
-    "$tdoku_src/src/solver_dpll_triad_simd.cc" "$tdoku_src/src/util.cc" -o "$tdoku"
+tdoku=$(MARCH=x86-64-v3 scripts/build-tdoku.sh)
 echo "== building sudoku-bench and its library (release)" >&2
 cargo build --release --quiet -p sudoku-bench -p sudoku-bench-ffi
 bin=${CARGO_TARGET_DIR:-target}/release/sudoku-bench
 ffi=${CARGO_TARGET_DIR:-target}/release/libsudoku_bench_ffi.so
-driver=$out/count-driver
+driver=target/tdoku/count-driver
 cc -O2 -x c -o "$driver" - -ldl <<'C'
-/* count-driver LIB SYMBOL FILE LIMIT: solves every 81-character line of FILE once. */
+/* count-driver LIB SYMBOL FILE LIMIT: solves every line of FILE once (the map's lines are
+   81 cells; shorter ones are skipped); prints the lines solved and the solutions found. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,14 +56,15 @@ int main(int argc, char **argv) {
     if (!solve) { fprintf(stderr, "%s\n", dlerror()); return 2; }
     FILE *in = fopen(argv[3], "r");
     if (!in) { perror(argv[3]); return 2; }
-    size_t limit = strtoul(argv[4], 0, 10), guesses, found = 0;
+    size_t limit = strtoul(argv[4], 0, 10), guesses, found = 0, solved = 0;
     char line[256], solution[82];
     while (fgets(line, sizeof line, in)) {
         if (strlen(line) < 81) continue;
         line[81] = 0;
         found += solve(line, limit, 0, solution, &guesses);
+        solved++;
     }
-    printf("%zu\n", found);
+    printf("%zu %zu\n", solved, found);
     return 0;
 }
 C
@@ -81,7 +76,7 @@ source scripts/tdoku-classes.sh
 make_map
 : >"$work/empty.txt"
 
-# counts SOLVER FILE LIMIT: "instructions branches mispredicts solutions" of one pass.
+# counts SOLVER FILE LIMIT: "instructions branches mispredicts lines solutions" of one pass.
 counts() {
     local lib symbol report
     case $1 in
@@ -93,7 +88,7 @@ counts() {
     # A driver that failed prints no count: said, with Valgrind's report; the script stops
     # after the loop (this runs in a command substitution, where set -e does not reach).
     awk '/I *refs:/ {gsub(",", "", $4); i = $4} /Branches:/ {gsub(",", "", $3); b = $3}
-         /Mispredicts:/ {gsub(",", "", $3); m = $3} /^[0-9]+$/ {s = $1}
+         /Mispredicts:/ {gsub(",", "", $3); m = $3} /^[0-9]+ [0-9]+$/ {s = $0}
          END {if (i == "" || b == "" || m == "" || s == "") exit 1; print i, b, m, s}' \
         <<<"$report" || {
         echo "count-vs-tdoku: $1 on $2 gave no counts:" >&2
@@ -120,7 +115,7 @@ if [ -e "$work/failed" ]; then
 fi
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-builds="tdoku by $("$cxx" --version | head -n 1); $(rustc -V); $(valgrind --version)"
+builds="tdoku by $(cat "$tdoku.compiler"); $(rustc -V); $(valgrind --version)"
 python3 - "$work" "$commit" "$builds" "$count" "$seed" "${CLASSES[@]}" -- "${sampled[@]}" <<'PY'
 import sys
 work, commit, builds, count, seed = sys.argv[1:6]
@@ -139,11 +134,11 @@ for line in open(f"{work}/counts.txt"):
 
 def cell(limit, name):
     fast, tdoku = rows[(limit, "fast", name)], rows[(limit, "tdoku", name)]
-    if fast[3] != tdoku[3]:
-        return f"solutions differ: {fast[3]} and {tdoku[3]}"
-    lines = sum(1 for line in open(f"{work}/{name}.txt") if len(line.strip()) >= 81)
-    f = [(a - b) / lines for a, b in zip(fast, base["fast"])]
-    t = [(a - b) / lines for a, b in zip(tdoku, base["tdoku"])]
+    if fast[4] != tdoku[4]:
+        return f"solutions differ: {fast[4]} and {tdoku[4]}"
+    lines = fast[3]
+    f = [(a - b) / lines for a, b in zip(fast[:3], base["fast"])]
+    t = [(a - b) / lines for a, b in zip(tdoku[:3], base["tdoku"])]
     return (f"{f[0]:,.0f} / {t[0]:,.0f} = {f[0] / t[0]:.2f} \\| "
             f"{f[2]:,.1f} / {t[2]:,.1f} = {f[2] / t[2]:.2f}")
 
