@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use crate::clock::Cost;
 use crate::corpus::{Kind, Record};
 use crate::engine::Engine;
 use crate::grid::Grid;
@@ -55,9 +56,11 @@ pub fn disagreement(
     reference: Option<(&Outcome, &str)>,
     limits: &Limits,
 ) -> Option<String> {
-    let mut result = PuzzleResult::searched(puzzle, None, outcome, 0, limits, false, false);
+    let mut result =
+        PuzzleResult::searched(puzzle, None, outcome, Cost::default(), limits, false, false);
     if let Some((theirs, name)) = reference {
-        let theirs = PuzzleResult::searched(puzzle, None, theirs, 0, limits, false, false);
+        let theirs =
+            PuzzleResult::searched(puzzle, None, theirs, Cost::default(), limits, false, false);
         result.check_count(&theirs, name);
     }
     if result.is_wrong() {

@@ -6,17 +6,46 @@ use std::time::Instant;
 
 use crate::strategy::outcome::Outcome;
 
+/// What one solve cost: its time, and the instructions it executed when they were counted
+/// (`run --measure instructions`, [`crate::valgrind`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Nanoseconds, from the clock that timed it.
+    pub ns: u64,
+    /// Instructions executed by the solve alone; `None` when not counted.
+    pub instructions: Option<u64>,
+}
+
+impl Cost {
+    /// A time with no count.
+    pub const fn of_ns(ns: u64) -> Cost {
+        Cost {
+            ns,
+            instructions: None,
+        }
+    }
+
+    /// Of two solves of one puzzle (`--repeat`), the faster, with its own count.
+    pub fn faster(self, other: Cost) -> Cost {
+        if other.ns < self.ns {
+            other
+        } else {
+            self
+        }
+    }
+}
+
 /// Where solve times come from: the monotonic clock in a run, a mock in tests (times
 /// then follow from the node counts, so that timing logic is tested exactly).
 pub trait Clock: Sync {
     /// Run `solve` and return its outcome with the nanoseconds it took.
-    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, u64);
+    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, Cost);
     /// Run `solve(0)`, `solve(1)`, ... back to back, one for each slot of `out`, and
     /// put each outcome there with the nanoseconds it took.
     fn time_each(
         &self,
         solve: &mut dyn FnMut(usize) -> Outcome,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         for (i, slot) in out.iter_mut().enumerate() {
             *slot = Some(self.time(&mut || solve(i)));
@@ -42,11 +71,11 @@ impl Default for MonotonicClock {
 
 impl Clock for MonotonicClock {
     #[inline]
-    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, u64) {
+    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, Cost) {
         let start = Instant::now();
         let out = solve();
         let ns = start.elapsed().as_nanos();
-        (out, ns.min(u64::MAX as u128) as u64)
+        (out, Cost::of_ns(ns.min(u64::MAX as u128) as u64))
     }
 
     /// One reading between two solves, not two around each: a reading costs ~40 ns on
@@ -58,7 +87,7 @@ impl Clock for MonotonicClock {
     fn time_each(
         &self,
         solve: &mut dyn FnMut(usize) -> Outcome,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         let mut last = Instant::now();
         for (i, slot) in out.iter_mut().enumerate() {
@@ -66,12 +95,33 @@ impl Clock for MonotonicClock {
             let now = Instant::now();
             let ns = now.duration_since(last).as_nanos();
             last = now;
-            *slot = Some((outcome, ns.min(u64::MAX as u128) as u64));
+            *slot = Some((outcome, Cost::of_ns(ns.min(u64::MAX as u128) as u64)));
         }
     }
 
     fn now_ns(&self) -> u64 {
         self.base.elapsed().as_nanos() as u64
+    }
+}
+
+/// The clock of `run --measure instructions`: each solve timed as [`MonotonicClock`] times
+/// it, and the instructions it executed counted ([`crate::valgrind::count`]; `None` in a
+/// process that does not count).
+#[derive(Debug, Default)]
+pub struct CountingClock {
+    wall: MonotonicClock,
+}
+
+impl Clock for CountingClock {
+    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, Cost) {
+        let start = Instant::now();
+        let (out, instructions) = crate::valgrind::count(solve);
+        let ns = start.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+        (out, Cost { ns, instructions })
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.wall.now_ns()
     }
 }
 
@@ -101,10 +151,10 @@ impl MockClock {
 }
 
 impl Clock for MockClock {
-    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, u64) {
+    fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, Cost) {
         let out = solve();
         let ns = self.base_ns + self.per_node_ns * out.nodes;
-        (out, ns)
+        (out, Cost::of_ns(ns))
     }
 
     fn now_ns(&self) -> u64 {
@@ -130,7 +180,7 @@ mod tests {
     #[test]
     fn time_each_gives_each_solve_its_own_outcome_and_time() {
         let clock = MonotonicClock::default();
-        let mut out: [Option<(Outcome, u64)>; 4] = [const { None }; 4];
+        let mut out: [Option<(Outcome, Cost)>; 4] = [const { None }; 4];
         let before = Instant::now();
         clock.time_each(
             &mut |i| {
@@ -144,7 +194,7 @@ mod tests {
         let elapsed = before.elapsed().as_nanos() as u64;
         let timed: Vec<(u64, u64)> = out
             .iter()
-            .map(|s| s.as_ref().map(|(o, ns)| (o.nodes, *ns)).unwrap())
+            .map(|s| s.as_ref().map(|(o, cost)| (o.nodes, cost.ns)).unwrap())
             .collect();
         assert_eq!(timed.iter().map(|t| t.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
         assert!(timed[2].1 >= 3_000_000, "{timed:?}");
@@ -158,9 +208,9 @@ mod tests {
     #[test]
     fn time_each_of_the_mock_clock_follows_the_nodes() {
         let clock = MockClock::new(100, 10, 1);
-        let mut out: [Option<(Outcome, u64)>; 3] = [const { None }; 3];
+        let mut out: [Option<(Outcome, Cost)>; 3] = [const { None }; 3];
         clock.time_each(&mut |i| outcome(i as u64 * 5), &mut out);
-        let times: Vec<u64> = out.iter().map(|s| s.as_ref().unwrap().1).collect();
+        let times: Vec<u64> = out.iter().map(|s| s.as_ref().unwrap().1.ns).collect();
         assert_eq!(times, [100, 150, 200]);
     }
 }

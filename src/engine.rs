@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::clock::Cost;
 use crate::corpus::{Kind, Record};
 use crate::grid::Grid;
 use crate::per_worker::PerWorker;
@@ -215,16 +216,16 @@ fn unsearched(record: &Record) -> Option<(Status, &str)> {
 /// dropped (reports only ever hold entries).
 pub(crate) fn result_of(
     record: &Record,
-    searched: Option<(&Outcome, u64)>,
+    searched: Option<(&Outcome, Cost)>,
     limits: &Limits,
     info: &StrategyInfo,
 ) -> PuzzleResult {
     match (&record.kind, searched) {
-        (Kind::Puzzle { grid, expected }, Some((outcome, ns))) => PuzzleResult::searched(
+        (Kind::Puzzle { grid, expected }, Some((outcome, cost))) => PuzzleResult::searched(
             grid,
             expected.as_ref(),
             outcome,
-            ns,
+            cost,
             limits,
             info.nodes_unit.is_some(),
             info.counts_guesses,
@@ -268,7 +269,7 @@ mod tests {
             let outcome = engine.verdict(0, record).and_then(|(_, o)| o);
             let result = result_of(
                 record,
-                outcome.as_ref().map(|o| (o, 7)),
+                outcome.as_ref().map(|o| (o, Cost::of_ns(7))),
                 &Limits::default(),
                 &info,
             );

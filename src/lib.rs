@@ -13,7 +13,7 @@
 //! |---|---|
 //! | base | [`grid`], [`rng`], [`machine`], [`cpus`], [`compress`] |
 //! | corpus | [`corpus`] (the streaming loader), [`permute`], [`canonical`], [`dedupe`] |
-//! | strategies | [`strategy`] (the trait and the built-in solvers), [`foreign`] (`lib:` and `cmd:` solvers), [`clock`], [`generate`] |
+//! | strategies | [`strategy`] (the trait and the built-in solvers), [`foreign`] (`lib:` and `cmd:` solvers), [`clock`], [`valgrind`] (instruction counts), [`generate`] |
 //! | results | [`results`] (statuses, the per-puzzle result, the [`Sink`] seam, the per-puzzle CSV and its one reader), [`summary`] |
 //! | running | [`engine`], [`runner`], [`classify`], [`interrupt`], [`preemption`] |
 //! | analysis | [`compare`], [`merge`], [`resume`], [`report`] (the run report's figures), [`noise`], [`history`] (runs over commits and their change points) |
@@ -50,6 +50,7 @@ pub mod rng;
 pub mod runner;
 pub mod strategy;
 pub mod summary;
+pub mod valgrind;
 
 pub mod bench;
 

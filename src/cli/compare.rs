@@ -58,6 +58,11 @@ pub struct Args {
     #[arg(long, default_value = "5%", value_parser = parse_threshold)]
     threshold: f64,
 
+    /// Smallest change that counts when the runs counted instructions (`run --measure
+    /// instructions`): counts do not drift with the machine, so a small change is a real one.
+    #[arg(long, value_name = "THRESHOLD", default_value = "1%", value_parser = parse_threshold)]
+    count_threshold: f64,
+
     /// Confidence level of the intervals, from 50% to 99.9%: a higher one calls fewer
     /// changes where there are none (about 1 - LEVEL of comparisons of identical code
     /// get a faster or slower verdict, mostly "not past threshold"), at the cost of
@@ -214,6 +219,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             confidence: args.confidence,
             ..Bootstrap::default()
         },
+        count_threshold: args.count_threshold,
     };
     let inputs: Vec<PathBuf> = [&args.files, &args.baseline, &args.current]
         .into_iter()

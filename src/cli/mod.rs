@@ -8,6 +8,7 @@ mod exit;
 mod filter;
 mod generate;
 mod history;
+mod measure;
 mod merge;
 mod outputs;
 mod progress;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
-use sudoku_bench::clock::MonotonicClock;
+use sudoku_bench::clock::{Clock, CountingClock, MonotonicClock};
 use sudoku_bench::corpus::{Corpus, ReadAs, Shard};
 use sudoku_bench::interrupt::{not_reached, StoppedAt};
 use sudoku_bench::results::{CsvSink, Sink, Status};
@@ -24,12 +24,14 @@ use sudoku_bench::summary::{PipeCost, Summary, SummaryReport};
 
 use super::args::{open_corpora, parse_threads, strategy_named};
 use super::exit::Exit;
+use super::measure;
 use super::outputs::{self, Checked, Opened, Output};
 use super::progress::Progress;
 use super::resume;
 use super::signals;
 use super::summary_out::SummaryArgs;
 use super::warnings::Warnings;
+use sudoku_bench::results::Metric;
 
 /// The corpus `run` uses when given none: shipped in the repository and built into the
 /// binary, so a bare `sudoku-bench run` works anywhere.
@@ -100,8 +102,9 @@ pub struct Args {
     /// says which solved a row. A solver from outside is then N processes per worker, each
     /// laid out in memory anew as a separate run's would be, so `compare --between` can
     /// give an interval over replicates that covers what differs from run to run.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_REPLICATES, value_parser = clap::value_parser!(u64).range(1..=64))]
-    replicates: u64,
+    /// Default: 8; 1 with `--measure instructions`, whose counts do not differ so.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    replicates: Option<u64>,
 
     /// Time each solve K times and keep the fastest. A round is a pass over the whole chunk
     /// (--chunk-size puzzles; the first chunks are smaller), or the part of it solved at
@@ -157,6 +160,13 @@ pub struct Args {
     /// puzzles and solutions as read.
     #[arg(long, value_name = "SEED")]
     permute: Option<u64>,
+
+    /// What is measured of each solve: `time`, or the exact `instructions` it executed,
+    /// counted under Valgrind's callgrind (installed separately; the run is started again
+    /// under it), in the CSV's `instructions` column: the same on every run of one build,
+    /// for a verdict a busy machine cannot flip. Built-in strategies and `lib:` solvers.
+    #[arg(long, value_name = "METRIC", default_value = "time")]
+    measure: Metric,
 
     /// Go on with the per-puzzle CSV that -o names, cut short by an interrupt or a killed
     /// job: its whole rows are kept, the rest is solved and appended, and the summary
@@ -302,7 +312,10 @@ impl Plan {
                 warmup: !args.no_warmup,
                 permute: args.permute,
                 pin: !args.no_pin,
-                replicates: args.replicates as usize,
+                replicates: args.replicates.unwrap_or(match args.measure {
+                    Metric::Time => DEFAULT_REPLICATES,
+                    Metric::Instructions => 1,
+                }) as usize,
                 ..Settings::default()
             },
             pipes,
@@ -420,7 +433,15 @@ impl Plan {
         if !self.quiet {
             self.summary.show(report);
         }
-        super::warnings::numbers(report);
+        match report.metric {
+            // Valgrind's times, which only say that it is slow: no warning about them.
+            Metric::Instructions if !self.quiet => eprintln!(
+                "counted: each solve's instructions are in the CSV's `instructions` column; \
+                 its times are Valgrind's, many times a real run's; compare judges the counts"
+            ),
+            Metric::Instructions => {}
+            Metric::Time => super::warnings::numbers(report),
+        }
         // After the table: a report that cannot be made must not hide the run's results.
         if let Some(file) = outputs.report.as_mut() {
             let csv = self.here.join(&outputs.csv_path);
@@ -634,6 +655,15 @@ fn solve(
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    if measure::relaunch_needed(args.measure)? {
+        return measure::relaunch();
+    }
+    if args.measure == Metric::Instructions && args.solvers.has_command() {
+        bail!(
+            "--measure instructions counts built-in strategies and lib: solvers: a cmd: \
+             solver's instructions are its own process's, which the run does not count yet"
+        );
+    }
     let started = Instant::now();
     // Before any solver is loaded (a `cmd:` one is started and probed then, and may signal
     // sudoku-bench as it is) and before any file is made: a signal from here on ends the
@@ -649,6 +679,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         !args.solvers.is_empty(),
         timeout.as_deref(),
     ))?;
+    let measure = args.measure;
     let plan = Plan::new(args)?;
     let mut summary = Summary::default();
     let mut work = plan.open()?;
@@ -659,8 +690,12 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     // Every output is created before any work, so one that cannot be fails at once; the
     // summary's is written at the end.
     let (csv, mut outputs) = plan.create(appending)?;
-    let clock = MonotonicClock::default();
-    let mut runner = Runner::new(plan.settings.clone(), plan.threads, &clock)?;
+    let (timing, counting) = (MonotonicClock::default(), CountingClock::default());
+    let clock: &dyn Clock = match measure {
+        Metric::Time => &timing,
+        Metric::Instructions => &counting,
+    };
+    let mut runner = Runner::new(plan.settings.clone(), plan.threads, clock)?;
     if plan.settings.pin && !runner.placement().pinned() {
         eprintln!("warning: {}", runner.placement().describe());
     }
@@ -689,6 +724,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         resources: runner.resources(),
         shard: plan.shard,
         resumed_rows: work.resume.as_ref().map(|r| r.kept_rows),
+        metric: measure,
         ..runner.summary_report(&summary, wall_ns)
     };
     plan.tell(&report, &mut outputs)?;

@@ -121,6 +121,14 @@ impl SolverArgs {
         self.solvers.is_empty()
     }
 
+    /// Whether a `--solver` is a `cmd:` one.
+    pub fn has_command(&self) -> bool {
+        self.solvers.iter().any(|spec| {
+            spec.split_once('=')
+                .is_some_and(|(_, kind)| kind.starts_with("cmd:"))
+        })
+    }
+
     /// Every `--solver`, loaded, with its configuration and threading applied (a `cmd:`
     /// one's answers bounded by `timeout`), and what the pipe costs each `cmd:` one.
     pub fn load(

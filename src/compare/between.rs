@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 
 use super::load::Samples;
 use super::{
-    load, pair, puzzle_times, replicates, stats, verdict, CompareError, CompareOptions, Comparison,
-    ComparisonRow, Mode, Run, Unpaired,
+    counts, load, pair, puzzle_times, replicates, stats, verdict, CompareError, CompareOptions,
+    Comparison, ComparisonRow, Metric, Mode, Run, Unpaired,
 };
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
@@ -45,11 +45,26 @@ pub fn between(
             }
         }
     }
+    let counted = counts::counted([samples]);
     let options = CompareOptions {
         relative_to: None,
-        ..options.clone()
+        ..if counted {
+            counts::options(options)
+        } else {
+            options.clone()
+        }
+    };
+    let counts;
+    let samples = if counted {
+        counts = counts::as_times(samples);
+        &counts
+    } else {
+        samples
     };
     let mut cmp = Comparison::new(Mode::InRun, &options, (1, 1));
+    if counted {
+        cmp.metric = Metric::Instructions;
+    }
     // A pair named twice is judged once: its rows would count twice in the coverage.
     let mut seen = BTreeSet::new();
     for (old, new) in pairs.iter().filter(|pair| seen.insert(*pair)) {

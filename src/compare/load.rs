@@ -23,6 +23,8 @@ pub struct Sample {
     /// The replicate of the run's solvers that solved it; `None` in a CSV without the
     /// column.
     pub replicate: Option<u32>,
+    /// The instructions the solve executed; `None` when not counted.
+    pub instructions: Option<u64>,
 }
 
 impl Sample {
@@ -178,6 +180,7 @@ fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Samples, RunFileError> {
             time_ns: row.time_ns,
             status: row.status,
             replicate: row.replicate,
+            instructions: row.instructions,
         };
         let (corpus, strategy, line) = (&row.corpus, &row.strategy, row.line);
         let held = match row.puzzle.as_str() {

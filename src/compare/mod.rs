@@ -12,6 +12,7 @@
 //! [`crate::render::compare_html`].
 
 pub(crate) mod between;
+pub(crate) mod counts;
 pub mod histogram;
 pub(crate) mod load;
 pub(crate) mod pair;
@@ -22,6 +23,7 @@ pub(crate) mod summary;
 
 use serde::Serialize;
 
+pub use crate::results::Metric;
 pub use between::between;
 pub use load::Run;
 use stats::Bootstrap;
@@ -40,6 +42,8 @@ pub struct CompareOptions {
     pub allow_search_changes: bool,
     /// How the confidence intervals are drawn.
     pub bootstrap: Bootstrap,
+    /// The threshold when instruction counts are compared ([`counts`]), e.g. 0.01.
+    pub count_threshold: f64,
 }
 
 impl Default for CompareOptions {
@@ -49,6 +53,7 @@ impl Default for CompareOptions {
             relative_to: None,
             allow_search_changes: false,
             bootstrap: Bootstrap::default(),
+            count_threshold: 0.01,
         }
     }
 }
@@ -333,6 +338,9 @@ impl Coverage {
 pub struct Comparison {
     /// How much evidence it had.
     pub mode: Mode,
+    /// What was compared: times, or instruction counts when every searched row of every
+    /// run has them ([`counts`]); the rows' `time_ratio` and intervals are then of counts.
+    pub metric: Metric,
     /// Runs on each side (1 and 1 in an in-run comparison, which has one run).
     pub baseline_runs: usize,
     /// Runs on the current side (see `baseline_runs`).
@@ -403,6 +411,7 @@ impl Comparison {
     fn new(mode: Mode, options: &CompareOptions, runs: (usize, usize)) -> Comparison {
         Comparison {
             mode,
+            metric: Metric::Time,
             baseline_runs: runs.0,
             current_runs: runs.1,
             threshold: options.threshold,
@@ -420,6 +429,7 @@ impl Comparison {
     /// reference strategy, or at least two runs per side.
     pub(crate) fn conclusive(&self) -> bool {
         self.mode == Mode::InRun
+            || self.metric == Metric::Instructions
             || (self.relative_to.is_some() && self.mode == Mode::PerPuzzle)
             || (self.baseline_runs >= 2 && self.current_runs >= 2)
     }
@@ -440,6 +450,18 @@ pub fn compare(
     }
     let runs = (baseline.len(), current.len());
     match (per_puzzle(baseline), per_puzzle(current)) {
+        (Some(b), Some(c)) if counts::counted(b.iter().chain(&c).copied()) => {
+            let (b, c): (Vec<_>, Vec<_>) = (
+                b.iter().map(|s| counts::as_times(s)).collect(),
+                c.iter().map(|s| counts::as_times(s)).collect(),
+            );
+            let options = counts::options(options);
+            let mut cmp = Comparison::new(Mode::PerPuzzle, &options, runs);
+            cmp.metric = Metric::Instructions;
+            let (b, c): (Vec<_>, Vec<_>) = (b.iter().collect(), c.iter().collect());
+            runs::per_puzzle(&b, &c, &options, &mut cmp)?;
+            Ok(cmp)
+        }
         (Some(b), Some(c)) => {
             let mut cmp = Comparison::new(Mode::PerPuzzle, options, runs);
             runs::per_puzzle(&b, &c, options, &mut cmp)?;
@@ -518,10 +540,83 @@ mod tests {
                         time_ns: Some(*time),
                         status: Some(crate::results::Status::Unique),
                         replicate: None,
+                        instructions: None,
                     },
                 );
         }
         Run::PerPuzzle(s)
+    }
+
+    /// `run`, each row also counted: `instructions` of line L is `per_line * L`, times
+    /// as given.
+    fn counted(rows: &[(&str, &str, u64, u64, u64)], per_line: u64) -> Run {
+        let Run::PerPuzzle(mut s) = run(rows) else {
+            unreachable!()
+        };
+        for corpus in s.values_mut() {
+            for (line, sample) in corpus.strategies.values_mut().flat_map(|r| r.iter_mut()) {
+                sample.instructions = Some(per_line * line);
+            }
+        }
+        Run::PerPuzzle(s)
+    }
+
+    #[test]
+    fn counts_decide_with_one_run_a_side_at_their_own_threshold_and_times_do_not_weigh() {
+        let times = |t: u64| -> Vec<(&str, &str, u64, u64, u64)> {
+            (1..=40).map(|l| ("c", "a", l, 5, t + l)).collect()
+        };
+        // Times 30% apart both ways, counts identical: no change, exactly.
+        let same = compare(
+            &[counted(&times(100), 1000)],
+            &[counted(&times(130), 1000)],
+            &CompareOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(same.metric, Metric::Instructions);
+        assert_eq!(same.threshold, 0.01);
+        assert_eq!(same.rows[0].time_ratio, Some(1.0));
+        assert_eq!(same.rows[0].verdict, Verdict::NoChange);
+        // 2% more instructions on every puzzle, the time 30% lower: slower, past 1%.
+        let more = compare(
+            &[counted(&times(130), 1000)],
+            &[counted(&times(100), 1020)],
+            &CompareOptions::default(),
+        )
+        .unwrap();
+        let ratio = more.rows[0].time_ratio.unwrap();
+        assert!((ratio - 1.02).abs() < 1e-9, "{ratio}");
+        assert_eq!(more.rows[0].verdict, Verdict::Slower);
+        assert_eq!(more.outcome(0.0), GateOutcome::Regressed);
+        // A side that timed and one that counted are compared by time, as any two runs.
+        let mixed = compare(
+            &[run(&times(100))],
+            &[counted(&times(100), 1000)],
+            &CompareOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(mixed.metric, Metric::Time);
+        assert_eq!(mixed.rows[0].verdict, Verdict::Inconclusive);
+        // Two strategies of one counted run alike.
+        let mut rows = times(100);
+        rows.extend((1..=40).map(|l| ("c", "b", l, 5, 50 + l)));
+        let Run::PerPuzzle(mut one) = counted(&rows, 1000) else {
+            unreachable!()
+        };
+        for (line, sample) in one
+            .get_mut("c")
+            .unwrap()
+            .strategies
+            .get_mut("b")
+            .unwrap()
+            .iter_mut()
+        {
+            sample.instructions = Some(1005 * line);
+        }
+        let pairs = [("a".to_string(), "b".to_string())];
+        let cmp = between(&Run::PerPuzzle(one), &pairs, &CompareOptions::default()).unwrap();
+        assert_eq!(cmp.metric, Metric::Instructions);
+        assert_eq!(cmp.rows[0].verdict, Verdict::SlowerNotPastThreshold);
     }
 
     /// Each timed puzzle's times and whether its search changed, in line order, from

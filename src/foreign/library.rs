@@ -40,6 +40,7 @@ use std::sync::Arc;
 use libloading::Library;
 
 use super::ForeignError;
+use crate::clock::Cost;
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
@@ -264,7 +265,7 @@ impl Strategy for LibrarySolver {
         puzzles: &[Grid],
         limits: &Limits,
         clock: &dyn crate::clock::Clock,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         self.raw.clear();
         self.raw.resize(puzzles.len(), RawAnswer::NONE);

@@ -35,6 +35,13 @@ pub enum PlaceError {
         "{0}: one part of a run split with --shard: merge the parts first (sudoku-bench merge)"
     )]
     Part(PathBuf),
+    /// A run that counted instructions: its times are Valgrind's, and the history keeps
+    /// no series of counts yet.
+    #[error(
+        "{0}: a run that counted instructions (run --measure instructions): its times are \
+         Valgrind's, and the history records no counts yet; gate on them with compare"
+    )]
+    Counted(PathBuf),
     /// A merge of parts run on several machines.
     #[error("{0}: merged from parts run on {1} machines: its times mix them")]
     Machines(PathBuf, usize),
@@ -336,6 +343,9 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
     if report.machines.len() > 1 {
         return Err(PlaceError::Machines(file(), report.machines.len()));
     }
+    if report.metric != crate::results::Metric::Time {
+        return Err(PlaceError::Counted(file()));
+    }
     let state = report
         .state
         .as_ref()
@@ -416,6 +426,9 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
 #[derive(Debug, Deserialize)]
 struct ComparisonJson {
     mode: String,
+    /// Absent in comparisons of times written before counts were compared.
+    #[serde(default)]
+    metric: Option<String>,
     confidence: f64,
     rows: Vec<ComparisonRowJson>,
 }
@@ -443,6 +456,9 @@ fn attach(
         file: path.to_path_buf(),
         why,
     };
+    if cmp.metric.as_deref().is_some_and(|m| m != "time") {
+        return Err(PlaceError::Counted(path.to_path_buf()));
+    }
     if cmp.mode != "in_run" {
         return Err(refuse(format!(
             "a comparison of separate runs (mode {}): only in-run results (compare RUN.csv \

@@ -428,6 +428,11 @@ pub fn check(parts: &[PartFiles]) -> Result<(), MergeError> {
         let settings = [
             ("tools", a.tool.clone(), b.tool.clone()),
             ("versions", a.version.clone(), b.version.clone()),
+            (
+                "measures",
+                a.metric.as_str().to_string(),
+                b.metric.as_str().to_string(),
+            ),
         ]
         .into_iter()
         .chain(limits.map(|((what, x), (_, y))| (what, x, y)))
@@ -635,6 +640,7 @@ pub fn merged_report(parts: &[PartFiles]) -> Result<SummaryReport, MergeError> {
         resources: merged_resources(parts.iter().map(|p| &p.report)),
         shard: None,
         resumed_rows: resumed,
+        metric: f.metric,
         machines: if machines.len() > 1 {
             machines
         } else {

@@ -53,7 +53,7 @@ fn csv_text(rows: &[&(&str, u64, &str, PuzzleResult)]) -> Vec<u8> {
         push_field(&mut out, corpus.as_bytes());
         out.extend_from_slice(
             format!(
-                ",{line},{strategy},{},1,{},{},{},25,,,,{},",
+                ",{line},{strategy},{},1,{},{},{},25,,,,{},,",
                 r.status.as_str(),
                 r.nodes.unwrap(),
                 r.guesses.unwrap(),

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
+use crate::compare::{Comparison, ComparisonRow, Metric, Mode, Unpaired, Why};
 use crate::render::markdown;
 use crate::render::table::thousands;
 
@@ -84,9 +84,10 @@ pub(super) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
 
 /// The table's headings, one per cell of [`cells`].
 pub(super) fn headings(cmp: &Comparison) -> Vec<String> {
-    let time = match cmp.mode {
-        Mode::PerPuzzle | Mode::InRun => "time ratio (geo. mean)",
-        Mode::Summary => "median ratio",
+    let time = match (cmp.metric, cmp.mode) {
+        (Metric::Instructions, _) => "instructions ratio (geo. mean)",
+        (_, Mode::PerPuzzle | Mode::InRun) => "time ratio (geo. mean)",
+        (_, Mode::Summary) => "median ratio",
     };
     vec![
         "corpus".to_string(),
@@ -181,6 +182,13 @@ pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String 
              medians. {rule}"
         ),
     };
+    if cmp.metric == Metric::Instructions {
+        text = text.replace("Time ratio:", "Instructions ratio:");
+        text.push_str(
+            " Compared are the instructions each solve executed (run --measure instructions), \
+             not times: they do not drift with the machine, so one run per side decides.",
+        );
+    }
     if let (Some(s), Mode::PerPuzzle) = (&cmp.relative_to, cmp.mode) {
         let s = name(s);
         text.push_str(&format!(

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use std::time::Duration;
 
 use crate::render::markdown::escape;
-use crate::results::Status;
+use crate::results::{Metric, Status};
 use crate::summary::{SummaryReport, SummaryRow};
 
 /// Turns a finished run's summary into one output format.
@@ -86,6 +86,10 @@ fn columns() -> Vec<Column> {
             r.no_guess_share
                 .map_or("-".into(), |s| format!("{:.1}%", s * 100.0))
         }),
+        when("instructions/puzzle", |r| {
+            r.mean_instructions.map_or(0, |m| m.round() as u64)
+        }),
+        when("instructions", |r| r.total_instructions.unwrap_or(0)),
     ]
 }
 
@@ -309,6 +313,17 @@ const NARROW_HEADINGS: [&str; 8] = [
     "guesses",
 ];
 
+/// The default table of a run that counted instructions (`run --measure instructions`): the
+/// counts in place of the times, which are Valgrind's.
+const COUNTED_HEADINGS: [&str; 6] = [
+    "strategy",
+    "statuses",
+    "instructions/puzzle",
+    "instructions",
+    "nodes",
+    "guesses",
+];
+
 /// The width the default table keeps within, in characters.
 const TERMINAL: usize = 100;
 
@@ -348,12 +363,23 @@ fn wrap(statuses: &str, room: usize) -> Vec<String> {
 
 /// One row of the default table, in `NARROW_HEADINGS`' order; the lines that were not
 /// searched (invalid, malformed) among its statuses only when `unsearched`.
-fn narrow_cells(r: &SummaryRow, unsearched: bool) -> Vec<String> {
+fn narrow_cells(r: &SummaryRow, unsearched: bool, metric: Metric) -> Vec<String> {
     // Nothing was timed (every line malformed, say): no figure, rather than zeros.
     let timed = |cell: String| if r.searched == 0 { "-".into() } else { cell };
     let mut statuses = statuses(r);
     if !unsearched {
         statuses.retain(|(_, name)| !UNSEARCHED.contains(name));
+    }
+    if metric == Metric::Instructions {
+        return vec![
+            r.strategy.clone(),
+            counted(&statuses).unwrap_or_else(|| "-".into()),
+            r.mean_instructions
+                .map_or("-".into(), |m| thousands(m.round() as u64)),
+            r.total_instructions.map_or("-".into(), thousands),
+            r.mean_nodes.map_or("-".into(), significant),
+            r.mean_guesses.map_or("-".into(), significant),
+        ];
     }
     vec![
         r.strategy.clone(),
@@ -429,12 +455,16 @@ impl Exporter for TableExporter {
             }
             titles.push(title);
             for &i in block {
-                cells[i] = narrow_cells(&rows[i], !shared);
+                cells[i] = narrow_cells(&rows[i], !shared, report.metric);
             }
         }
         // One set of widths for every corpus's block, so that their columns line up; the
         // statuses take the room the others leave, on several lines if they need them.
-        let mut widths = widths(&NARROW_HEADINGS, &cells);
+        let headings: &[&str] = match report.metric {
+            Metric::Time => &NARROW_HEADINGS,
+            Metric::Instructions => &COUNTED_HEADINGS,
+        };
+        let mut widths = widths(headings, &cells);
         let others: usize = widths.iter().sum::<usize>() - widths[STATUSES];
         let room = TERMINAL.saturating_sub(others + 2 * (widths.len() - 1));
         let statuses: Vec<Vec<String>> = cells.iter().map(|c| wrap(&c[STATUSES], room)).collect();
@@ -442,7 +472,7 @@ impl Exporter for TableExporter {
             .iter()
             .flatten()
             .map(|line| line.chars().count())
-            .chain([NARROW_HEADINGS[STATUSES].len()])
+            .chain([headings[STATUSES].len()])
             .max()
             .unwrap_or(0);
         let mut out = String::new();
@@ -451,7 +481,7 @@ impl Exporter for TableExporter {
                 out.push('\n');
             }
             let _ = writeln!(out, "{title}");
-            aligned(&mut out, &NARROW_HEADINGS, &widths);
+            aligned(&mut out, headings, &widths);
             for &i in block {
                 let mut row = std::mem::take(&mut cells[i]);
                 for (n, line) in statuses[i].iter().enumerate() {
@@ -663,6 +693,8 @@ mod tests {
             mean_nodes: Some(426_864.2),
             mean_guesses: None,
             no_guess_share: None,
+            total_instructions: None,
+            mean_instructions: None,
         }
     }
 

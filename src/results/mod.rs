@@ -8,12 +8,53 @@ pub(crate) mod csv_sink;
 pub mod sink;
 pub(crate) mod writer;
 
+use crate::clock::Cost;
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome};
 
 pub use batch::Batch;
 pub use csv_sink::CsvSink;
 pub use sink::Sink;
+
+/// What a run measured of each solve.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// Its time (the CSV's `time_ns`).
+    #[default]
+    Time,
+    /// The instructions it executed (the CSV's `instructions`, `run --measure
+    /// instructions`).
+    Instructions,
+}
+
+impl Metric {
+    /// Whether it is time (what a summary written before counting existed measured).
+    pub const fn is_time(&self) -> bool {
+        matches!(self, Metric::Time)
+    }
+
+    /// Its name, as the options and the outputs say it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Metric::Time => "time",
+            Metric::Instructions => "instructions",
+        }
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Metric, String> {
+        [Metric::Time, Metric::Instructions]
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| format!("{s:?} is not `time` or `instructions`"))
+    }
+}
 
 /// What became of one puzzle under one strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -171,6 +212,9 @@ pub struct PuzzleResult {
     pub guesses: Option<u64>,
     /// The timed solve (the fastest of `--repeat`).
     pub time_ns: Option<u64>,
+    /// The instructions that solve executed (`run --measure instructions`); `None` when
+    /// they were not counted.
+    pub instructions: Option<u64>,
     /// The first solution the strategy returned.
     pub solution: Option<Grid>,
     /// Why the puzzle is invalid, malformed or aborted, or why the solution is wrong.
@@ -190,6 +234,7 @@ impl Default for PuzzleResult {
             nodes: None,
             guesses: None,
             time_ns: None,
+            instructions: None,
             solution: None,
             error: None,
             ended: None,
@@ -208,12 +253,12 @@ impl PuzzleResult {
         }
     }
 
-    /// The result of a search of `puzzle`, checked against the corpus's `expected` solution.
+    /// The result of a search of `puzzle` that cost `cost`, checked against the corpus's `expected` solution.
     pub fn searched(
         puzzle: &Grid,
         expected: Option<&Grid>,
         outcome: &Outcome,
-        time_ns: u64,
+        cost: Cost,
         limits: &Limits,
         counts_nodes: bool,
         counts_guesses: bool,
@@ -247,7 +292,8 @@ impl PuzzleResult {
             solutions: Some(outcome.solutions),
             nodes: counts_nodes.then_some(outcome.nodes),
             guesses: counts_guesses.then_some(outcome.guesses),
-            time_ns: Some(time_ns),
+            time_ns: Some(cost.ns),
+            instructions: cost.instructions,
             solution: outcome.first,
             error,
             ended: Some(ended),

@@ -49,7 +49,7 @@ use std::io;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, OnceLock};
 
-use crate::clock::Clock;
+use crate::clock::{Clock, Cost};
 use crate::corpus::{Corpus, LoadError};
 use crate::cpus::Placement;
 use crate::engine::Engine;
@@ -232,7 +232,7 @@ pub struct Runner<'c> {
     placement: Placement,
     /// Per record of the phase being solved, its outcome and fastest time so far: kept
     /// from phase to phase, so that no phase allocates it.
-    timed: Vec<Option<(Outcome, u64)>>,
+    timed: Vec<Option<(Outcome, Cost)>>,
     /// Per record of the chunk being solved, the worker that solves it in every timed
     /// phase when workers are pinned (see `phases::Owners`): kept from chunk to chunk.
     owners: Vec<std::sync::atomic::AtomicU16>,
@@ -607,8 +607,8 @@ mod tests {
         // its solvers: inside a phase, it would be charged to that phase's strategy.
         struct Phases(AtomicU64);
         impl Clock for Phases {
-            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
-                (solve(), 1)
+            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, Cost) {
+                (solve(), Cost::of_ns(1))
             }
             fn now_ns(&self) -> u64 {
                 self.0.fetch_add(1, Ordering::SeqCst)

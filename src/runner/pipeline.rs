@@ -353,7 +353,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::clock::MockClock;
+    use crate::clock::{Cost, MockClock};
     use crate::corpus::tests::FailsAfter;
     use crate::results::Status;
     use crate::runner::testutil::{corpus, mixed, run, run_with, settings, EASY, TWO};
@@ -479,9 +479,9 @@ mod tests {
     }
 
     impl crate::clock::Clock for Slow {
-        fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+        fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, Cost) {
             self.now.fetch_add(self.solve_ns, Ordering::Relaxed);
-            (solve(), self.solve_ns)
+            (solve(), Cost::of_ns(self.solve_ns))
         }
         fn now_ns(&self) -> u64 {
             self.now.load(Ordering::Relaxed)

@@ -2,7 +2,7 @@
 //! checked and recorded outside the timings. With `--repeat`, a phase solves every task
 //! once a round, and each task keeps its puzzles' fastest times from round to round.
 
-use crate::clock::Clock;
+use crate::clock::{Clock, Cost};
 use crate::corpus::{Kind, Record};
 use crate::engine::result_of;
 use crate::grid::Grid;
@@ -29,7 +29,7 @@ pub(super) struct How {
 #[derive(Default)]
 struct Scratch {
     grids: Vec<Grid>,
-    again: Vec<Option<(Outcome, u64)>>,
+    again: Vec<Option<(Outcome, Cost)>>,
 }
 
 thread_local! {
@@ -43,7 +43,7 @@ pub(super) struct Task<'a> {
     results: &'a mut [PuzzleResult],
     /// Per puzzle among `records`, in order, its outcome and fastest time so far (at
     /// least as many slots as puzzles; the rest unused).
-    timed: &'a mut [Option<(Outcome, u64)>],
+    timed: &'a mut [Option<(Outcome, Cost)>],
     /// How many of its puzzles' kept times other work held off their core in every round
     /// so far (see [`preemption`]).
     held_off: u64,
@@ -59,7 +59,7 @@ impl<'a> Task<'a> {
     pub(super) fn new(
         records: &'a [Record],
         results: &'a mut [PuzzleResult],
-        timed: &'a mut [Option<(Outcome, u64)>],
+        timed: &'a mut [Option<(Outcome, Cost)>],
         replicate: u32,
     ) -> Task<'a> {
         Task {
@@ -118,8 +118,8 @@ impl<'a> Task<'a> {
                 // A kept time holds other work's only when every round's did.
                 self.held_off = self.held_off.min(round(strategy, grids, limits, again));
                 for (best, timed) in timed.iter_mut().zip(again.iter()) {
-                    if let (Some((kept, best_ns)), Some((outcome, ns))) = (best, timed) {
-                        *best_ns = (*best_ns).min(*ns);
+                    if let (Some((kept, best)), Some((outcome, cost))) = (best, timed) {
+                        *best = best.faster(*cost);
                         later_round(kept, outcome);
                     }
                 }
@@ -151,13 +151,13 @@ impl<'a> Task<'a> {
         for (result, record) in self.results.iter_mut().zip(self.records) {
             let searched = match record.kind {
                 Kind::Puzzle { .. } => Some(match timed.next() {
-                    Some(Some((outcome, ns))) => {
+                    Some(Some((outcome, cost))) => {
                         if let Some(t) = transform(how, record) {
                             outcome.first = outcome.first.map(|s| t.unapply(&s));
                         }
-                        (&*outcome, *ns)
+                        (&*outcome, *cost)
                     }
-                    _ => (&missing, 0),
+                    _ => (&missing, Cost::default()),
                 }),
                 _ => None,
             };
@@ -193,14 +193,14 @@ fn round(
     strategy: &mut dyn Strategy,
     puzzles: &[Grid],
     (limits, clock, watch): (&Limits, &dyn Clock, bool),
-    out: &mut [Option<(Outcome, u64)>],
+    out: &mut [Option<(Outcome, Cost)>],
 ) -> u64 {
     let stretch = watch.then(Stretch::start);
     strategy.solve_batch(puzzles, limits, clock, out);
     let Some(off) = stretch.and_then(Stretch::held_off) else {
         return 0;
     };
-    let mut times: Vec<u64> = out.iter().flatten().map(|(_, ns)| *ns).collect();
+    let mut times: Vec<u64> = out.iter().flatten().map(|(_, cost)| cost.ns).collect();
     preemption::puzzles_holding(off, &mut times)
 }
 
@@ -254,7 +254,7 @@ mod tests {
             puzzles: &[Grid],
             limits: &Limits,
             clock: &dyn Clock,
-            out: &mut [Option<(Outcome, u64)>],
+            out: &mut [Option<(Outcome, Cost)>],
         ) {
             self.0.solve_batch(puzzles, limits, clock, out);
             out[0] = None;
@@ -298,9 +298,9 @@ mod tests {
         }
         impl Clock for Slowing {
             // Each timing of the same solve is slower than the last: the first is kept.
-            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, u64) {
+            fn time(&self, solve: &mut dyn FnMut() -> crate::Outcome) -> (crate::Outcome, Cost) {
                 let n = self.calls.fetch_add(1, Ordering::Relaxed);
-                (solve(), 100 + n)
+                (solve(), Cost::of_ns(100 + n))
             }
             fn now_ns(&self) -> u64 {
                 0

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::clock::Clock;
+use crate::clock::{Clock, Cost};
 use crate::grid::Grid;
 
 mod bitmask;
@@ -44,7 +44,7 @@ pub trait Strategy: Send {
         puzzles: &[Grid],
         limits: &Limits,
         clock: &dyn Clock,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         clock.time_each(&mut |i| self.solve(&puzzles[i], limits), out);
     }

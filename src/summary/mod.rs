@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::corpus::Identity;
 use crate::machine::Machine;
-use crate::results::{Batch, PuzzleResult, Sink, Status};
+use crate::results::{Batch, Metric, PuzzleResult, Sink, Status};
 use crate::strategy::{Limits, StrategyInfo};
 use std::io;
 
@@ -62,6 +62,10 @@ struct Group {
     /// Of `searched`, those whose wall time `wall_ns` does not hold: rows a resume kept from
     /// an earlier run that left no wall time. Wall throughput leaves them out.
     unwalled: u64,
+    /// Searches whose instructions were counted (`run --measure instructions`), and the
+    /// instructions they executed.
+    instructions_counted: u64,
+    instructions_sum: u128,
 }
 
 /// One line of the summary, as tables and JSON show it.
@@ -139,6 +143,13 @@ pub struct SummaryRow {
     pub mean_guesses: Option<f64>,
     /// Share of finished puzzles solved without a guess (0..=1); `null` likewise.
     pub no_guess_share: Option<f64>,
+    /// Instructions executed by the searches counted (`run --measure instructions`),
+    /// summed; absent when none was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_instructions: Option<u64>,
+    /// `total_instructions` per search counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_instructions: Option<f64>,
 }
 
 impl SummaryRow {
@@ -181,6 +192,8 @@ impl Summary {
             no_guess: 0,
             wall_ns: 0,
             unwalled: 0,
+            instructions_counted: 0,
+            instructions_sum: 0,
         });
         self.groups.len() - 1
     }
@@ -206,6 +219,10 @@ impl Summary {
             // to its current (tiny) upper bound.
             if g.times.record(t).is_err() {
                 g.times.saturating_record(t);
+            }
+            if let Some(n) = result.instructions {
+                g.instructions_counted += 1;
+                g.instructions_sum += n as u128;
             }
             if let Some(nodes) = result.nodes {
                 g.nodes_sum += nodes as u128;
@@ -373,6 +390,10 @@ impl Group {
                 .then(|| self.nodes_sum as f64 / self.nodes_counted as f64),
             mean_guesses: (self.guessed > 0).then(|| self.guesses_sum as f64 / self.guessed as f64),
             no_guess_share: (self.guessed > 0).then(|| self.no_guess as f64 / self.guessed as f64),
+            total_instructions: (self.instructions_counted > 0)
+                .then(|| self.instructions_sum.min(u64::MAX as u128) as u64),
+            mean_instructions: (self.instructions_counted > 0)
+                .then(|| self.instructions_sum as f64 / self.instructions_counted as f64),
         }
     }
 }
@@ -447,6 +468,11 @@ pub struct SummaryReport {
     /// when the run did not resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_rows: Option<u64>,
+    /// What the run measured of each solve: absent for time; `instructions` for a run
+    /// that counted them (`run --measure instructions`), whose times are then Valgrind's
+    /// and compare with no timed run's.
+    #[serde(default, skip_serializing_if = "Metric::is_time")]
+    pub metric: Metric,
     /// The machines whose parts `merge` put together, when more than one: then the times
     /// come from several machines and only counts and nodes compare as one run's would.
     /// Empty for a single run.
@@ -518,6 +544,7 @@ impl SummaryReport {
             resources: Vec::new(),
             shard: None,
             resumed_rows: None,
+            metric: Metric::Time,
             machines: Vec::new(),
             rows: summary.rows(),
             state: Some(summary.state()),
@@ -633,6 +660,7 @@ pub(crate) fn sample_report(interrupted: bool, not_reached: Option<u64>) -> Summ
         resources: Vec::new(),
         shard: None,
         resumed_rows: None,
+        metric: Metric::Time,
         machines: Vec::new(),
         rows: Vec::new(),
         state: None,

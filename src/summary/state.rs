@@ -151,6 +151,12 @@ pub struct GroupState {
     pub preemptions: Option<u64>,
     /// The solve-time histogram: HdrHistogram V2 with deflate, base64 (standard alphabet).
     pub times: String,
+    /// Searches whose instructions were counted; absent when none was.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub instructions_counted: u64,
+    /// Their summed instructions, decimal; absent when none was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions_sum: Option<String>,
 }
 
 /// Why a summary state cannot be read back.
@@ -271,6 +277,9 @@ impl Group {
             unwalled: self.unwalled,
             preemptions: self.preemptions,
             times: write_times(&self.times),
+            instructions_counted: self.instructions_counted,
+            instructions_sum: (self.instructions_counted > 0)
+                .then(|| self.instructions_sum.to_string()),
         }
     }
 
@@ -320,6 +329,11 @@ impl Group {
             no_guess: s.no_guess,
             wall_ns: s.wall_ns,
             unwalled: s.unwalled,
+            instructions_counted: s.instructions_counted,
+            instructions_sum: match &s.instructions_sum {
+                Some(sum) => number("instructions_sum", sum)?,
+                None => 0,
+            },
         })
     }
 
@@ -345,6 +359,8 @@ impl Group {
         self.no_guess += other.no_guess;
         self.wall_ns = self.wall_ns.saturating_add(other.wall_ns);
         self.unwalled += other.unwalled;
+        self.instructions_counted += other.instructions_counted;
+        self.instructions_sum += other.instructions_sum;
         self.preemptions = match (self.preemptions, other.preemptions) {
             (Some(a), Some(b)) => Some(a.saturating_add(b)),
             (a, b) => a.or(b),

@@ -144,10 +144,11 @@ fn a_csv_from_before_the_ended_column_is_classed_alike() {
     let dir = tempfile::tempdir().unwrap();
     let csv = run_with_every_ending(dir.path());
     let text = std::fs::read_to_string(&csv).unwrap();
-    // `ended` and `replicate` are the last fields, and neither holds a comma or a quote.
+    // `ended`, `replicate` and `instructions` are the last fields, and none holds a comma
+    // or a quote.
     let old: Vec<String> = text
         .lines()
-        .map(|l| l.rsplitn(3, ',').last().unwrap().to_string())
+        .map(|l| l.rsplitn(4, ',').last().unwrap().to_string())
         .collect();
     assert!(old[0].ends_with(",error"), "{}", old[0]);
     std::fs::write(&csv, old.join("\n") + "\n").unwrap();

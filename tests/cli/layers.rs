@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(u32, &str, &[&str])] = &[
     (0, "base", &["grid", "rng", "machine", "cpus", "compress"]),
     (1, "corpus", &["corpus", "permute", "canonical", "dedupe"]),
-    (2, "strategies", &["clock", "strategy", "foreign", "generate"]),
+    (2, "strategies", &["clock", "valgrind", "strategy", "foreign", "generate"]),
     (3, "results", &["results", "summary"]),
     (4, "running", &["engine", "runner", "classify", "interrupt", "preemption", "per_worker"]),
     (5, "analysis", &["noise", "compare", "merge", "resume", "report", "history"]),

@@ -32,6 +32,7 @@ mod foreign_lib;
 mod history;
 #[cfg(unix)]
 mod history_postgres;
+mod instructions;
 mod integrity;
 #[cfg(unix)]
 mod interrupt;

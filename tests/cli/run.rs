@@ -47,7 +47,7 @@ fn header_is_exactly_the_documented_columns() {
     let first = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         first.lines().next().unwrap(),
-        "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended,replicate"
+        "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended,replicate,instructions"
     );
 }
 

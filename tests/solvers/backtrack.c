@@ -96,6 +96,17 @@ size_t sudoku_solve(const char *puzzle, size_t limit, uint32_t configuration, ch
     return found;
 }
 
+/* The solve, then `configuration` turns of a loop of fixed work: a known number of
+ * instructions more per call, whatever the puzzle, for the tests of `run --measure
+ * instructions` (K turns cost K times what one turn costs). */
+size_t extra_turns(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+                   size_t *guesses) {
+    size_t found = solve(puzzle, limit, solution, guesses);
+    for (volatile uint32_t turn = 0; turn < configuration; turn++) {
+    }
+    return found;
+}
+
 /* Like tdoku: fills the solution only when limit == 1. */
 size_t tdoku_like(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
                   size_t *guesses) {

@@ -49,7 +49,7 @@ use answer::{quote, Answer};
 use process::{Fault, Process};
 
 use super::StartError;
-use crate::clock::{Clock, MonotonicClock};
+use crate::clock::{Clock, Cost, MonotonicClock};
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
 
@@ -378,7 +378,7 @@ impl Strategy for CommandSolver {
         puzzles: &[Grid],
         limits: &Limits,
         clock: &dyn Clock,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         // The first of the rows the running copy answered in this batch: none of them is
         // known yet to be in step with its request.
@@ -392,7 +392,7 @@ impl Strategy for CommandSolver {
                 Some(Ok(copy)) => copy,
                 Some(Err(e)) => {
                     let why = format!("cannot restart `{}`: {e}", self.spec.command);
-                    out[i] = Some((e.outcome(why), 0));
+                    out[i] = Some((e.outcome(why), Cost::default()));
                     continue;
                 }
                 None => continue,
@@ -402,11 +402,15 @@ impl Strategy for CommandSolver {
             copy.request(&mut self.request, &dotted, limits.max_solutions);
             let mut exchanged = None;
             let request = &self.request;
-            let (_, ns) = clock.time(&mut || {
+            let (_, cost) = clock.time(&mut || {
                 exchanged = Some(copy.process.exchange(request, limits.timeout));
                 // The outcome is read from the line after the timing.
                 failed(String::new())
             });
+            // The time only: what a counting clock counts here is this side of the
+            // exchange, not the solver's process (`run --measure instructions` refuses
+            // `cmd:` solvers).
+            let ns = cost.ns;
             let Some(Ok(copy)) = &self.copy else {
                 continue;
             };
@@ -416,7 +420,7 @@ impl Strategy for CommandSolver {
                 .and_then(|line| self.outcome(copy, &line, limits));
             let fault = match result {
                 Ok(outcome) => {
-                    out[i] = Some((outcome, ns));
+                    out[i] = Some((outcome, Cost::of_ns(ns)));
                     continue;
                 }
                 Err(fault) => fault,
@@ -426,7 +430,7 @@ impl Strategy for CommandSolver {
                 Fault::Timeout => {
                     let limit = limits.timeout.map(|t| t.as_nanos());
                     let ns = limit.map_or(ns, |t| u64::try_from(t).unwrap_or(u64::MAX));
-                    out[i] = Some((aborted(Abort::Timeout), ns));
+                    out[i] = Some((aborted(Abort::Timeout), Cost::of_ns(ns)));
                     self.retire();
                     continue;
                 }
@@ -444,7 +448,7 @@ impl Strategy for CommandSolver {
                 }
                 Fault::Bad(why) => (why, ns),
             };
-            out[i] = Some((failed(why), ns));
+            out[i] = Some((failed(why), Cost::of_ns(ns)));
             self.retire();
         }
         if let Some(Ok(copy)) = &mut self.copy {
@@ -488,7 +492,7 @@ fn aborted(abort: Abort) -> Outcome {
 
 /// Fail the answered rows of `rows`: their answers may be other puzzles', for the reason
 /// `later` gives. Rows that failed already keep their own reason.
-fn distrust(rows: &mut [Option<(Outcome, u64)>], later: &str) {
+fn distrust(rows: &mut [Option<(Outcome, Cost)>], later: &str) {
     for (outcome, _) in rows.iter_mut().flatten() {
         if outcome.aborted.is_none() {
             *outcome = failed(format!("its answer may be another puzzle's: {later}"));

@@ -359,7 +359,7 @@ fn a_timed_out_puzzle_is_timed_at_the_limit_and_the_restart_is_in_no_time() {
     ];
     let mut out = vec![None; 3];
     s.solve_batch(&grids, &limits, &clock, &mut out);
-    let times: Vec<u64> = out.iter().map(|o| o.as_ref().unwrap().1).collect();
+    let times: Vec<u64> = out.iter().map(|o| o.as_ref().unwrap().1.ns).collect();
     assert_eq!(times, [0, 300_000_000, 0]);
     assert_eq!(out[1].as_ref().unwrap().0.aborted, Some(Abort::Timeout));
     assert_eq!(out[2].as_ref().unwrap().0.aborted, None);

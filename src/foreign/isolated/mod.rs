@@ -30,7 +30,7 @@ use super::library::{read_answer, split_target, RawAnswer};
 use super::os::{adopt_orphans, die_with_parent, exits_within, kill_tree};
 use super::usage::of_rusage;
 use super::{ForeignError, StartError};
-use crate::clock::Clock;
+use crate::clock::{Clock, Cost};
 use crate::grid::Grid;
 use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
 
@@ -552,7 +552,7 @@ impl Strategy for IsolatedSolver {
         puzzles: &[Grid],
         limits: &Limits,
         _clock: &dyn Clock,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         for (puzzles, out) in puzzles.chunks(SLOTS).zip(out.chunks_mut(SLOTS)) {
             self.solve_slots(puzzles, limits, out);
@@ -584,7 +584,7 @@ impl IsolatedSolver {
         &mut self,
         puzzles: &[Grid],
         limits: &Limits,
-        out: &mut [Option<(Outcome, u64)>],
+        out: &mut [Option<(Outcome, Cost)>],
     ) {
         let n = puzzles.len() as u32;
         let limit = limits.max_solutions.max(1);
@@ -599,7 +599,7 @@ impl IsolatedSolver {
                     );
                     let outcome = e.outcome(why);
                     for slot in &mut out[next as usize..] {
-                        *slot = Some((outcome.clone(), 0));
+                        *slot = Some((outcome.clone(), Cost::default()));
                     }
                     return;
                 }
@@ -609,6 +609,7 @@ impl IsolatedSolver {
                     puzzle: [0; 81],
                     answer: RawAnswer::NONE,
                     ns: 0,
+                    instructions: shared::NOT_COUNTED,
                 };
                 puzzle.write_dotted(&mut slot.puzzle);
                 worker.shared.write(i, &slot);
@@ -641,7 +642,7 @@ impl IsolatedSolver {
                     read_answers(&shared, next..at, limits, out);
                     let t = limits.timeout.unwrap_or_default();
                     let ns = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
-                    out[at as usize] = Some((timed_out(), ns));
+                    out[at as usize] = Some((timed_out(), Cost::of_ns(ns)));
                     at + 1
                 }
                 // It moved on just as it was killed: the puzzle it was on when killed had
@@ -660,7 +661,7 @@ impl IsolatedSolver {
                         ended(&how)
                     );
                     for slot in &mut out[next as usize..] {
-                        *slot = Some((Outcome::harness(why.clone()), 0));
+                        *slot = Some((Outcome::harness(why.clone()), Cost::default()));
                     }
                     return;
                 }
@@ -674,7 +675,7 @@ impl IsolatedSolver {
                         );
                         let started = header.started_ns.load(Ordering::Acquire);
                         let ns = noticed.saturating_sub(started);
-                        out[done as usize] = Some((Outcome::failed(why), ns));
+                        out[done as usize] = Some((Outcome::failed(why), Cost::of_ns(ns)));
                     }
                     done + 1
                 }
@@ -691,7 +692,7 @@ fn read_answers(
     shared: &Shared,
     range: std::ops::Range<u32>,
     limits: &Limits,
-    out: &mut [Option<(Outcome, u64)>],
+    out: &mut [Option<(Outcome, Cost)>],
 ) {
     let limit = limits.max_solutions.max(1);
     let timeout = limits
@@ -700,8 +701,8 @@ fn read_answers(
     for i in range {
         let slot = shared.read(i as usize);
         out[i as usize] = Some(match timeout {
-            Some(t) if slot.ns > t => (timed_out(), t),
-            _ => (read_answer(&slot.answer, limit), slot.ns),
+            Some(t) if slot.ns > t => (timed_out(), Cost::of_ns(t)),
+            _ => (read_answer(&slot.answer, limit), slot.cost()),
         });
     }
 }

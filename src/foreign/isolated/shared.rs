@@ -50,6 +50,21 @@ pub(super) struct Slot {
     pub(super) answer: RawAnswer,
     /// How long the call took, measured by the worker.
     pub(super) ns: u64,
+    /// The instructions the call executed, counted by the worker ([`NOT_COUNTED`]: not).
+    pub(super) instructions: u64,
+}
+
+/// [`Slot::instructions`] of a call whose instructions were not counted.
+pub(super) const NOT_COUNTED: u64 = u64::MAX;
+
+impl Slot {
+    /// What the call cost, as the harness keeps it.
+    pub(super) fn cost(&self) -> crate::clock::Cost {
+        crate::clock::Cost {
+            ns: self.ns,
+            instructions: (self.instructions != NOT_COUNTED).then_some(self.instructions),
+        }
+    }
 }
 
 const SIZE: usize = std::mem::size_of::<Header>() + SLOTS * std::mem::size_of::<Slot>();
@@ -163,12 +178,13 @@ impl Shared {
 
     /// Set the answer of slot `i` and the time it took.
     #[inline]
-    pub(super) fn answer(&self, i: usize, answer: &RawAnswer, ns: u64) {
+    pub(super) fn answer(&self, i: usize, answer: &RawAnswer, ns: u64, instructions: u64) {
         let slot = self.slot(i);
         // SAFETY: fields of a valid slot (see `slot`).
         unsafe {
             std::ptr::addr_of_mut!((*slot).answer).write(*answer);
             std::ptr::addr_of_mut!((*slot).ns).write(ns);
+            std::ptr::addr_of_mut!((*slot).instructions).write(instructions);
         }
     }
 }

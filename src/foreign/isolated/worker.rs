@@ -141,7 +141,8 @@ fn solve_range(
             return Ok(());
         }
         header.started_ns.store(monotonic_ns(), Ordering::Release);
-        let (count, guesses) = caller.call(&shared.puzzle(i as usize), request.limit);
+        let ((count, guesses), instructions) =
+            crate::valgrind::count(|| caller.call(&shared.puzzle(i as usize), request.limit));
         let answer = RawAnswer {
             count,
             guesses,
@@ -153,7 +154,8 @@ fn solve_range(
         if i >= request.end {
             return Ok(());
         }
-        shared.answer(i as usize, &answer, now.saturating_sub(begun));
+        let instructions = instructions.unwrap_or(super::shared::NOT_COUNTED);
+        shared.answer(i as usize, &answer, now.saturating_sub(begun), instructions);
         if let Some(fd) = channel.broken() {
             header.broken_fd.store(fd as u32, Ordering::Release);
             return Err(());

@@ -13,8 +13,9 @@ pub use write::{push_field, push_header, push_row};
 /// `ended` came after `error` when it was added: a CSV written before it has the first
 /// twelve, and [`RowReader`] tells how its searches ended from the error text. `replicate`
 /// came last, after it: a CSV written before has none, and its rows read as of no
-/// replicate.
-pub const COLUMNS: [&str; 14] = [
+/// replicate. `instructions` came after `replicate`, empty unless the run counted them
+/// (`run --measure instructions`).
+pub const COLUMNS: [&str; 15] = [
     "corpus",
     "line",
     "strategy",
@@ -29,6 +30,7 @@ pub const COLUMNS: [&str; 14] = [
     "error",
     "ended",
     "replicate",
+    "instructions",
 ];
 
 /// Whether `file` ends in a line break, as every per-puzzle CSV that `run` finished writing

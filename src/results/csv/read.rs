@@ -84,6 +84,9 @@ pub struct CsvRow {
     /// The replicate of the run's solvers that solved it; `None` in a CSV written before
     /// it was kept.
     pub replicate: Option<u32>,
+    /// The instructions the solve executed; `None` where they were not counted, and in a
+    /// CSV written before the column was added.
+    pub instructions: Option<u64>,
 }
 
 impl CsvRow {
@@ -104,6 +107,7 @@ impl CsvRow {
             error: self.error.clone(),
             ended: self.ended,
             replicate: self.replicate,
+            instructions: self.instructions,
         })
     }
 
@@ -151,6 +155,7 @@ const SOLUTION: usize = 10;
 const ERROR: usize = 11;
 const ENDED: usize = 12;
 const REPLICATE: usize = 13;
+const INSTRUCTIONS: usize = 14;
 
 /// The longest time a row may hold: `i64::MAX` ns, some 292 years. Nothing is timed that
 /// long, and a larger number (such as `u64::MAX`, a "no time" marker elsewhere) is not a
@@ -396,6 +401,7 @@ impl<R: Read> RowReader<R> {
             error,
             ended,
             replicate: self.number(REPLICATE)?,
+            instructions: self.number(INSTRUCTIONS)?,
         };
         check_counts(&row)?;
         check_ended(&row)?;
@@ -672,6 +678,7 @@ mod tests {
             error: error.map(str::to_string),
             ended: Some(ended),
             replicate: Some(3),
+            instructions: (status == Status::Unique).then_some(14_694_672),
         };
         let results = [
             searched(Status::Unique, None, Ending::Finished),
@@ -973,8 +980,8 @@ mod tests {
         }
         // What run writes reads: a wrong answer of an aborted search, a node budget.
         let rows = format!(
-            "c,1,dlx,aborted,0,,,5,,,,x,mismatch,0\nc,2,dlx,aborted,0,,,5,,,,x,node_budget,0\n\
-             c,3,dlx,invalid,,,,,{clues},{PUZZLE},,x,,0\n"
+            "c,1,dlx,aborted,0,,,5,,,,x,mismatch,0,\nc,2,dlx,aborted,0,,,5,,,,x,node_budget,0,7\n\
+             c,3,dlx,invalid,,,,,{clues},{PUZZLE},,x,,0,\n"
         );
         assert_eq!(read_back(rows.as_bytes()).len(), 3);
     }

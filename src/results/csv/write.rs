@@ -93,6 +93,12 @@ pub fn push_row(
             put_number(buf, u64::from(replicate))
         });
     }
+    out.push(b',');
+    if let Some(instructions) = result.instructions {
+        push_in_place(out, |buf: &mut [u8; NUMBER_MAX]| {
+            put_number(buf, instructions)
+        });
+    }
     out.push(b'\n');
 }
 
@@ -309,6 +315,8 @@ mod tests {
         }
         out.push(b',');
         number(out, result.replicate.map(u64::from));
+        out.push(b',');
+        number(out, result.instructions);
         out.push(b'\n');
     }
 
@@ -412,6 +420,7 @@ mod tests {
                         error: error.clone(),
                         ended: [None, Some(Ending::NodeBudget), Some(Ending::Mismatch)][i % 3],
                         replicate: some(5).then(|| pick(5) as u32),
+                        instructions: some(6).then(|| pick(6)),
                     };
                     let corpus = &corpora[i % corpora.len()];
                     let strategy = ["fast", "", "a,b", "x\"y"][i % 4];

@@ -1,0 +1,115 @@
+//! `run --measure instructions`: the run started again under Valgrind's callgrind, whose
+//! solves then count their instructions ([`sudoku_bench::valgrind`]); this process waits
+//! for it and exits as it did.
+
+use std::ffi::OsString;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+use anyhow::{bail, Context};
+use sudoku_bench::results::Metric;
+use sudoku_bench::valgrind;
+
+use super::exit::Exit;
+
+/// The process the relaunched run is, while it runs: its id for the signal handlers.
+static CHILD: AtomicI32 = AtomicI32::new(0);
+
+/// Whether this process must start the run again under Valgrind to count it: asked to
+/// count and not counting yet. Refuses a process told to count that Valgrind does not run
+/// (the variable set by hand, or a Valgrind that did not trace this process).
+pub fn relaunch_needed(metric: Metric) -> anyhow::Result<bool> {
+    if metric == Metric::Time {
+        return Ok(false);
+    }
+    let told = std::env::var_os(valgrind::OUT_DIR).is_some();
+    match (told, valgrind::running_on_valgrind()) {
+        (true, true) => Ok(false),
+        (false, _) => Ok(true),
+        (true, false) => bail!(
+            "--measure instructions: {} is set but this process is not under Valgrind: \
+             unset it, and sudoku-bench starts Valgrind itself",
+            valgrind::OUT_DIR
+        ),
+    }
+}
+
+/// Start this command again under callgrind, wait for it, and exit as it did. Its files
+/// go to a directory of their own, removed after.
+pub fn relaunch() -> anyhow::Result<Exit> {
+    let found = Command::new("valgrind").arg("--version").output();
+    if !found.as_ref().is_ok_and(|o| o.status.success()) {
+        bail!(
+            "--measure instructions needs Valgrind, which was not found on PATH: install it \
+             (Debian and Ubuntu: `apt-get install valgrind`)"
+        );
+    }
+    let exe = std::env::current_exe().context("--measure instructions: finding this program")?;
+    let dir = std::env::temp_dir().join(format!("sudoku-bench-callgrind-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("--measure instructions: making {}", dir.display()))?;
+    let status = run_child(&exe, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = status?;
+    Ok(match (status.code(), status.signal()) {
+        (Some(0), _) => Exit::Success,
+        (Some(1), _) => Exit::Failure,
+        (Some(code), _) if code > 128 => Exit::Stopped((code - 128) as usize),
+        (None, Some(signal)) => Exit::Stopped(signal as usize),
+        _ => Exit::Error,
+    })
+}
+
+fn run_child(exe: &PathBuf, dir: &std::path::Path) -> anyhow::Result<std::process::ExitStatus> {
+    let mut out_file = OsString::from("--callgrind-out-file=");
+    out_file.push(dir.join(valgrind::OUT_FILE));
+    let mut command = Command::new("valgrind");
+    command
+        .args([
+            "--tool=callgrind",
+            "-q",
+            // Nothing is counted but the solves, each turned on and off by the solve.
+            "--collect-atstart=no",
+            // A thread's dump holds its own solve, not another thread's work meanwhile.
+            "--separate-threads=yes",
+            "--combine-dumps=yes",
+            // Isolated `lib:` workers are this program again, and count their calls.
+            "--trace-children=yes",
+        ])
+        .arg(out_file)
+        .arg(exe)
+        .args(std::env::args_os().skip(1))
+        .env(valgrind::OUT_DIR, dir);
+    // SAFETY: prctl with integer arguments, async-signal-safe, between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            // Ended with this process, were it killed outright.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    let mut child = command
+        .spawn()
+        .context("--measure instructions: starting valgrind")?;
+    CHILD.store(child.id() as i32, Ordering::SeqCst);
+    // The terminal's Ctrl-C (sent by the kernel to the whole foreground group) reaches the
+    // run itself, which stops its own way; a signal sent to this process alone (by `kill`,
+    // a scheduler) is passed on, once. Handlers, not SIG_IGN, which the run would inherit.
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only reads an atomic and calls kill, both async-signal-safe.
+        unsafe {
+            signal_hook_registry::register_sigaction(signal, move |info: &libc::siginfo_t| {
+                let pid = CHILD.load(Ordering::SeqCst);
+                if pid > 0 && info.si_code != libc::SI_KERNEL {
+                    libc::kill(pid, signal);
+                }
+            })
+        }
+        .context("--measure instructions: installing a signal handler")?;
+    }
+    child
+        .wait()
+        .context("--measure instructions: waiting for valgrind")
+}

@@ -1,0 +1,239 @@
+//! `run --measure instructions`: exact counts of each solve under Valgrind's callgrind, for
+//! built-in strategies and `lib:` solvers, isolated and in-process. Skipped (visibly)
+//! without Valgrind; `.ci/run` installs it.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use crate::foreign_lib::libraries;
+use crate::{bench, of, outcome, rows, say_skipped, Row};
+
+/// Whether Valgrind is installed, said once per test when it is not.
+fn valgrind() -> bool {
+    let found = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        say_skipped("no valgrind on PATH: the --measure instructions tests need it");
+    }
+    found
+}
+
+/// A maker of `NAME=lib:...:extra_turns` specs (tests/solvers/backtrack.c), when Valgrind
+/// and a C compiler are there; else `None`, said.
+fn extra_turns() -> Option<impl Fn(&str) -> String> {
+    if !valgrind() {
+        return None;
+    }
+    let (backtrack, _, _) = libraries()?;
+    Some(move |name: &str| format!("{name}=lib:{}:extra_turns", backtrack.display()))
+}
+
+/// A counting run of the built-in corpus's 30 lines (14 puzzles, quick under Valgrind).
+const COUNTING: [&str; 4] = ["run", "datasets/classic.txt", "--measure", "instructions"];
+
+/// A counting run of `args` on the built-in corpus: its rows.
+fn counted(args: &[&str]) -> Vec<Row> {
+    let out = bench()
+        .args(COUNTING)
+        .args(["-j", "1", "-o", "-", "-q"])
+        .args(args)
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = outcome(out);
+    assert_eq!(code, Some(0), "{stderr}");
+    rows(stdout.as_bytes())
+}
+
+/// Line -> instructions of one strategy's rows; every searched row must have a count.
+fn counts(rows: &[Row], strategy: &str) -> BTreeMap<u64, u64> {
+    let rows = of(rows, strategy);
+    assert!(!rows.is_empty(), "no rows of {strategy}");
+    rows.iter()
+        .map(|(line, row)| {
+            let n = row["instructions"].parse().unwrap_or_else(|_| {
+                panic!(
+                    "{strategy} line {line}: instructions {:?}",
+                    row["instructions"]
+                )
+            });
+            assert!(n > 0, "{strategy} line {line}: 0 instructions");
+            (*line, n)
+        })
+        .collect()
+}
+
+#[test]
+fn a_built_in_strategy_counts_the_same_every_run_and_a_timed_run_counts_nothing() {
+    if !valgrind() {
+        return;
+    }
+    let args = ["-s", "fast,bitmask", "--max-nodes", "0", "--timeout", "0"];
+    let first = counted(&args);
+    let second = counted(&args);
+    for strategy in ["fast", "bitmask"] {
+        assert_eq!(
+            counts(&first, strategy),
+            counts(&second, strategy),
+            "{strategy}"
+        );
+    }
+    // The same search, counted: bitmask scans every cell each step, fast does not.
+    let total = |s| counts(&first, s).values().sum::<u64>();
+    assert!(total("bitmask") > total("fast"));
+    let timed = bench()
+        .args(["run", "datasets/classic.txt", "-s", "fast", "-o", "-", "-q"])
+        .output()
+        .unwrap();
+    for row in rows(&timed.stdout) {
+        assert_eq!(row["instructions"], "", "{row:?}");
+    }
+}
+
+#[test]
+fn a_lib_solvers_extra_work_is_counted_exactly_isolated_or_in_process() {
+    let Some(lib) = extra_turns() else {
+        return;
+    };
+    for in_process in [false, true] {
+        let mut args = vec!["-s".to_string(), "none".to_string()];
+        for (name, turns) in [("t0", 0), ("t1", 1000), ("t2", 2000)] {
+            args.extend(["--solver".into(), lib(name)]);
+            args.extend(["--solver-config".into(), format!("{name}={turns}")]);
+            if in_process {
+                args.extend(["--in-process".into(), name.into()]);
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let rows = counted(&args);
+        let (t0, t1, t2) = (
+            counts(&rows, "t0"),
+            counts(&rows, "t1"),
+            counts(&rows, "t2"),
+        );
+        // The same extra on every puzzle, and the next thousand turns as many instructions
+        // as the first but for the loop's set-up: nothing but the call is counted, and
+        // all of it.
+        let first: Vec<u64> = t0.iter().map(|(line, n)| t1[line] - n).collect();
+        let second: Vec<u64> = t1.iter().map(|(line, n)| t2[line] - n).collect();
+        assert!(second[0] >= 1000, "in process {in_process}: {}", second[0]);
+        assert!(
+            first.iter().all(|e| *e == first[0]),
+            "in process {in_process}: {first:?}"
+        );
+        assert!(
+            second.iter().all(|e| *e == second[0]),
+            "in process {in_process}: {second:?}"
+        );
+        assert!(
+            first[0].abs_diff(second[0]) <= 8,
+            "in process {in_process}: {} then {}",
+            first[0],
+            second[0]
+        );
+    }
+}
+
+#[test]
+fn a_cmd_solver_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("run.csv");
+    let out = bench()
+        .args([
+            "run",
+            "--measure",
+            "instructions",
+            "--solver",
+            "s=cmd:cat",
+            "-o",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let (code, _, stderr) = outcome(out);
+    if stderr.contains("needs Valgrind") {
+        say_skipped("no valgrind on PATH: the refusal comes after the search for it");
+        assert_eq!(code, Some(2));
+        return;
+    }
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cmd:"), "{stderr}");
+    assert!(!csv.exists());
+}
+
+#[test]
+fn compare_gates_on_counts_and_the_history_refuses_them() {
+    let Some(lib) = extra_turns() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, summary) = (dir.path().join("run.csv"), dir.path().join("run.json"));
+    let out = bench()
+        .args(COUNTING)
+        .args(["-s", "none"])
+        .args([
+            "--solver",
+            &lib("a"),
+            "--solver",
+            &lib("b"),
+            "--solver",
+            &lib("slow"),
+        ])
+        .args(["--solver-config", "slow=1000000", "-q", "-o"])
+        .arg(&csv)
+        .arg("--summary")
+        .arg(&summary)
+        .output()
+        .unwrap();
+    let (code, _, stderr) = outcome(out);
+    assert_eq!(code, Some(0), "{stderr}");
+    let compare = |pair: &str| {
+        let out = bench()
+            .arg("compare")
+            .arg(&csv)
+            .args(["--between", pair, "--format", "json"])
+            .output()
+            .unwrap();
+        let (code, stdout, stderr) = outcome(out);
+        let json: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stderr}"));
+        (code, json)
+    };
+    // Two copies of one library: the same instructions, puzzle for puzzle.
+    let (code, same) = compare("a,b");
+    assert_eq!(code, Some(0), "{same}");
+    assert_eq!(same["metric"], "instructions");
+    assert_eq!(same["threshold"], 0.01);
+    assert_eq!(same["rows"][0]["time_ratio"], 1.0);
+    assert_eq!(same["rows"][0]["verdict"], "no_change");
+    // The summary adds the CSV's counts up.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(report["metric"], "instructions");
+    let csv_rows = rows(&std::fs::read(&csv).unwrap());
+    for row in report["rows"].as_array().unwrap() {
+        let strategy = row["strategy"].as_str().unwrap();
+        let sum: u64 = counts(&csv_rows, strategy).values().sum();
+        assert_eq!(row["total_instructions"], sum, "{strategy}");
+    }
+    // A million turns more a call: slower, exit 1.
+    let (code, slower) = compare("a,slow");
+    assert_eq!(code, Some(1), "{slower}");
+    assert_eq!(slower["rows"][0]["verdict"], "slower");
+    // The history keeps no counts yet, and says so rather than record Valgrind's times.
+    let out = bench()
+        .args(["history", "add"])
+        .arg(&summary)
+        .args([
+            "--commit",
+            "0123456789abcdef0123456789abcdef01234567",
+            "--db",
+        ])
+        .arg(dir.path().join("h.sqlite"))
+        .output()
+        .unwrap();
+    let (code, _, stderr) = outcome(out);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("counted instructions"), "{stderr}");
+}
