@@ -25,6 +25,12 @@
 #   GATE_SAME_SEARCH 1: also fail when the two builds' searches differ (their guesses on a
 #                    puzzle); by default a changed search is reported, not failed: a pull
 #                    request that changes the algorithm is judged by its time
+#   GATE_COUNT       1: also count both builds' instructions in a second run (`run --measure
+#                    instructions`, under Valgrind: install it, `apt-get install valgrind`)
+#                    and fail on a count that grew past GATE_COUNT_THRESHOLD [1%], which a
+#                    busy runner cannot flip and which sees what times call inconclusive;
+#                    lib solvers only. Counting is some 50 times slower than timing:
+#                    GATE_COUNT_CORPUS [GATE_CORPUS] can be a smaller file
 #   GATE_OUT         where the run's CSV, summary and the verdicts go [perf-gate]
 #   GATE_HISTORY     a history (`history add --db`) to record the run and its comparison in,
 #                    under HEAD's commit; the comparison's `base -> head` series is the one
@@ -103,6 +109,21 @@ verdict markdown >"$out/verdict.md" || status=$?
 (( status <= 1 )) || exit "$status"
 verdict json >"$out/verdict.json" || (( $? <= 1 ))
 cat "$out/verdict.md"
+
+if [[ ${GATE_COUNT:-0} == 1 ]]; then
+    [[ $kind == lib ]] || { echo "solver-gate.sh: GATE_COUNT=1 counts lib solvers only" >&2; exit 2; }
+    counted=0
+    "$bench" run "${GATE_COUNT_CORPUS:-$corpus}" -s none "${solvers[@]}" --measure instructions \
+        --timeout 0 --strict -q -o "$out/counted.csv" || counted=$?
+    (( counted == 0 )) || { echo "solver-gate.sh: the counting run exited $counted" >&2; exit "$counted"; }
+    counted=0
+    "$bench" compare "$out/counted.csv" --between base,head "${search[@]}" \
+        --count-threshold "${GATE_COUNT_THRESHOLD:-1%}" --format markdown \
+        >"$out/counted.md" || counted=$?
+    (( counted <= 1 )) || exit "$counted"
+    cat "$out/counted.md"
+    (( counted > status )) && status=$counted
+fi
 
 if [[ -n ${GATE_HISTORY:-} ]]; then
     "$bench" history add "$out/run.json" "$out/verdict.json" --commit "$head_sha" \

@@ -154,3 +154,56 @@ fn the_solver_gate_says_which_build_failed_and_exits_2() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("no commit no-such-rev"), "{stderr}");
 }
+
+/// `GATE_COUNT=1`: the same recipe also counts instructions (under Valgrind), and a commit
+/// that does a loop of work more per call fails on its counts, which no noise moves; an
+/// unchanged one (a comment) passes with a ratio of exactly 1. Times are given a threshold
+/// no run reaches, so the exit status is the counts' alone.
+#[test]
+fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
+    if !tools_found() {
+        return;
+    }
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        say_skipped("no valgrind on PATH: the counting gate needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("solver");
+    std::fs::create_dir(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    let source =
+        std::fs::read_to_string(Path::new(ROOT).join("tests/solvers/backtrack.c")).unwrap();
+    let solve = "size_t found = solve(puzzle, limit, solution, guesses);\n    uint64_t took";
+    assert!(
+        source.contains(solve),
+        "backtrack.c's sudoku_solve changed: update this test"
+    );
+    let more = source.replace(
+        solve,
+        "size_t found = solve(puzzle, limit, solution, guesses);\n    \
+         for (volatile int turn = 0; turn < 100000; turn++) {}\n    uint64_t took",
+    );
+    let mut commits = Vec::new();
+    for (i, text) in [source, more.clone(), more + "/* a comment */\n"]
+        .into_iter()
+        .enumerate()
+    {
+        std::fs::write(repo.join("solver.c"), text).unwrap();
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", &format!("c{i}")]);
+        commits.push(git(&repo, &["rev-parse", "HEAD"]));
+    }
+    let classic = Path::new(ROOT).join("datasets/classic.txt");
+    let env = [("GATE_COUNT", "1"), ("GATE_THRESHOLD", "1000%")];
+    let (code, stdout, stderr) = gate(&repo, &classic, &[&commits[0], &commits[1]], &env);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    let counted = std::fs::read_to_string(repo.join("perf-gate/counted.md")).unwrap();
+    assert!(counted.contains("**slower**"), "{counted}");
+    assert!(counted.contains("instructions ratio"), "{counted}");
+    let (code, stdout, stderr) = gate(&repo, &classic, &[&commits[1], &commits[2]], &env);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let counted = std::fs::read_to_string(repo.join("perf-gate/counted.md")).unwrap();
+    assert!(counted.contains("1.000x"), "{counted}");
+    assert!(counted.contains("no change"), "{counted}");
+}
