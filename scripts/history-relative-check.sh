@@ -66,7 +66,7 @@ for t in $(seq 1 "$tries"); do
         # of three solves, leaving out most preemptions.
         "$bench" run "$work/top.txt" -s fast --solver "r=lib:$work/backtrack.so" \
             --solver "b=lib:$work/backtrack.so" --solver "c=lib:$work/backtrack.so" \
-            --solver-config "b=$extra" --chunk-size 16 --repeat 3 -j 1 -q -o "$work/run.csv" \
+            --solver-config "b=$extra" --chunk-size "${CHUNK:-16}" --repeat 3 -j 1 -q -o "$work/run.csv" \
             --summary "$summary" 2>/dev/null
         "$bench" compare "$work/run.csv" --between r,b --between r,c --format json \
             > "$work/try$t-$i-ab.json" 2>/dev/null || (( $? == 1 ))
