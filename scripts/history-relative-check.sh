@@ -22,7 +22,8 @@
 #
 # Environment: BENCH (default target/release/sudoku-bench, built already), TOP1465 (default
 # ../shared/datasets/puzzles3_magictour_top1465, read only), PUZZLES (the slice's length,
-# default 80), OUT (a directory to keep the histories and summaries in; default a temporary
+# default 80), CHUNK (the run's --chunk-size, default 16: how often the strategies take
+# turns; 1 pairs every puzzle's solves in time), OUT (a directory to keep the histories and summaries in; default a temporary
 # one, removed). Needs cc. About 1-2 s a run on a 2-core machine: 12 runs a try.
 set -euo pipefail
 
@@ -61,7 +62,7 @@ for t in $(seq 1 "$tries"); do
         extra=0
         (( i >= 6 )) && extra=10
         summary="$work/try$t-$i.json"
-        # --chunk-size 16: the three strategies take turns every 16 puzzles, so a
+        # --chunk-size (CHUNK, 16): the three strategies take turns every 16 puzzles, so a
         # neighbour's burst falls on all of them; --repeat 3 keeps each puzzle's fastest
         # of three solves, leaving out most preemptions.
         "$bench" run "$work/top.txt" -s fast --solver "r=lib:$work/backtrack.so" \

@@ -12,8 +12,8 @@
 //!
 //! Valgrind runs the program on a simulated CPU without AVX-512 (it reports no such
 //! features), so a solver that picks its code at run time is counted on its AVX2 or
-//! portable path; the counts are the same on every x86-64 machine for the same binary and
-//! input, and differ between builds and between Valgrind versions.
+//! portable path. Counts differ between builds and between Valgrind versions, and may
+//! between machines (the C library picks some routines by the CPU it finds).
 //!
 //! The requests are Valgrind's "client requests": a sequence of instructions that does
 //! nothing on a real CPU and that Valgrind's translator recognises. The one `unsafe` block
@@ -46,8 +46,9 @@ fn request(default: usize, request: usize, args: [usize; 5]) -> usize {
     let block: [usize; 6] = [request, args[0], args[1], args[2], args[3], args[4]];
     let mut result = default;
     // SAFETY: the rotations of rdi add up to 128 bits and leave it as it was, and
-    // `xchg rbx, rbx` changes nothing: on a real CPU the block is a no-op. Under Valgrind
-    // it reads the six words at rax (which live until the block ends) and writes rdx.
+    // `xchg rbx, rbx` changes nothing: on a real CPU the block is a no-op but for the
+    // flags the rotations set (so no `preserves_flags`). Under Valgrind it reads the six
+    // words at rax (which live until the block ends) and writes rdx.
     unsafe {
         std::arch::asm!(
             "rol rdi, 3",
@@ -58,7 +59,7 @@ fn request(default: usize, request: usize, args: [usize; 5]) -> usize {
             inout("rdx") result,
             in("rax") block.as_ptr(),
             out("rdi") _,
-            options(nostack, preserves_flags),
+            options(nostack),
         );
     }
     result

@@ -29,7 +29,7 @@
 #                    instructions`, under Valgrind: install it, `apt-get install valgrind`)
 #                    and fail on a count that grew past GATE_COUNT_THRESHOLD [1%], which a
 #                    busy runner cannot flip and which sees what times call inconclusive;
-#                    lib solvers only. Counting is some 50 times slower than timing:
+#                    lib solvers only. Counting is slower than timing (Valgrind):
 #                    GATE_COUNT_CORPUS [GATE_CORPUS] can be a smaller file
 #   GATE_OUT         where the run's CSV, summary and the verdicts go [perf-gate]
 #   GATE_HISTORY     a history (`history add --db`) to record the run and its comparison in,

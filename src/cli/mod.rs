@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
 
 mod args;
+mod callgrind;
 mod check;
 mod compare;
 mod eta;
@@ -8,7 +9,6 @@ mod exit;
 mod filter;
 mod generate;
 mod history;
-mod measure;
 mod merge;
 mod outputs;
 mod progress;

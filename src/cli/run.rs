@@ -23,8 +23,8 @@ use sudoku_bench::summary::count_or_unknown;
 use sudoku_bench::summary::{PipeCost, Summary, SummaryReport};
 
 use super::args::{open_corpora, parse_threads, strategy_named};
+use super::callgrind;
 use super::exit::Exit;
-use super::measure;
 use super::outputs::{self, Checked, Opened, Output};
 use super::progress::Progress;
 use super::resume;
@@ -80,9 +80,11 @@ pub struct Args {
     /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`. 0: none.
     /// At most 584 years: the summary counts it in 64-bit nanoseconds. A --solver cmd: copy
     /// or lib: worker process past it is killed, charged the limit, and started again;
-    /// nothing interrupts a lib: solver called --in-process.
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
-    timeout: Duration,
+    /// nothing interrupts a lib: solver called --in-process. Default: 10s; none with
+    /// `--measure instructions`, which refuses one (a count cut by the clock would depend on
+    /// the machine's load: bound searches with --max-nodes).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    timeout: Option<Duration>,
 
     /// Worker threads (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
@@ -173,6 +175,17 @@ pub struct Args {
     /// covers them all. Same corpora, strategies and limits as the run that wrote it.
     #[arg(long)]
     resume: bool,
+}
+
+impl Args {
+    /// The time budget: as given, else 10 s when timing and none when counting.
+    fn timeout(&self) -> Option<Duration> {
+        match (self.timeout, self.measure) {
+            (Some(t), _) => Some(t),
+            (None, Metric::Time) => Some(Duration::from_secs(10)),
+            (None, Metric::Instructions) => None,
+        }
+    }
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -288,7 +301,7 @@ impl Plan {
             } else {
                 args.max_nodes
             },
-            timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+            timeout: args.timeout().filter(|t| !t.is_zero()),
         };
         if strategies.is_empty() && args.solvers.is_empty() {
             bail!(
@@ -655,25 +668,35 @@ fn solve(
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    if measure::relaunch_needed(args.measure)? {
-        return measure::relaunch();
+    if args.measure == Metric::Instructions {
+        // Before Valgrind is looked for: these are refusals of the command itself.
+        if args.solvers.has_command() {
+            bail!(
+                "--measure instructions counts built-in strategies and lib: solvers: a cmd: \
+                 solver's instructions are its own process's, which the run does not count yet"
+            );
+        }
+        if args.timeout.is_some_and(|t| !t.is_zero()) {
+            bail!(
+                "--measure instructions takes no --timeout: a count cut short by the clock \
+                 would depend on the machine's load; bound searches with --max-nodes"
+            );
+        }
+        if args.repeat > 1 {
+            bail!("--measure instructions takes no --repeat: a solve's count does not vary");
+        }
     }
-    if args.measure == Metric::Instructions && args.solvers.has_command() {
-        bail!(
-            "--measure instructions counts built-in strategies and lib: solvers: a cmd: \
-             solver's instructions are its own process's, which the run does not count yet"
-        );
+    if callgrind::relaunch_needed(args.measure)? {
+        return callgrind::relaunch();
     }
     let started = Instant::now();
     // Before any solver is loaded (a `cmd:` one is started and probed then, and may signal
     // sudoku-bench as it is) and before any file is made: a signal from here on ends the
     // command its own way.
-    let timeout = (!args.timeout.is_zero()).then(|| {
-        format!(
-            "its --timeout, {}",
-            humantime::format_duration(args.timeout)
-        )
-    });
+    let timeout = args
+        .timeout()
+        .filter(|t| !t.is_zero())
+        .map(|t| format!("its --timeout, {}", humantime::format_duration(t)));
     let stop = signals::install(signals::stopping(
         "writing the rows and the summary of the puzzles solved",
         !args.solvers.is_empty(),
@@ -687,6 +710,20 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         ControlFlow::Continue(appending) => appending,
         ControlFlow::Break(exit) => return Ok(exit),
     };
+    // The kept rows were measured as this run measures, or the CSV would mix two metrics.
+    let (searched, counted) = summary.instructions_counted();
+    match measure {
+        Metric::Instructions if counted < searched => bail!(
+            "--resume --measure instructions: {} of the CSV's kept rows have no instruction \
+             count: it was written by a run that timed; resume it without --measure",
+            searched - counted
+        ),
+        Metric::Time if counted > 0 => bail!(
+            "--resume: the CSV's kept rows count instructions: resume it with --measure \
+             instructions"
+        ),
+        _ => {}
+    }
     // Every output is created before any work, so one that cannot be fails at once; the
     // summary's is written at the end.
     let (csv, mut outputs) = plan.create(appending)?;
@@ -706,6 +743,16 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         (csv, &outputs.csv_path),
         &mut summary,
     )?;
+    if measure == Metric::Instructions {
+        let (searched, counted) = summary.instructions_counted();
+        if counted < searched {
+            eprintln!(
+                "warning: {} of {searched} solves have no instruction count (callgrind's \
+                 file could not be read back): compare refuses a run with such rows",
+                searched - counted
+            );
+        }
+    }
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
     // A resumed run's adds the earlier stretches', when their summary said it.

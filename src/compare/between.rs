@@ -14,8 +14,9 @@ use std::collections::BTreeSet;
 use super::load::Samples;
 use super::{
     counts, load, pair, puzzle_times, replicates, stats, verdict, CompareError, CompareOptions,
-    Comparison, ComparisonRow, Metric, Mode, Run, Unpaired,
+    Comparison, ComparisonRow, Mode, Run, Unpaired,
 };
+use crate::results::Metric;
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
 /// rows. Fails when a name is not a strategy of the run, when a pair names one strategy
@@ -45,7 +46,7 @@ pub fn between(
             }
         }
     }
-    let counted = counts::counted([samples]);
+    let counted = counts::counted([samples])?;
     let options = CompareOptions {
         relative_to: None,
         ..if counted {
@@ -56,7 +57,7 @@ pub fn between(
     };
     let counts;
     let samples = if counted {
-        counts = counts::as_times(samples);
+        counts = counts::counts_as_times(samples);
         &counts
     } else {
         samples

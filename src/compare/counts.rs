@@ -5,29 +5,35 @@
 //! pairing, ratios, intervals and verdicts are the times' own.
 
 use super::load::Samples;
-use super::CompareOptions;
+use super::{CompareError, CompareOptions};
 
-/// Whether every searched row of every run in `runs` has its instructions (and there is a
-/// searched row): a run that timed and one that counted are compared by time.
-pub(crate) fn counted<'a>(runs: impl IntoIterator<Item = &'a Samples>) -> bool {
-    let mut any = false;
+/// Whether the searched rows of `runs` all have their instructions (`true`) or none has
+/// (`false`); refused when some have and some have not: counts and times do not compare.
+pub(crate) fn counted<'a>(
+    runs: impl IntoIterator<Item = &'a Samples>,
+) -> Result<bool, CompareError> {
+    let (mut counted, mut timed) = (0u64, 0u64);
     for run in runs {
         for corpus in run.values() {
             for sample in corpus.strategies.values().flat_map(|rows| rows.values()) {
                 if sample.time_ns.is_some() {
-                    if sample.instructions.is_none() {
-                        return false;
+                    match sample.instructions {
+                        Some(_) => counted += 1,
+                        None => timed += 1,
                     }
-                    any = true;
                 }
             }
         }
     }
-    any
+    match (counted, timed) {
+        (0, _) => Ok(false),
+        (_, 0) => Ok(true),
+        (counted, timed) => Err(CompareError::MixedMetrics { counted, timed }),
+    }
 }
 
 /// `run` with each row's instructions where its time was, for the times' machinery.
-pub(crate) fn as_times(run: &Samples) -> Samples {
+pub(crate) fn counts_as_times(run: &Samples) -> Samples {
     let mut run = run.clone();
     for corpus in run.values_mut() {
         for sample in corpus

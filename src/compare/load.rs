@@ -88,6 +88,11 @@ impl Run {
         let bytes = std::fs::read(path).map_err(|e| RunFileError::io(path, e))?;
         if summary_file::is_summary(&bytes) {
             let report = summary_file::parse_summary(path, &bytes)?;
+            if report.metric != crate::results::Metric::Time {
+                return Err(RunFileError::Counted {
+                    path: path.to_path_buf(),
+                });
+            }
             return Ok(Run::Summary(summary_aggregates(&report)));
         }
         parse_csv(path, &bytes).map(Run::PerPuzzle)

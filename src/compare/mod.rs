@@ -23,7 +23,7 @@ pub(crate) mod summary;
 
 use serde::Serialize;
 
-pub use crate::results::Metric;
+use crate::results::Metric;
 pub use between::between;
 pub use load::Run;
 use stats::Bootstrap;
@@ -72,6 +72,17 @@ pub enum CompareError {
     /// `--relative-to` with a summary JSON on either side.
     #[error("--relative-to needs per-puzzle CSVs on both sides, not a summary JSON")]
     ReferenceNeedsPerPuzzle,
+    /// Rows that counted instructions beside rows that were only timed.
+    #[error(
+        "{counted} searched rows count instructions and {timed} do not: compare runs of \
+         `run --measure instructions` with each other, and timed runs with timed runs"
+    )]
+    MixedMetrics {
+        /// Searched rows with a count.
+        counted: u64,
+        /// Searched rows without one.
+        timed: u64,
+    },
     /// No run given for a side.
     #[error("no {0} run given")]
     NoRuns(Side),
@@ -450,10 +461,10 @@ pub fn compare(
     }
     let runs = (baseline.len(), current.len());
     match (per_puzzle(baseline), per_puzzle(current)) {
-        (Some(b), Some(c)) if counts::counted(b.iter().chain(&c).copied()) => {
+        (Some(b), Some(c)) if counts::counted(b.iter().chain(&c).copied())? => {
             let (b, c): (Vec<_>, Vec<_>) = (
-                b.iter().map(|s| counts::as_times(s)).collect(),
-                c.iter().map(|s| counts::as_times(s)).collect(),
+                b.iter().map(|s| counts::counts_as_times(s)).collect(),
+                c.iter().map(|s| counts::counts_as_times(s)).collect(),
             );
             let options = counts::options(options);
             let mut cmp = Comparison::new(Mode::PerPuzzle, &options, runs);
@@ -588,15 +599,43 @@ mod tests {
         assert!((ratio - 1.02).abs() < 1e-9, "{ratio}");
         assert_eq!(more.rows[0].verdict, Verdict::Slower);
         assert_eq!(more.outcome(0.0), GateOutcome::Regressed);
-        // A side that timed and one that counted are compared by time, as any two runs.
+        // A side that timed and one that counted do not compare, nor does a run with a row
+        // whose count is missing: its time would be judged as a count.
         let mixed = compare(
             &[run(&times(100))],
             &[counted(&times(100), 1000)],
             &CompareOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(mixed.metric, Metric::Time);
-        assert_eq!(mixed.rows[0].verdict, Verdict::Inconclusive);
+        );
+        assert_eq!(
+            mixed.unwrap_err(),
+            CompareError::MixedMetrics {
+                counted: 40,
+                timed: 40
+            }
+        );
+        let Run::PerPuzzle(mut gap) = counted(&times(100), 1000) else {
+            unreachable!()
+        };
+        gap.get_mut("c")
+            .unwrap()
+            .strategies
+            .get_mut("a")
+            .unwrap()
+            .get_mut(&7)
+            .unwrap()
+            .instructions = None;
+        let partial = compare(
+            &[counted(&times(100), 1000)],
+            &[Run::PerPuzzle(gap)],
+            &CompareOptions::default(),
+        );
+        assert!(matches!(
+            partial,
+            Err(CompareError::MixedMetrics {
+                counted: 79,
+                timed: 1
+            })
+        ));
         // Two strategies of one counted run alike.
         let mut rows = times(100);
         rows.extend((1..=40).map(|l| ("c", "b", l, 5, 50 + l)));

@@ -259,7 +259,9 @@ impl Strategy for LibrarySolver {
         )
     }
 
-    /// Times only the calls, as an isolated worker does, and reads the answers after.
+    /// Times only the calls, as an isolated worker does, and reads the answers after. When
+    /// the run counts instructions, the call alone is counted, not the puzzle's conversion
+    /// or the copy of its answer: as an isolated worker counts it.
     fn solve_batch(
         &mut self,
         puzzles: &[Grid],
@@ -270,18 +272,35 @@ impl Strategy for LibrarySolver {
         self.raw.clear();
         self.raw.resize(puzzles.len(), RawAnswer::NONE);
         let (caller, raw) = (&mut self.caller, &mut self.raw);
-        let mut solve = |i: usize| {
-            let mut dotted = [0; 81];
-            puzzles[i].write_dotted(&mut dotted);
-            let (count, guesses) = caller.call(&dotted, limits.max_solutions);
-            raw[i] = RawAnswer {
-                count,
-                guesses,
-                solution: caller.solution(),
+        if crate::valgrind::counting() {
+            for ((puzzle, slot), raw) in puzzles.iter().zip(out.iter_mut()).zip(raw.iter_mut()) {
+                let mut dotted = [0; 81];
+                puzzle.write_dotted(&mut dotted);
+                let start = std::time::Instant::now();
+                let ((count, guesses), instructions) =
+                    crate::valgrind::count(|| caller.call(&dotted, limits.max_solutions));
+                let ns = start.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+                *raw = RawAnswer {
+                    count,
+                    guesses,
+                    solution: caller.solution(),
+                };
+                *slot = Some((Outcome::EMPTY, Cost { ns, instructions }));
+            }
+        } else {
+            let mut solve = |i: usize| {
+                let mut dotted = [0; 81];
+                puzzles[i].write_dotted(&mut dotted);
+                let (count, guesses) = caller.call(&dotted, limits.max_solutions);
+                raw[i] = RawAnswer {
+                    count,
+                    guesses,
+                    solution: caller.solution(),
+                };
+                Outcome::EMPTY
             };
-            Outcome::EMPTY
-        };
-        clock.time_each(&mut solve, out);
+            clock.time_each(&mut solve, out);
+        }
         for (slot, raw) in out.iter_mut().zip(&self.raw) {
             if let Some((outcome, _)) = slot {
                 *outcome = read_answer(raw, limits.max_solutions);

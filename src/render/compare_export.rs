@@ -4,9 +4,10 @@
 
 use std::fmt::Write;
 
-use crate::compare::{Comparison, ComparisonRow, Metric, Mode, Unpaired, Why};
+use crate::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
 use crate::render::markdown;
 use crate::render::table::thousands;
+use crate::results::Metric;
 
 /// Turns a comparison into one output format.
 pub trait CompareExporter {

@@ -260,6 +260,13 @@ impl Summary {
         }
     }
 
+    /// Searches counted so far, and of them those whose instructions were counted.
+    pub fn instructions_counted(&self) -> (u64, u64) {
+        let searched = self.groups.iter().map(|g| g.searched).sum();
+        let counted = self.groups.iter().map(|g| g.instructions_counted).sum();
+        (searched, counted)
+    }
+
     /// Total of one status over all groups.
     pub fn count(&self, status: Status) -> u64 {
         self.groups.iter().map(|g| g.counts[status as usize]).sum()

@@ -20,6 +20,17 @@ pub enum RunFileError {
     /// A summary JSON whose figures contradict each other.
     #[error(transparent)]
     Contradiction(#[from] Box<Contradiction>),
+    /// A summary of a run that counted instructions, given where times are compared: its
+    /// times are Valgrind's, and its counts are compared from its per-puzzle CSV.
+    #[error(
+        "{path}: the summary of a run that counted instructions (run --measure \
+         instructions): its times are Valgrind's; compare its per-puzzle CSV, whose counts \
+         are judged"
+    )]
+    Counted {
+        /// The file.
+        path: PathBuf,
+    },
     /// A file starting with `{` is not a summary JSON.
     #[error("{path}: not a summary JSON written by `sudoku-bench run --summary`")]
     Json {

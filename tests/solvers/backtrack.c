@@ -107,6 +107,14 @@ size_t extra_turns(const char *puzzle, size_t limit, uint32_t configuration, cha
     return found;
 }
 
+/* Does nothing and finds nothing (a wrong answer wherever there is a solution): what the
+ * harness counts around a call, for the tests of `run --measure instructions`. */
+size_t nothing(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
+               size_t *guesses) {
+    (void)puzzle, (void)limit, (void)configuration, (void)solution, (void)guesses;
+    return 0;
+}
+
 /* Like tdoku: fills the solution only when limit == 1. */
 size_t tdoku_like(const char *puzzle, size_t limit, uint32_t configuration, char *solution,
                   size_t *guesses) {

@@ -141,8 +141,9 @@ fn solve_range(
             return Ok(());
         }
         header.started_ns.store(monotonic_ns(), Ordering::Release);
+        let puzzle = shared.puzzle(i as usize);
         let ((count, guesses), instructions) =
-            crate::valgrind::count(|| caller.call(&shared.puzzle(i as usize), request.limit));
+            crate::valgrind::count(|| caller.call(&puzzle, request.limit));
         let answer = RawAnswer {
             count,
             guesses,

@@ -404,6 +404,7 @@ impl<R: Read> RowReader<R> {
             instructions: self.number(INSTRUCTIONS)?,
         };
         check_counts(&row)?;
+        check_instructions(&row)?;
         check_ended(&row)?;
         if self.columns.at[ERROR].is_some() {
             check_error(&row)?;
@@ -460,6 +461,22 @@ impl<R: Read> Iterator for RowReader<R> {
 }
 
 /// A status and a count of solutions that `run` cannot have written together.
+/// An instruction count where `run` writes none (a row with no time: nothing was solved), or
+/// one no solve executes: none (every call executes some) or past `i64::MAX`, where the
+/// isolated worker's mark for "not counted" lies.
+fn check_instructions(row: &CsvRow) -> Result<(), String> {
+    match (row.instructions, row.time_ns) {
+        (Some(n), None) => Err(format!(
+            "instructions is {n} on a row with no time_ns: run counts only what it solved"
+        )),
+        (Some(n), _) if n == 0 || n > i64::MAX as u64 => Err(format!(
+            "instructions is {n}: no solve executes that many (from 1 to {})",
+            i64::MAX
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn check_counts(row: &CsvRow) -> Result<(), String> {
     let (Some(status), Some(n)) = (row.status, row.solutions) else {
         return Ok(());
@@ -975,6 +992,24 @@ mod tests {
             ),
         ] {
             let err = refusal(&format!("{HEAD}c,1,dlx,unique,1,,,5,,,,,finished\n{row}\n"));
+            assert!(err.starts_with("t.csv:3: "), "{err}");
+            assert!(err.contains(why), "{err} should say {why}");
+        }
+        for (row, why) in [
+            (
+                "c,1,dlx,malformed,,,,,,,,bad,,0,12",
+                "instructions is 12 on a row with no time_ns",
+            ),
+            ("c,1,dlx,unique,1,,,5,,,,,finished,0,0", "instructions is 0"),
+            (
+                "c,1,dlx,unique,1,,,5,,,,,finished,0,18446744073709551615",
+                "instructions is 18446744073709551615",
+            ),
+        ] {
+            let err = refusal(&format!(
+                "{}c,1,dlx,unique,1,,,5,,,,,finished,0,7\n{row}\n",
+                super::super::COLUMNS.join(",") + "\n"
+            ));
             assert!(err.starts_with("t.csv:3: "), "{err}");
             assert!(err.contains(why), "{err} should say {why}");
         }

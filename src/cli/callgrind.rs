@@ -3,6 +3,7 @@
 //! for it and exits as it did.
 
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::Command;
@@ -14,8 +15,10 @@ use sudoku_bench::valgrind;
 
 use super::exit::Exit;
 
-/// The process the relaunched run is, while it runs: its id for the signal handlers.
+/// The process the relaunched run is, while it runs, for the signal handlers; and a
+/// signal that came before it was started, to pass on then.
 static CHILD: AtomicI32 = AtomicI32::new(0);
+static EARLY: AtomicI32 = AtomicI32::new(0);
 
 /// Whether this process must start the run again under Valgrind to count it: asked to
 /// count and not counting yet. Refuses a process told to count that Valgrind does not run
@@ -37,7 +40,7 @@ pub fn relaunch_needed(metric: Metric) -> anyhow::Result<bool> {
 }
 
 /// Start this command again under callgrind, wait for it, and exit as it did. Its files
-/// go to a directory of their own, removed after.
+/// go to a new directory of their own, removed after.
 pub fn relaunch() -> anyhow::Result<Exit> {
     let found = Command::new("valgrind").arg("--version").output();
     if !found.as_ref().is_ok_and(|o| o.status.success()) {
@@ -47,9 +50,7 @@ pub fn relaunch() -> anyhow::Result<Exit> {
         );
     }
     let exe = std::env::current_exe().context("--measure instructions: finding this program")?;
-    let dir = std::env::temp_dir().join(format!("sudoku-bench-callgrind-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("--measure instructions: making {}", dir.display()))?;
+    let dir = new_directory()?;
     let status = run_child(&exe, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     let status = status?;
@@ -60,6 +61,21 @@ pub fn relaunch() -> anyhow::Result<Exit> {
         (None, Some(signal)) => Exit::Stopped(signal as usize),
         _ => Exit::Error,
     })
+}
+
+/// A directory that did not exist, made for this run alone (mkdtemp), in the temporary one.
+fn new_directory() -> anyhow::Result<PathBuf> {
+    let template = std::env::temp_dir().join("sudoku-bench-callgrind-XXXXXX");
+    let mut bytes = template.into_os_string().into_vec();
+    bytes.push(0);
+    // SAFETY: a NUL-terminated, writable template; mkdtemp fills in its X's.
+    let made = unsafe { libc::mkdtemp(bytes.as_mut_ptr().cast()) };
+    if made.is_null() {
+        return Err(std::io::Error::last_os_error())
+            .context("--measure instructions: making a directory for callgrind's files");
+    }
+    bytes.pop();
+    Ok(PathBuf::from(OsString::from_vec(bytes)))
 }
 
 fn run_child(exe: &PathBuf, dir: &std::path::Path) -> anyhow::Result<std::process::ExitStatus> {
@@ -82,32 +98,50 @@ fn run_child(exe: &PathBuf, dir: &std::path::Path) -> anyhow::Result<std::proces
         .arg(exe)
         .args(std::env::args_os().skip(1))
         .env(valgrind::OUT_DIR, dir);
-    // SAFETY: prctl with integer arguments, async-signal-safe, between fork and exec.
+    // In a process group of its own, the run gets each signal once, from here: one sent to
+    // this process's group (a terminal's Ctrl-C, `timeout`, a CI job cancelled) would
+    // otherwise reach it twice, and a second signal ends a run at once. Not when it may read
+    // a terminal (`-` as the corpus), which a process outside the foreground group cannot.
+    // SAFETY: isatty on descriptor 0.
+    let own_group = unsafe { libc::isatty(0) } == 0;
+    // SAFETY: setpgid and prctl with integer arguments, async-signal-safe, between fork and
+    // exec.
     unsafe {
-        command.pre_exec(|| {
+        command.pre_exec(move || {
+            if own_group {
+                libc::setpgid(0, 0);
+            }
             // Ended with this process, were it killed outright.
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
             Ok(())
         });
     }
-    let mut child = command
-        .spawn()
-        .context("--measure instructions: starting valgrind")?;
-    CHILD.store(child.id() as i32, Ordering::SeqCst);
-    // The terminal's Ctrl-C (sent by the kernel to the whole foreground group) reaches the
-    // run itself, which stops its own way; a signal sent to this process alone (by `kill`,
-    // a scheduler) is passed on, once. Handlers, not SIG_IGN, which the run would inherit.
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: the handler only reads an atomic and calls kill, both async-signal-safe.
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+        // SAFETY: the handler only uses atomics and kill, both async-signal-safe.
         unsafe {
             signal_hook_registry::register_sigaction(signal, move |info: &libc::siginfo_t| {
-                let pid = CHILD.load(Ordering::SeqCst);
-                if pid > 0 && info.si_code != libc::SI_KERNEL {
-                    libc::kill(pid, signal);
+                // In the same group, the terminal's signal reached the run already.
+                if !own_group && info.si_code == libc::SI_KERNEL {
+                    return;
+                }
+                match CHILD.load(Ordering::SeqCst) {
+                    0 => EARLY.store(signal, Ordering::SeqCst),
+                    pid => {
+                        libc::kill(pid, signal);
+                    }
                 }
             })
         }
         .context("--measure instructions: installing a signal handler")?;
+    }
+    let mut child = command
+        .spawn()
+        .context("--measure instructions: starting valgrind")?;
+    CHILD.store(child.id() as i32, Ordering::SeqCst);
+    let early = EARLY.swap(0, Ordering::SeqCst);
+    if early != 0 {
+        // SAFETY: kill with the child's id and a signal number.
+        unsafe { libc::kill(child.id() as i32, early) };
     }
     child
         .wait()
