@@ -86,7 +86,8 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     timeout: Option<Duration>,
 
-    /// Worker threads (0: one per core; at most 16 per core).
+    /// Worker threads (0: one per core, or one with `--measure instructions`, since Valgrind
+    /// runs one thread at a time; at most 16 per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
 
@@ -333,7 +334,10 @@ impl Plan {
             },
             pipes,
             shared_in_process,
-            threads: args.threads,
+            threads: match (args.threads, args.measure) {
+                (0, Metric::Instructions) => 1,
+                (n, _) => n,
+            },
             corpora: args.corpora,
             out: args.out,
             here,
