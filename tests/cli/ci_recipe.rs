@@ -156,9 +156,8 @@ fn the_solver_gate_says_which_build_failed_and_exits_2() {
 }
 
 /// `GATE_COUNT=1`: the same recipe also counts instructions (under Valgrind), and a commit
-/// that does a loop of work more per call fails on its counts, which no noise moves; an
-/// unchanged one (a comment) passes with a ratio of exactly 1. Times are given a threshold
-/// no run reaches, so the exit status is the counts' alone.
+/// that does a loop of work more per call fails on its counts, which no noise moves. Times
+/// are given a threshold no run reaches, so the exit status is the counts' alone.
 #[test]
 fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
     if !tools_found() {
@@ -186,10 +185,7 @@ fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
          for (volatile int turn = 0; turn < 100000; turn++) {}\n    uint64_t took",
     );
     let mut commits = Vec::new();
-    for (i, text) in [source, more.clone(), more + "/* a comment */\n"]
-        .into_iter()
-        .enumerate()
-    {
+    for (i, text) in [source, more].into_iter().enumerate() {
         std::fs::write(repo.join("solver.c"), text).unwrap();
         git(&repo, &["add", "-A"]);
         git(&repo, &["commit", "-q", "-m", &format!("c{i}")]);
@@ -207,9 +203,6 @@ fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
     let counted = std::fs::read_to_string(repo.join("perf-gate/counted.md")).unwrap();
     assert!(counted.contains("**slower**"), "{counted}");
     assert!(counted.contains("instructions ratio"), "{counted}");
-    let (code, stdout, stderr) = gate(&repo, &quick, &[&commits[1], &commits[2]], &env);
-    assert_eq!(code, Some(0), "{stdout}{stderr}");
-    let counted = std::fs::read_to_string(repo.join("perf-gate/counted.md")).unwrap();
-    assert!(counted.contains("1.000x"), "{counted}");
-    assert!(counted.contains("no change"), "{counted}");
+    // (Identical counts passing is `instructions::compare_gates_on_counts_...`'s; a gate
+    // that passes, the timed test's above: each gate here builds two commits.)
 }
