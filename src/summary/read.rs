@@ -245,6 +245,16 @@ fn check_group(g: &GroupState, row: &SummaryRow) -> Result<(), Fault> {
         })
     };
     let time_sum = number("time_sum_ns", &g.time_sum_ns)?;
+    let instructions_sum = match &g.instructions_sum {
+        Some(sum) => number("instructions_sum", sum)?,
+        None => 0,
+    };
+    if g.instructions_counted == 0 && instructions_sum > 0 {
+        return Err((
+            "instructions_sum".into(),
+            format!("{instructions_sum}, but instructions_counted is 0"),
+        ));
+    }
     // Each figure the row shows is the state's, recomputed: they must say the same.
     let same = [
         ("counts", puzzles, row.puzzles as u128),
@@ -256,6 +266,11 @@ fn check_group(g: &GroupState, row: &SummaryRow) -> Result<(), Fault> {
             "time_sum_ns",
             time_sum.min(u64::MAX as u128),
             row.total_time_ns as u128,
+        ),
+        (
+            "instructions_sum",
+            instructions_sum.min(u64::MAX as u128),
+            row.total_instructions.unwrap_or(0) as u128,
         ),
     ];
     for (field, state, shown) in same {
@@ -284,6 +299,12 @@ fn check_group(g: &GroupState, row: &SummaryRow) -> Result<(), Fault> {
     at_most("no_guess", g.no_guess as u128, "guessed", g.guessed as u128)?;
     at_most("unreturned", g.unreturned as u128, "searched", searched)?;
     at_most("unwalled", g.unwalled as u128, "searched", searched)?;
+    at_most(
+        "instructions_counted",
+        g.instructions_counted as u128,
+        "searched",
+        searched,
+    )?;
     at_most(
         "failures",
         g.failures as u128,
@@ -395,7 +416,19 @@ mod tests {
     fn a_summary_whose_figures_contradict_each_other_is_refused_naming_the_field() {
         type Forge = fn(&mut serde_json::Value);
         let group = "state.groups[0] (c.txt / fast)";
-        let forged: [(Forge, String); 9] = [
+        let forged: [(Forge, String); 11] = [
+            (
+                |j| j["rows"][0]["total_instructions"] = 5.into(),
+                format!("{group}.instructions_sum"),
+            ),
+            (
+                |j| {
+                    j["state"]["groups"][0]["instructions_counted"] = 101.into();
+                    j["state"]["groups"][0]["instructions_sum"] = "7".into();
+                    j["rows"][0]["total_instructions"] = 7.into();
+                },
+                format!("{group}.instructions_counted"),
+            ),
             (
                 |j| j["state"]["groups"][0]["max_ns"] = 1.into(),
                 format!("{group}.max_ns"),
