@@ -114,10 +114,19 @@ pub struct CountingClock {
 
 impl Clock for CountingClock {
     fn time(&self, solve: &mut dyn FnMut() -> Outcome) -> (Outcome, Cost) {
-        let start = Instant::now();
-        let (out, instructions) = crate::valgrind::count(solve);
-        let ns = start.elapsed().as_nanos().min(u64::MAX as u128) as u64;
-        (out, Cost { ns, instructions })
+        let mut instructions = None;
+        let (out, timed) = self.wall.time(&mut || {
+            let (out, counted) = crate::valgrind::count(&mut *solve);
+            instructions = counted;
+            out
+        });
+        (
+            out,
+            Cost {
+                instructions,
+                ..timed
+            },
+        )
     }
 
     fn now_ns(&self) -> u64 {

@@ -179,10 +179,10 @@ pub struct Args {
 }
 
 impl Args {
-    /// The time budget: as given, else 10 s when timing and none when counting.
+    /// The time budget: as given (0: none), else 10 s when timing and none when counting.
     fn timeout(&self) -> Option<Duration> {
         match (self.timeout, self.measure) {
-            (Some(t), _) => Some(t),
+            (Some(t), _) => Some(t).filter(|t| !t.is_zero()),
             (None, Metric::Time) => Some(Duration::from_secs(10)),
             (None, Metric::Instructions) => None,
         }
@@ -302,7 +302,7 @@ impl Plan {
             } else {
                 args.max_nodes
             },
-            timeout: args.timeout().filter(|t| !t.is_zero()),
+            timeout: args.timeout(),
         };
         if strategies.is_empty() && args.solvers.is_empty() {
             bail!(
@@ -697,10 +697,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     // Before any solver is loaded (a `cmd:` one is started and probed then, and may signal
     // sudoku-bench as it is) and before any file is made: a signal from here on ends the
     // command its own way.
-    let timeout = args
-        .timeout()
-        .filter(|t| !t.is_zero())
-        .map(|t| format!("its --timeout, {}", humantime::format_duration(t)));
+    let timeout =
+        (args.timeout()).map(|t| format!("its --timeout, {}", humantime::format_duration(t)));
     let stop = signals::install(signals::stopping(
         "writing the rows and the summary of the puzzles solved",
         !args.solvers.is_empty(),

@@ -123,10 +123,8 @@ impl SolverArgs {
 
     /// Whether a `--solver` is a `cmd:` one.
     pub fn has_command(&self) -> bool {
-        self.solvers.iter().any(|spec| {
-            spec.split_once('=')
-                .is_some_and(|(_, kind)| kind.starts_with("cmd:"))
-        })
+        (self.solvers.iter())
+            .any(|spec| sudoku_bench::foreign::Spec::parse(spec).is_ok_and(|s| s.kind == "cmd"))
     }
 
     /// Every `--solver`, loaded, with its configuration and threading applied (a `cmd:`

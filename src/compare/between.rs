@@ -16,7 +16,6 @@ use super::{
     counts, load, pair, puzzle_times, replicates, stats, verdict, CompareError, CompareOptions,
     Comparison, ComparisonRow, Mode, Run, Unpaired,
 };
-use crate::results::Metric;
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
 /// rows. Fails when a name is not a strategy of the run, when a pair names one strategy
@@ -46,26 +45,15 @@ pub fn between(
             }
         }
     }
-    let counted = counts::counted([samples])?;
+    let metric = counts::metric([samples])?;
     let options = CompareOptions {
         relative_to: None,
-        ..if counted {
-            counts::options(options)
-        } else {
-            options.clone()
-        }
+        ..counts::options(options, metric)
     };
-    let counts;
-    let samples = if counted {
-        counts = counts::counts_as_times(samples);
-        &counts
-    } else {
-        samples
-    };
+    let judged = counts::judged(samples, metric);
+    let samples = &*judged;
     let mut cmp = Comparison::new(Mode::InRun, &options, (1, 1));
-    if counted {
-        cmp.metric = Metric::Instructions;
-    }
+    cmp.metric = metric;
     // A pair named twice is judged once: its rows would count twice in the coverage.
     let mut seen = BTreeSet::new();
     for (old, new) in pairs.iter().filter(|pair| seen.insert(*pair)) {

@@ -4,14 +4,17 @@
 //! is evidence enough, and the threshold is [`CompareOptions::count_threshold`]; the
 //! pairing, ratios, intervals and verdicts are the times' own.
 
+use std::borrow::Cow;
+
 use super::load::Samples;
 use super::{CompareError, CompareOptions};
+use crate::results::Metric;
 
-/// Whether the searched rows of `runs` all have their instructions (`true`) or none has
-/// (`false`); refused when some have and some have not: counts and times do not compare.
-pub(crate) fn counted<'a>(
+/// What the searched rows of `runs` measured: instructions when all have their count, time
+/// when none has; refused when some have and some have not: counts and times do not compare.
+pub(crate) fn metric<'a>(
     runs: impl IntoIterator<Item = &'a Samples>,
-) -> Result<bool, CompareError> {
+) -> Result<Metric, CompareError> {
     let (mut counted, mut timed) = (0u64, 0u64);
     for run in runs {
         for corpus in run.values() {
@@ -26,14 +29,18 @@ pub(crate) fn counted<'a>(
         }
     }
     match (counted, timed) {
-        (0, _) => Ok(false),
-        (_, 0) => Ok(true),
+        (0, _) => Ok(Metric::Time),
+        (_, 0) => Ok(Metric::Instructions),
         (counted, timed) => Err(CompareError::MixedMetrics { counted, timed }),
     }
 }
 
-/// `run` with each row's instructions where its time was, for the times' machinery.
-pub(crate) fn counts_as_times(run: &Samples) -> Samples {
+/// `run` as a comparison of `metric` judges it: each row's instructions where its time was
+/// when counting (for the times' machinery), else as it is.
+pub(crate) fn judged(run: &Samples, metric: Metric) -> Cow<'_, Samples> {
+    if metric == Metric::Time {
+        return Cow::Borrowed(run);
+    }
     let mut run = run.clone();
     for corpus in run.values_mut() {
         for sample in corpus
@@ -44,13 +51,16 @@ pub(crate) fn counts_as_times(run: &Samples) -> Samples {
             sample.time_ns = sample.instructions;
         }
     }
-    run
+    Cow::Owned(run)
 }
 
-/// `options` for counts: their own threshold.
-pub(crate) fn options(options: &CompareOptions) -> CompareOptions {
-    CompareOptions {
-        threshold: options.count_threshold,
-        ..options.clone()
+/// `options` for a comparison of `metric`: counts have their own threshold.
+pub(crate) fn options(options: &CompareOptions, metric: Metric) -> CompareOptions {
+    match metric {
+        Metric::Time => options.clone(),
+        Metric::Instructions => CompareOptions {
+            threshold: options.count_threshold,
+            ..options.clone()
+        },
     }
 }

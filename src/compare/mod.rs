@@ -461,21 +461,20 @@ pub fn compare(
     }
     let runs = (baseline.len(), current.len());
     match (per_puzzle(baseline), per_puzzle(current)) {
-        (Some(b), Some(c)) if counts::counted(b.iter().chain(&c).copied())? => {
-            let (b, c): (Vec<_>, Vec<_>) = (
-                b.iter().map(|s| counts::counts_as_times(s)).collect(),
-                c.iter().map(|s| counts::counts_as_times(s)).collect(),
-            );
-            let options = counts::options(options);
-            let mut cmp = Comparison::new(Mode::PerPuzzle, &options, runs);
-            cmp.metric = Metric::Instructions;
-            let (b, c): (Vec<_>, Vec<_>) = (b.iter().collect(), c.iter().collect());
-            runs::per_puzzle(&b, &c, &options, &mut cmp)?;
-            Ok(cmp)
-        }
         (Some(b), Some(c)) => {
-            let mut cmp = Comparison::new(Mode::PerPuzzle, options, runs);
-            runs::per_puzzle(&b, &c, options, &mut cmp)?;
+            let metric = counts::metric(b.iter().chain(&c).copied())?;
+            let options = counts::options(options, metric);
+            let (b, c): (Vec<_>, Vec<_>) = (
+                b.iter().map(|s| counts::judged(s, metric)).collect(),
+                c.iter().map(|s| counts::judged(s, metric)).collect(),
+            );
+            let mut cmp = Comparison::new(Mode::PerPuzzle, &options, runs);
+            cmp.metric = metric;
+            let (b, c): (Vec<_>, Vec<_>) = (
+                b.iter().map(|s| &**s).collect(),
+                c.iter().map(|s| &**s).collect(),
+            );
+            runs::per_puzzle(&b, &c, &options, &mut cmp)?;
             Ok(cmp)
         }
         _ if options.relative_to.is_some() => Err(CompareError::ReferenceNeedsPerPuzzle),

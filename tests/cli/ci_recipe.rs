@@ -30,7 +30,6 @@ fn git(repo: &Path, args: &[&str]) -> String {
 /// The solver's repository, with the commits (oldest first): as is, 20% slower, the same
 /// as the second but for a comment.
 fn repository(repo: &Path) -> [String; 3] {
-    git(repo, &["init", "-q"]);
     let source =
         std::fs::read_to_string(Path::new(ROOT).join("tests/solvers/backtrack.c")).unwrap();
     let spin = "took * configuration / 100";
@@ -38,21 +37,24 @@ fn repository(repo: &Path) -> [String; 3] {
         source.contains(spin),
         "backtrack.c's spin changed: update this test"
     );
+    let slower = source.replace(spin, "took * (configuration + 20) / 100");
+    commit_each(repo, [source, slower.clone(), slower + "/* a comment */\n"])
+        .try_into()
+        .unwrap()
+}
+
+/// A new repository at `repo` holding `solver.c`, one commit for each of `texts` in turn
+/// (`c0`, `c1`, ...): their hashes, oldest first.
+fn commit_each(repo: &Path, texts: impl IntoIterator<Item = String>) -> Vec<String> {
+    git(repo, &["init", "-q"]);
     let mut commits = Vec::new();
-    for (i, text) in [
-        source.clone(),
-        source.replace(spin, "took * (configuration + 20) / 100"),
-        source.replace(spin, "took * (configuration + 20) / 100") + "/* a comment */\n",
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, text) in texts.into_iter().enumerate() {
         std::fs::write(repo.join("solver.c"), text).unwrap();
         git(repo, &["add", "-A"]);
         git(repo, &["commit", "-q", "-m", &format!("c{i}")]);
         commits.push(git(repo, &["rev-parse", "HEAD"]));
     }
-    commits.try_into().unwrap()
+    commits
 }
 
 /// The 1,000 puzzles of datasets/minimal.txt: backtrack.c takes up to milliseconds on them.
@@ -171,7 +173,6 @@ fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("solver");
     std::fs::create_dir(&repo).unwrap();
-    git(&repo, &["init", "-q"]);
     let source =
         std::fs::read_to_string(Path::new(ROOT).join("tests/solvers/backtrack.c")).unwrap();
     let solve = "size_t found = solve(puzzle, limit, solution, guesses);\n    uint64_t took";
@@ -184,13 +185,7 @@ fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
         "size_t found = solve(puzzle, limit, solution, guesses);\n    \
          for (volatile int turn = 0; turn < 100000; turn++) {}\n    uint64_t took",
     );
-    let mut commits = Vec::new();
-    for (i, text) in [source, more].into_iter().enumerate() {
-        std::fs::write(repo.join("solver.c"), text).unwrap();
-        git(&repo, &["add", "-A"]);
-        git(&repo, &["commit", "-q", "-m", &format!("c{i}")]);
-        commits.push(git(&repo, &["rev-parse", "HEAD"]));
-    }
+    let commits = commit_each(&repo, [source, more]);
     let quick = Path::new(ROOT).join("tests/fixtures/counting.txt");
     let env = [
         ("GATE_COUNT", "1"),
