@@ -98,16 +98,20 @@ pub struct Detection {
     /// after / before is at least `1 + min_change` or at most `1 / (1 + min_change)` (a 2x
     /// slowdown and a 2x speed-up weigh alike, as `compare --threshold` has it). 0 or more.
     pub min_change: f64,
+    /// The smallest change of an instruction count reported ([`threshold_changes`]), as
+    /// `compare --count-threshold` has it. 0 or more.
+    pub count_threshold: f64,
     /// The seed of the permutations.
     pub seed: u64,
 }
 
 impl Default for Detection {
-    /// p 0.01, 5%: the defaults of `history check`.
+    /// p 0.01, 5%, counts 1%: the defaults of `history check`.
     fn default() -> Self {
         Detection {
             p_value: 0.01,
             min_change: 0.05,
+            count_threshold: 0.01,
             seed: 0x5EED_C4A6_E000_0001,
         }
     }
@@ -670,6 +674,40 @@ pub fn exact_changes(points: &[Point]) -> Result<Vec<ChangePoint>, SeriesError> 
             p_value: None,
         })
         .collect())
+}
+
+/// The changes of a series of instruction counts per puzzle: nearly exact (a solver that
+/// allocates may vary by a few instructions in a million from run to run), so judged
+/// against a threshold rather than by statistics. A level is set by the first point; a
+/// point that departs from it by more than `threshold` either way (a ratio past
+/// `1 + threshold` or under `1 / (1 + threshold)`) is a change from the point before it,
+/// and sets the level anew. A point within it leaves the level where it was, so that a
+/// creep of steps each under the threshold is reported once their sum passes it.
+pub fn threshold_changes(
+    points: &[Point],
+    threshold: f64,
+) -> Result<Vec<ChangePoint>, SeriesError> {
+    check_order(points)?;
+    let bar = (1.0 + threshold).ln();
+    let mut changes = Vec::new();
+    let Some(first) = points.first() else {
+        return Ok(changes);
+    };
+    let mut level = first.value;
+    for w in points.windows(2) {
+        let moved = (w[1].value / level).ln().abs();
+        if moved > bar {
+            changes.push(ChangePoint {
+                before: w[0].commit,
+                after: w[1].commit,
+                mean_before: level,
+                mean_after: w[1].value,
+                p_value: None,
+            });
+            level = w[1].value;
+        }
+    }
+    Ok(changes)
 }
 
 #[cfg(test)]

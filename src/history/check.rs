@@ -6,11 +6,15 @@
 //! runs on a shared machine the mean moves by 13% to 17% (one preempted solve among solves
 //! of microseconds), the median by 2% to 3% (see [`super::changes`]). In-run A/B ratios
 //! and times relative to a reference strategy of the same run are judged the same way;
-//! node and guess counts are exact.
+//! node and guess counts are exact; instruction counts (`run --measure instructions`) are
+//! judged against a threshold, as `compare` judges them, and a counting run's rows give no
+//! median rate: its times are Valgrind's.
 
 use std::collections::BTreeMap;
 
-use super::changes::{detect, exact_changes, ChangePoint, Detection, Point, SeriesError};
+use super::changes::{
+    detect, exact_changes, threshold_changes, ChangePoint, Detection, Point, SeriesError,
+};
 use super::median::{median_interval, CONFIDENCE};
 use super::store::{CommitRecord, HistoryStore, Measured, Observation, SeriesKey, StoreError};
 use crate::summary::read_times;
@@ -28,6 +32,8 @@ pub enum Measure {
     Nodes,
     /// Guesses per finished search (exact).
     Guesses,
+    /// Instructions per search (`run --measure instructions`): higher is slower.
+    Instructions,
 }
 
 impl Measure {
@@ -39,12 +45,17 @@ impl Measure {
             Measure::RelativeTime => "relative time",
             Measure::Nodes => "nodes",
             Measure::Guesses => "guesses",
+            Measure::Instructions => "instructions",
         }
     }
 
-    /// Whether its changes are judged exactly (any change is one).
+    /// Whether it is a count, judged without statistics: any change of nodes or guesses
+    /// is one, an instruction count's past [`Detection::count_threshold`].
     pub fn exact(self) -> bool {
-        matches!(self, Measure::Nodes | Measure::Guesses)
+        matches!(
+            self,
+            Measure::Nodes | Measure::Guesses | Measure::Instructions
+        )
     }
 }
 
@@ -67,11 +78,13 @@ pub struct Change {
 
 impl Change {
     /// Whether the strategy got slower: the median rate went down, or a ratio of times (A/B,
-    /// relative) up.
+    /// relative) or the instructions per search up.
     pub fn slowdown(&self) -> bool {
         match self.measure {
             Measure::MedianRate => self.point.ratio() < 1.0,
-            Measure::TimeRatio | Measure::RelativeTime => self.point.ratio() > 1.0,
+            Measure::TimeRatio | Measure::RelativeTime | Measure::Instructions => {
+                self.point.ratio() > 1.0
+            }
             Measure::Nodes | Measure::Guesses => false,
         }
     }
@@ -172,10 +185,12 @@ pub fn check(
     let Series { commits, points } = series(store, branch)?;
     let mut changes = Vec::new();
     for ((key, measure), points) in &points {
-        let found = if measure.exact() {
-            exact_changes(points)?
-        } else {
-            detect(points, knobs)?
+        let found = match measure {
+            Measure::Instructions => threshold_changes(points, knobs.count_threshold)?,
+            Measure::Nodes | Measure::Guesses => exact_changes(points)?,
+            Measure::MedianRate | Measure::TimeRatio | Measure::RelativeTime => {
+                detect(points, knobs)?
+            }
         };
         changes.extend(found.into_iter().map(|point| Change {
             key: key.clone(),
@@ -237,10 +252,14 @@ pub fn series(store: &mut dyn HistoryStore, branch: Option<&str>) -> Result<Seri
                 median_rate,
                 nodes,
                 guesses,
+                instructions,
                 ref times,
             } => {
                 // A row with nothing timed has no rate; its counts still say what was done.
-                if median_rate > 0.0 && median_rate.is_finite() {
+                // A counting run's times are Valgrind's: its counts are its measure.
+                if let Some((sum, count)) = instructions {
+                    push(Measure::Instructions, sum as f64 / count as f64, None);
+                } else if median_rate > 0.0 && median_rate.is_finite() {
                     push(
                         Measure::MedianRate,
                         median_rate,

@@ -35,13 +35,31 @@ pub enum PlaceError {
         "{0}: one part of a run split with --shard: merge the parts first (sudoku-bench merge)"
     )]
     Part(PathBuf),
-    /// A run that counted instructions: its times are Valgrind's, and the history keeps
-    /// no series of counts yet.
+    /// A run that counted instructions given where times are recorded: a comparison of its
+    /// counts, or `--relative-to` (a ratio of Valgrind's times).
     #[error(
-        "{0}: a run that counted instructions (run --measure instructions): its times are \
-         Valgrind's, and the history records no counts yet; gate on them with compare"
+        "{0}: {1} of a run that counted instructions (run --measure instructions): its times \
+         are Valgrind's; record the run's summary alone, whose counts are series of their own"
     )]
-    Counted(PathBuf),
+    Counted(PathBuf, &'static str),
+    /// A row of a counting run whose searches were not all counted: its mean would not be
+    /// that of the row's puzzles.
+    #[error(
+        "{file}: {corpus} / {strategy}: {counted} of {searched} searches counted their \
+         instructions: a partly counted row is not recorded"
+    )]
+    PartlyCounted {
+        /// The summary.
+        file: PathBuf,
+        /// The corpus.
+        corpus: String,
+        /// The strategy.
+        strategy: String,
+        /// Searches counted.
+        counted: u64,
+        /// Searches made.
+        searched: u64,
+    },
     /// A merge of parts run on several machines.
     #[error("{0}: merged from parts run on {1} machines: its times mix them")]
     Machines(PathBuf, usize),
@@ -200,6 +218,9 @@ pub fn read_runs_with(
             let report = parse_summary(path, &bytes)?;
             let mut run = run_record(path, &bytes, &report)?;
             if let Some(reference) = relative_to {
+                if report.metric != crate::results::Metric::Time {
+                    return Err(PlaceError::Counted(path.clone(), "--relative-to"));
+                }
                 run.relative = relative_times(&run, reference)?;
             }
             runs.push(run);
@@ -343,9 +364,7 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
     if report.machines.len() > 1 {
         return Err(PlaceError::Machines(file(), report.machines.len()));
     }
-    if report.metric != crate::results::Metric::Time {
-        return Err(PlaceError::Counted(file()));
-    }
+    let counting = report.metric == crate::results::Metric::Instructions;
     let state = report
         .state
         .as_ref()
@@ -360,6 +379,10 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
         .map(|(option, value)| format!("{option} {value}"))
         .collect();
     settings.push(format!("-j {}", report.threads));
+    if counting {
+        // Its own series: a count is not a time.
+        settings.push("--measure instructions".to_string());
+    }
     let rows = summary
         .rows()
         .into_iter()
@@ -385,7 +408,22 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
                 let sum: u64 = sum.parse().map_err(|_| too_large())?;
                 Ok(Some((sum, count)))
             };
+            let instructions = exact(
+                "summed instructions",
+                group.instructions_sum.as_deref().unwrap_or("0"),
+                group.instructions_counted,
+            )?;
+            if counting && group.instructions_counted != row.searched {
+                return Err(PlaceError::PartlyCounted {
+                    file: file(),
+                    corpus: row.corpus.clone(),
+                    strategy: row.strategy.clone(),
+                    counted: group.instructions_counted,
+                    searched: row.searched,
+                });
+            }
             Ok(RowRecord {
+                instructions,
                 corpus: CorpusKey {
                     identity: identity_key(identity),
                     name: normal_name(&row.corpus),
@@ -457,7 +495,7 @@ fn attach(
         why,
     };
     if cmp.metric.as_deref().is_some_and(|m| m != "time") {
-        return Err(PlaceError::Counted(path.to_path_buf()));
+        return Err(PlaceError::Counted(path.to_path_buf(), "a comparison"));
     }
     if cmp.mode != "in_run" {
         return Err(refuse(format!(

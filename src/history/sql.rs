@@ -10,8 +10,8 @@
 //! (SQLite takes their affinities from the names), `ON CONFLICT ... DO NOTHING` and
 //! `RETURNING`. The one column type that differs, an automatic key, is [`Sql::key`].
 //!
-//! Numbers that may pass 2^63 in principle (summed nodes, guesses, nanoseconds) are stored
-//! only below it, a BIGINT in both; an add that would overflow one is refused rather than
+//! Numbers that may pass 2^63 in principle (summed nodes, guesses, instructions,
+//! nanoseconds) are stored only below it, a BIGINT in both; an add that would overflow one is refused rather than
 //! stored wrong.
 
 use std::path::Path;
@@ -28,7 +28,7 @@ use crate::results::Status;
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Each version's statements; `{key}` stands for [`Sql::key`].
-const MIGRATIONS: &[&str] = &[V1, V2];
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// Version 1: commits, machines, corpora (one name each), runs with their labels, a row per
 /// (corpus, strategy) with its statuses, and in-run A/B results.
@@ -126,6 +126,14 @@ CREATE TABLE relative (
     ratio DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (run, corpus, strategy, reference)
 );
+";
+
+/// Version 3: instructions counted by `run --measure instructions`, summed over the row's
+/// searches that counted them (null when the run timed rather than counted). Columns of
+/// `rows` rather than a table: a count is one more figure of the same row, as nodes are.
+const V3: &str = "
+ALTER TABLE rows ADD COLUMN instructions_sum BIGINT;
+ALTER TABLE rows ADD COLUMN instructions_counted BIGINT;
 ";
 
 /// A value passed to or read from a statement. Nulls are typed: PostgreSQL checks a
@@ -446,6 +454,7 @@ fn row(db: &mut dyn Sql, run: i64, r: &RowRecord) -> Result<(), StoreError> {
     };
     let (nodes_sum, nodes_counted) = pair(db, "nodes", r.nodes)?;
     let (guesses_sum, guessed) = pair(db, "guesses", r.guesses)?;
+    let (instructions_sum, instructions_counted) = pair(db, "instructions", r.instructions)?;
     let n = |what: &str, v: u64| to_i64(db, what, v);
     let params = values![
         run,
@@ -467,12 +476,15 @@ fn row(db: &mut dyn Sql, run: i64, r: &RowRecord) -> Result<(), StoreError> {
         n("p99", r.p99_ns)?,
         n("max", r.max_ns)?,
         &r.times,
+        instructions_sum,
+        instructions_counted,
     ];
     db.run(
         "INSERT INTO rows (run, corpus, strategy, puzzles, mismatches, failures, searched, \
          nodes_sum, nodes_counted, guesses_sum, guessed, rate, median_rate, time_sum_ns, \
-         median_ns, p90_ns, p99_ns, max_ns, times) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \
-         ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+         median_ns, p90_ns, p99_ns, max_ns, times, instructions_sum, instructions_counted) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+         ?18, ?19, ?20, ?21)",
         params,
     )?;
     for (status, &count) in Status::ALL.iter().zip(&r.statuses) {
@@ -656,7 +668,7 @@ pub fn observations(db: &mut dyn Sql) -> Result<Vec<Observation>, StoreError> {
     let rows = db.run(
         &format!(
             "SELECT {COLUMNS}, strategy, median_rate, nodes_sum, nodes_counted, guesses_sum, \
-             guessed, times FROM rows AS x {RUN}"
+             guessed, times, instructions_sum, instructions_counted FROM rows AS x {RUN}"
         ),
         &[],
     )?;
@@ -672,6 +684,7 @@ pub fn observations(db: &mut dyn Sql) -> Result<Vec<Observation>, StoreError> {
                     nodes: pair(r.opt_int(12)?, r.opt_int(13)?),
                     guesses: pair(r.opt_int(14)?, r.opt_int(15)?),
                     times: r.text(16)?,
+                    instructions: pair(r.opt_int(17)?, r.opt_int(18)?),
                 },
             };
             Ok((r.int(0)?, 0, obs))

@@ -83,6 +83,9 @@ pub struct RowRecord {
     pub nodes: Option<(u64, u64)>,
     /// Summed guesses and the finished searches that counted them; `None` likewise.
     pub guesses: Option<(u64, u64)>,
+    /// Summed instructions and the searches that counted them (`run --measure
+    /// instructions`); `None` in a run that timed.
+    pub instructions: Option<(u64, u64)>,
     /// Puzzles per second of one core, 1 / mean time.
     pub rate: f64,
     /// 1 / median time: the rate of a typical puzzle, which `history check` judges.
@@ -172,6 +175,9 @@ pub enum Measured {
         nodes: Option<(u64, u64)>,
         /// Guesses per finished search that counted them, as (sum, count).
         guesses: Option<(u64, u64)>,
+        /// Instructions per search that counted them, as (sum, count); `None` in a run
+        /// that timed.
+        instructions: Option<(u64, u64)>,
         /// The solve-time histogram, as the summary carries it ([`RowRecord::times`]):
         /// what the median's interval is read from.
         times: String,

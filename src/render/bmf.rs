@@ -12,6 +12,7 @@
 //! - `latency`: the median solve time in nanoseconds (Bencher's built-in, in ns), within
 //!   the same interval;
 //! - `nodes` and `guesses`: per search, exact;
+//! - `instructions`: per search, counted (`run --measure instructions`);
 //! - `time-ratio`: an in-run A/B's NEW / OLD time, within its recorded interval;
 //! - `relative-time`: a strategy's median time over its reference's in the same run
 //!   (`history add --relative-to`; the benchmark is `CORPUS/STRATEGY / REFERENCE`), no bounds.
@@ -92,6 +93,9 @@ pub fn bmf(series: &Series, commit: usize) -> Value {
             }
             Measure::Guesses => {
                 measures.insert("guesses".into(), metric(point.value, None));
+            }
+            Measure::Instructions => {
+                measures.insert("instructions".into(), metric(point.value, None));
             }
         }
     }

@@ -63,12 +63,14 @@ pub(crate) fn by_machine(changes: &[Change]) -> Vec<(&str, &str, Vec<&Change>)> 
     groups
 }
 
-/// A knob as said under a report: `p-value 0.01, minimal change 5%`.
+/// A knob as said under a report: `p-value 0.01, minimal change 5%, instruction counts
+/// 1%`.
 pub(crate) fn knobs_text(knobs: &Detection) -> String {
     format!(
-        "p-value {}, minimal change {}%",
+        "p-value {}, minimal change {}%, instruction counts {}%",
         knobs.p_value,
-        knobs.min_change * 100.0
+        knobs.min_change * 100.0,
+        knobs.count_threshold * 100.0
     )
 }
 
@@ -78,6 +80,7 @@ pub(crate) fn level(measure: Measure, value: f64) -> String {
         Measure::MedianRate => format!("{}/s", rate(value)),
         Measure::TimeRatio | Measure::RelativeTime => format!("{value:.3}x"),
         Measure::Nodes | Measure::Guesses => format!("{value:.2}"),
+        Measure::Instructions => format!("{value:.0}"),
     }
 }
 
@@ -190,7 +193,7 @@ mod tests {
              corpus  strategy  measure      commits                  before  after  change  direction       p  since\n\
              c.txt   fast      median rate  0123456789..fedcba9876  1,000/s  800/s  -20.0%  slower     0.0020  yes\n\
              \n\
-             1 change(s) in 3 series over 2 commits (p-value 0.01, minimal change 5%)\n\
+             1 change(s) in 3 series over 2 commits (p-value 0.01, minimal change 5%, instruction counts 1%)\n\
              since 0123456789: 1 slowdown(s)\n"
         );
     }

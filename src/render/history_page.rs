@@ -136,7 +136,7 @@ pub fn history_page(checked: &Checked, knobs: &Detection, source: &str) -> Strin
         "A median rate's whisker is the {}% interval of its run's median solve time, from \
          the order statistics of the run's time histogram (no distribution assumed); an \
          in-run A/B ratio's is the bootstrap interval recorded with it; a time relative to \
-         a reference strategy of the same run has none. A shaded band spans \
+         a reference strategy of the same run has none, nor has an instruction count. A shaded band spans \
          a change point's commit range, from the last commit before it to the first after; \
          node and guess changes are in the tables.",
         CONFIDENCE * 100.0
@@ -145,7 +145,7 @@ pub fn history_page(checked: &Checked, knobs: &Detection, source: &str) -> Strin
     // Machine and settings, then corpus, then strategy: the series' own order.
     let mut groups: BTreeMap<(&str, &str), ByCorpus> = BTreeMap::new();
     for (key, measure) in checked.points.keys() {
-        if measure.exact() {
+        if matches!(measure, Measure::Nodes | Measure::Guesses) {
             continue;
         }
         groups
@@ -183,6 +183,14 @@ pub fn history_page(checked: &Checked, knobs: &Detection, source: &str) -> Strin
                         Measure::RelativeTime => chart(
                             &format!("{}: relative time", key.strategy),
                             Axis::linear("median time / reference's (same run)").ratio(),
+                            points,
+                            &changes,
+                            &commits,
+                            "",
+                        ),
+                        Measure::Instructions => chart(
+                            &format!("{}: instructions", key.strategy),
+                            Axis::linear("instructions per puzzle (counted)"),
                             points,
                             &changes,
                             &commits,

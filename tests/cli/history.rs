@@ -176,7 +176,10 @@ fn check_finds_where_a_solver_got_faster_and_slower_and_fails_only_on_a_new_slow
     assert!(out.starts_with("machine "), "{out}");
     // The median rate, and the nodes the solver counts (the same on every commit).
     assert!(
-        out.contains("2 change(s) in 2 series over 18 commits (p-value 0.01, minimal change 20%)"),
+        out.contains(
+            "2 change(s) in 2 series over 18 commits (p-value 0.01, minimal change 20%, \
+             instruction counts 1%)"
+        ),
         "{out}"
     );
     // The slowdown lies after commit 12 (a prefix of its hash will do): exit 1.

@@ -354,7 +354,7 @@ fn the_same_history_gives_the_same_answers_from_sqlite_and_postgres() {
     let (code, _, err) = both(&lite, &pg, &["add", &first, "--commit", &sha(21)]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("DB: the history is at schema version 3"),
+        err.contains("DB: the history is at schema version 4"),
         "{err}"
     );
     let version: i64 = client
@@ -362,7 +362,7 @@ fn the_same_history_gives_the_same_answers_from_sqlite_and_postgres() {
         .unwrap()
         .get(0);
     let after: i64 = client.query_one(tables, &[]).unwrap().get(0);
-    assert_eq!((version, after), (3, before));
+    assert_eq!((version, after), (4, before));
 
     // A database that is not there, a server that is not there: the server's message, or
     // the client's, after the URL.

@@ -200,7 +200,7 @@ fn a_cmd_solver_is_refused_and_nothing_is_written() {
 }
 
 #[test]
-fn compare_gates_on_counts_and_the_history_refuses_them() {
+fn compare_gates_on_counts_and_the_history_records_them() {
     let Some(lib) = extra_turns() else {
         return;
     };
@@ -272,19 +272,61 @@ fn compare_gates_on_counts_and_the_history_refuses_them() {
     let (code, slower) = compare("a,slow");
     assert_eq!(code, Some(1), "{slower}");
     assert_eq!(slower["rows"][0]["verdict"], "slower");
-    // The history keeps no counts yet, and says so rather than record Valgrind's times.
+    // The history records the counts as series of their own: `a` under one commit, `slow`
+    // under the next (one run measured both builds side by side), and `history check`
+    // finds the step, a slowdown since the first commit.
+    let db = dir.path().join("h.sqlite");
+    let commits = [
+        "0123456789abcdef0123456789abcdef01234567",
+        "1123456789abcdef0123456789abcdef01234567",
+    ];
+    for (i, (taken, commit)) in [("a=mine", commits[0]), ("slow=mine", commits[1])]
+        .into_iter()
+        .enumerate()
+    {
+        let out = bench()
+            .args(["history", "add"])
+            .arg(&summary)
+            .args(["--strategy", taken, "--commit", commit])
+            .args(["--time", &(1_700_000_000 + i).to_string(), "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        let (code, _, stderr) = outcome(out);
+        assert_eq!(code, Some(0), "{stderr}");
+    }
     let out = bench()
-        .args(["history", "add"])
-        .arg(&summary)
-        .args([
-            "--commit",
-            "0123456789abcdef0123456789abcdef01234567",
-            "--db",
-        ])
-        .arg(dir.path().join("h.sqlite"))
+        .args(["history", "check", "--since", &commits[0][..7], "--db"])
+        .arg(&db)
         .output()
         .unwrap();
-    let (code, _, stderr) = outcome(out);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("counted instructions"), "{stderr}");
+    let (code, stdout, stderr) = outcome(out);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    let change = stdout
+        .lines()
+        .find(|l| l.contains(" mine ") && l.contains("instructions"))
+        .unwrap_or_else(|| panic!("no change of mine's instructions:\n{stdout}"));
+    assert!(change.contains("more"), "{change}");
+    assert!(stdout.contains("--measure instructions"), "{stdout}");
+    // Its comparison is not an A/B of times, and Valgrind's times are no reference.
+    let cmp = dir.path().join("cmp.json");
+    std::fs::write(&cmp, serde_json::to_string(&slower).unwrap()).unwrap();
+    for extra in [vec![cmp.clone()], vec![]] {
+        let out = bench()
+            .args(["history", "add"])
+            .arg(&summary)
+            .args(&extra)
+            .args(if extra.is_empty() {
+                vec!["--relative-to", "a"]
+            } else {
+                vec![]
+            })
+            .args(["--commit", commits[1], "--db"])
+            .arg(dir.path().join("other.sqlite"))
+            .output()
+            .unwrap();
+        let (code, _, stderr) = outcome(out);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains("counted instructions"), "{stderr}");
+    }
 }

@@ -35,6 +35,12 @@ pub struct Args {
     #[arg(long, value_name = "X%", default_value = "5%", value_parser = parse_threshold)]
     min_change: f64,
 
+    /// The smallest change of an instruction count per puzzle reported (`run --measure
+    /// instructions`): `1%` or `0.01`. Measured from the level of the last change, so a
+    /// creep of smaller steps is reported once it adds up to more.
+    #[arg(long, value_name = "X%", default_value = "1%", value_parser = parse_threshold)]
+    count_threshold: f64,
+
     /// Only the runs recorded for this branch (`history add --branch`).
     #[arg(long, value_name = "NAME")]
     branch: Option<String>,
@@ -55,6 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let knobs = Detection {
         p_value: args.p_value,
         min_change: args.min_change,
+        count_threshold: args.count_threshold,
         ..Detection::default()
     };
     // The store's errors name the database.

@@ -16,7 +16,8 @@ use super::DEFAULT_DB;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum Format {
-    /// Bencher Metric Format (JSON): throughput, latency, nodes, guesses, time-ratio.
+    /// Bencher Metric Format (JSON): throughput, latency, nodes, guesses, instructions,
+    /// time-ratio, relative-time.
     Bmf,
 }
 

@@ -37,6 +37,11 @@ pub struct Args {
     /// As `history check --min-change`: the smallest change of a series' mean shown.
     #[arg(long, value_name = "X%", default_value = "5%", value_parser = parse_threshold)]
     min_change: f64,
+
+    /// As `history check --count-threshold`: the smallest change of an instruction count
+    /// shown.
+    #[arg(long, value_name = "X%", default_value = "1%", value_parser = parse_threshold)]
+    count_threshold: f64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
@@ -51,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let knobs = Detection {
         p_value: args.p_value,
         min_change: args.min_change,
+        count_threshold: args.count_threshold,
         ..Detection::default()
     };
     let checked = check(&mut store, &knobs, args.branch.as_deref())?;

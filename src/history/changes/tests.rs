@@ -239,6 +239,45 @@ fn exact_series_report_every_change_of_value() {
     assert_eq!(changes[2].ratio(), f64::INFINITY);
 }
 
+#[test]
+fn a_creep_of_counts_under_the_threshold_is_reported_once_it_adds_up_past_it() {
+    // Ten steps of 0.5% each, a jitter of a few instructions in a million on every point
+    // (dlx's allocations): a change at every second step (1.005^2 past 1.01), measured
+    // from the last level.
+    let points: Vec<Point> = (0..11)
+        .map(|i| {
+            let jitter = if i % 2 == 0 { 1.0 + 4e-6 } else { 1.0 - 3e-6 };
+            Point::new(i, 1e6 * 1.005f64.powi(i as i32) * jitter)
+        })
+        .collect();
+    let changes = threshold_changes(&points, 0.01).unwrap();
+    let at: Vec<(usize, usize)> = changes.iter().map(|c| (c.before, c.after)).collect();
+    assert_eq!(at, [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]);
+    for c in &changes {
+        assert!(c.ratio() > 1.01 && c.ratio() < 1.0152, "{c:?}");
+        assert!(c.p_value.is_none());
+    }
+    // Each step on its own past a threshold below it; the jitter alone never.
+    assert_eq!(threshold_changes(&points, 0.004).unwrap().len(), 10);
+    let flat: Vec<Point> = points
+        .iter()
+        .map(|p| {
+            Point::new(
+                p.commit,
+                1e6 * p.value / 1e6 / 1.005f64.powi(p.commit as i32),
+            )
+        })
+        .collect();
+    assert!(threshold_changes(&flat, 0.0001).unwrap().is_empty());
+    // Down as up, and a series of one point or none has no change.
+    let down = [Point::new(0, 1e6), Point::new(1, 0.98e6)];
+    let changes = threshold_changes(&down, 0.01).unwrap();
+    assert_eq!(changes.len(), 1);
+    assert!(changes[0].ratio() < 1.0);
+    assert!(threshold_changes(&down[..1], 0.01).unwrap().is_empty());
+    assert!(threshold_changes(&[], 0.01).unwrap().is_empty());
+}
+
 mod oracle;
 
 /// Random series of every shape the detection meets: steps up and down, slow drifts, a
@@ -280,6 +319,7 @@ fn the_detection_agrees_with_the_first_one_to_the_last_bit_on_random_series() {
             p_value: 0.05,
             min_change: 0.0,
             seed: 7,
+            ..Detection::default()
         },
     ];
     for seed in 0..300u64 {

@@ -72,6 +72,7 @@ fn memory() -> Memory {
                     median_rate: rate * wobble(i) * if i < 20 { 1.0 } else { factor },
                     nodes: Some(nodes),
                     guesses: None,
+                    instructions: None,
                     times: times(),
                 },
             });
@@ -257,6 +258,7 @@ fn a_higher_relative_time_is_a_slowdown_in_a_series_of_its_own() {
                 median_rate: 20_000.0 / (drift * step),
                 nodes: None,
                 guesses: None,
+                instructions: None,
                 times: times(),
             },
         });

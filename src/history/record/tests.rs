@@ -131,6 +131,68 @@ fn summaries_that_cannot_be_placed_are_refused_naming_the_file() {
     assert!(err.contains("missing.json"), "{err}");
 }
 
+/// A counting run's summary of `./c.txt`: `fast`'s three searches counted 100, 200 and 400
+/// instructions, `other`'s `counted_other` of them.
+fn counting_report(counted_other: usize) -> SummaryReport {
+    let mut s = Summary::default();
+    for (strategy, counted) in [("fast", 3), ("other", counted_other)] {
+        let g = s.group("./c.txt", strategy);
+        for (i, n) in [100, 200, 400].into_iter().enumerate() {
+            s.add(
+                g,
+                &PuzzleResult {
+                    status: Status::Unique,
+                    solutions: Some(1),
+                    time_ns: Some(n * 1000),
+                    instructions: (i < counted).then_some(n),
+                    ..PuzzleResult::default()
+                },
+            );
+        }
+    }
+    s.set_identity("./c.txt", identity(0xabc));
+    SummaryReport {
+        metric: crate::results::Metric::Instructions,
+        ..SummaryReport::new(&s, (&Limits::default(), 1, None), 1, 1_000_000)
+    }
+}
+
+#[test]
+fn a_counting_run_is_recorded_with_its_counts_under_settings_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "s.json", &json(&counting_report(3)));
+    let runs = read_runs(std::slice::from_ref(&path)).unwrap();
+    let run = &runs[0];
+    assert!(
+        run.settings.ends_with("-j 1 --measure instructions"),
+        "{}",
+        run.settings
+    );
+    assert_eq!(run.rows[0].instructions, Some((700, 3)));
+    assert_eq!(run.rows[1].instructions, Some((700, 3)));
+    // A timed run's rows count none.
+    let timed = write(dir.path(), "t.json", &json(&report(true)));
+    let runs = read_runs(&[timed]).unwrap();
+    assert!(runs[0].rows.iter().all(|r| r.instructions.is_none()));
+    assert!(!runs[0].settings.contains("--measure"));
+    // A row whose searches were not all counted, or a reference of Valgrind's times: refused.
+    for (counted, relative_to, says) in [
+        (2, None, "other: 2 of 3 searches counted"),
+        (
+            3,
+            Some("fast"),
+            "--relative-to of a run that counted instructions",
+        ),
+    ] {
+        let path = write(dir.path(), "p.json", &json(&counting_report(counted)));
+        let err = read_runs_with(std::slice::from_ref(&path), &[], relative_to)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(&format!("{}: ", path.display())), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}
+
 /// A comparison JSON as `compare --format json` writes it, with one row.
 fn comparison(mode: &str, old: Option<&str>, ratio: Option<f64>) -> String {
     serde_json::json!({

@@ -29,6 +29,7 @@ fn row(corpus: CorpusKey, strategy: &str, median_rate: f64) -> RowRecord {
         searched: 9,
         nodes: Some((90, 9)),
         guesses: None,
+        instructions: Some((9_000_000_123, 9)),
         rate: median_rate * 0.8,
         median_rate,
         time_sum_ns: 1000,
@@ -75,10 +76,10 @@ fn a_new_store_is_made_at_the_current_version_and_opened_again_as_it_is() {
     assert!(!path.exists(), "reading a missing history makes none");
     let store = SqliteStore::open_or_create(&path).unwrap();
     assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(SCHEMA_VERSION, 3);
     drop(store);
     let mut again = SqliteStore::open(&path).unwrap();
-    assert_eq!(again.version().unwrap(), 2);
+    assert_eq!(again.version().unwrap(), 3);
     assert_eq!(again.commits().unwrap(), []);
     let rows: i64 = again
         .conn
@@ -103,7 +104,7 @@ fn a_store_of_a_future_version_is_refused_and_left_as_it_is() {
             err,
             StoreError::FutureVersion {
                 found: 7,
-                supported: 2,
+                supported: SCHEMA_VERSION,
                 ..
             }
         ),
@@ -229,6 +230,7 @@ fn runs_come_back_as_observations_with_commits_in_time_order() {
             nodes: Some((90, 9)),
             guesses: None,
             times: "HISTOGRAM".into(),
+            instructions: Some((9_000_000_123, 9)),
         }
     );
     assert_eq!(obs[1].commit, "aaaa");
@@ -453,35 +455,56 @@ fn relative_times_are_a_series_of_their_own_and_can_join_a_run_recorded_before()
 }
 
 #[test]
-fn a_history_of_version_1_is_migrated_keeping_its_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("h.sqlite");
-    let a = corpus("a.txt", "1:2:0000000000000003");
-    let mut store = SqliteStore::open_or_create(&path).unwrap();
-    store
-        .add(
-            &placed("aaaa", 100),
-            &[run("s.json", vec![row(a.clone(), "fast", 100.0)])],
-        )
-        .unwrap();
-    let before = store.observations().unwrap();
-    // What version 1 made: everything but the table of relative times.
-    store
-        .conn
-        .execute_batch("DROP TABLE relative; UPDATE schema_version SET version = 1")
-        .unwrap();
-    assert_eq!(store.version().unwrap(), 1);
-    drop(store);
-    let mut store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.version().unwrap(), 2);
-    assert_eq!(store.observations().unwrap(), before);
-    let mut next = run(
-        "t.json",
-        vec![row(a.clone(), "fast", 90.0), row(a.clone(), "mine", 40.0)],
-    );
-    next.relative.push(relative(a, "mine", "fast", 2.25));
-    assert_eq!(
-        store.add(&placed("bbbb", 200), &[next]).unwrap().relative,
-        1
-    );
+fn a_history_of_version_1_or_2_is_migrated_keeping_its_runs() {
+    // What each version made: version 2 had no instruction counts, version 1 no table of
+    // relative times either.
+    let undo = [
+        "ALTER TABLE rows DROP COLUMN instructions_sum; \
+         ALTER TABLE rows DROP COLUMN instructions_counted;",
+        "DROP TABLE relative;",
+    ];
+    for version in [2, 1] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.sqlite");
+        let a = corpus("a.txt", "1:2:0000000000000003");
+        let mut store = SqliteStore::open_or_create(&path).unwrap();
+        let timed = RowRecord {
+            instructions: None,
+            ..row(a.clone(), "fast", 100.0)
+        };
+        store
+            .add(&placed("aaaa", 100), &[run("s.json", vec![timed])])
+            .unwrap();
+        let before = store.observations().unwrap();
+        let undone = &undo[..(SCHEMA_VERSION - version) as usize];
+        store
+            .conn
+            .execute_batch(&format!(
+                "{} UPDATE schema_version SET version = {version}",
+                undone.join(" ")
+            ))
+            .unwrap();
+        assert_eq!(store.version().unwrap(), version);
+        drop(store);
+        let mut store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(store.observations().unwrap(), before);
+        let mut next = run(
+            "t.json",
+            vec![row(a.clone(), "fast", 90.0), row(a.clone(), "mine", 40.0)],
+        );
+        next.relative.push(relative(a, "mine", "fast", 2.25));
+        assert_eq!(
+            store.add(&placed("bbbb", 200), &[next]).unwrap().relative,
+            1
+        );
+        let counted = store.observations().unwrap();
+        assert!(counted.iter().any(|o| matches!(
+            o.measured,
+            Measured::Row {
+                instructions: Some((9_000_000_123, 9)),
+                ..
+            }
+        )));
+    }
 }
