@@ -6,17 +6,22 @@
 #                                         `cargo build --release`; needs cc and valgrind)
 #
 # Each of RUNS counting runs over CORPUS holds three copies of tests/solvers/backtrack.c's
-# `extra_turns`: `a` and `b`, two byte-identical copies of the library doing no extra work,
-# and `slow`, doing TURNS turns of a loop after each solve, TURNS chosen so that the loop
-# adds 2% to `a`'s summed instructions (the loop's cost per turn counted by hand first: a
-# run of 1000 turns against one of 0 on one puzzle). Per run:
+# `extra_turns` as a `lib:` solver: `a` and `b`, two byte-identical copies of the library
+# doing no extra work, and `slow`, doing TURNS turns of a loop after each solve, TURNS
+# chosen so that the loop adds 2% to `a`'s summed instructions (the loop's cost per turn
+# counted by hand first: a run of 1000 turns against one of 0 on one puzzle); and the same
+# three as `cmd:` solvers (tests/solvers/backtrack_cmd.c, its TURNS counted and chosen
+# alike): `ca` and `cb`, two byte-identical copies of the program, and `cslow`. Per run and
+# kind:
 #
-#   - `compare --between a,b`: must give instructions ratio exactly 1 and exit 0;
-#   - `compare --between a,slow`: must exit 1 (slower, past the 1% count threshold), and
-#     the summed counts' ratio (`throughput_ratio`) must be 1.02 within 0.001.
+#   - `compare --between a,b` (`ca,cb`): must give instructions ratio exactly 1 and exit 0;
+#   - `compare --between a,slow` (`ca,cslow`): must exit 1 (slower, past the 1% count
+#     threshold), and the summed counts' ratio (`throughput_ratio`) must be 1.02 within
+#     0.001.
 #
-# Then one counting run of `fast` alone over CORPUS, timed (the issue's bound: under a
-# minute for 1,000 puzzles). BUSY=N starts N spinning neighbours for the whole check.
+# Then one counting run each of `fast`, of `a` and of `ca` alone over CORPUS, timed (the
+# issue's bound: under a minute for 1,000 puzzles). BUSY=N starts N spinning neighbours
+# for the whole check.
 #
 # Environment: BENCH (default target/release/sudoku-bench), CORPUS (default
 # datasets/minimal.txt), BUSY (default 0).
@@ -43,43 +48,62 @@ done
 
 cc -O2 -shared -fPIC tests/solvers/backtrack.c -o "$work/a.so"
 cp "$work/a.so" "$work/b.so"
+cc -O2 tests/solvers/backtrack_cmd.c -o "$work/ca"
+cp "$work/ca" "$work/cb"
 lib() { echo "$1=lib:$work/$2:extra_turns"; }
+cmd() { echo "$1=cmd:$work/$2 ${3:-0}"; }
 # The value of column NAME of a CSV's rows of strategy S, summed.
 sum_of() {
     awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "instructions") c = i; next }
         $3 == s { t += $c } END { printf "%d\n", t }' "$1"
 }
 
-# A turn's cost, by hand: one puzzle, 0 and 1000 turns.
+# A turn's cost, by hand: one puzzle, 0 and 1000 turns; then TURNS for 2% of the base.
 awk '!/^#/ && n++ < 1' "$corpus" > "$work/one.txt"
 "$bench" run "$work/one.txt" --measure instructions -s none --solver "$(lib t0 a.so)" \
-    --solver "$(lib t1 a.so)" --solver-config t1=1000 -q -o "$work/one.csv"
-per_turn=$(awk -v a="$(sum_of "$work/one.csv" t0)" -v b="$(sum_of "$work/one.csv" t1)" \
-    'BEGIN { printf "%.3f\n", (b - a) / 1000 }')
-"$bench" run "$corpus" --measure instructions -s none --solver "$(lib a a.so)" -q -o "$work/base.csv"
-puzzles=$(awk -F, 'NR > 1 && $3 == "a" && $15 != ""' "$work/base.csv" | wc -l)
-base=$(sum_of "$work/base.csv" a)
-turns=$(awk -v s="$base" -v n="$puzzles" -v t="$per_turn" 'BEGIN { printf "%d\n", 0.02 * s / n / t + 0.5 }')
-echo "a turn costs $per_turn instructions; a: $base instructions over $puzzles puzzles; slow: $turns turns a call"
+    --solver "$(lib t1 a.so)" --solver-config t1=1000 --solver "$(cmd c0 ca 0)" \
+    --solver "$(cmd c1 ca 1000)" -q -o "$work/one.csv"
+"$bench" run "$corpus" --measure instructions -s none --solver "$(lib a a.so)" \
+    --solver "$(cmd ca ca)" -q -o "$work/base.csv"
+turns_for() { # BASE-STRATEGY ZERO ONE-THOUSAND
+    local per_turn base puzzles
+    per_turn=$(awk -v a="$(sum_of "$work/one.csv" "$2")" -v b="$(sum_of "$work/one.csv" "$3")" \
+        'BEGIN { printf "%.3f\n", (b - a) / 1000 }')
+    puzzles=$(awk -F, -v s="$1" 'NR > 1 && $3 == s && $15 != ""' "$work/base.csv" | wc -l)
+    base=$(sum_of "$work/base.csv" "$1")
+    echo "$1: a turn costs $per_turn instructions; $base instructions over $puzzles puzzles" >&2
+    awk -v s="$base" -v n="$puzzles" -v t="$per_turn" 'BEGIN { printf "%d\n", 0.02 * s / n / t + 0.5 }'
+}
+turns=$(turns_for a t0 t1)
+cturns=$(turns_for ca c0 c1)
+echo "slow: $turns turns a call; cslow: $cturns turns a request"
 
-identical=0 found=0 within=0
+declare -A identical=([lib]=0 [cmd]=0) found=([lib]=0 [cmd]=0) within=([lib]=0 [cmd]=0)
 for r in $(seq 1 "$runs"); do
     "$bench" run "$corpus" --measure instructions -s none --solver "$(lib a a.so)" \
         --solver "$(lib b b.so)" --solver "$(lib slow a.so)" --solver-config "slow=$turns" \
+        --solver "$(cmd ca ca)" --solver "$(cmd cb cb)" --solver "$(cmd cslow ca "$cturns")" \
         -q -o "$work/run.csv"
-    code_same=0 code_slow=0
-    "$bench" compare "$work/run.csv" --between a,b --format json > "$work/same.json" || code_same=$?
-    "$bench" compare "$work/run.csv" --between a,slow --format json > "$work/slow.json" || code_slow=$?
-    read -r same_ratio same_sum < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$work/same.json")
-    read -r slow_ratio slow_sum < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$work/slow.json")
-    [[ $code_same == 0 && $same_ratio == 1.0 && $same_sum == 1.0 ]] && identical=$((identical + 1))
-    [[ $code_slow == 1 ]] && found=$((found + 1))
-    python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - 1.02) <= 0.001 else 1)' "$slow_sum" \
-        && within=$((within + 1))
-    echo "run $r: a,b exit $code_same ratio $same_ratio (sums $same_sum); a,slow exit $code_slow ratio $slow_ratio (sums $slow_sum); load $(cut -d' ' -f1 /proc/loadavg)"
+    line="run $r:"
+    for kind in lib cmd; do
+        if [[ $kind == lib ]]; then same=a,b slow=a,slow; else same=ca,cb slow=ca,cslow; fi
+        code_same=0 code_slow=0
+        "$bench" compare "$work/run.csv" --between "$same" --format json > "$work/same.json" || code_same=$?
+        "$bench" compare "$work/run.csv" --between "$slow" --format json > "$work/slow.json" || code_slow=$?
+        read -r same_ratio same_sum < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$work/same.json")
+        read -r slow_ratio slow_sum < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$work/slow.json")
+        [[ $code_same == 0 && $same_ratio == 1.0 && $same_sum == 1.0 ]] && identical[$kind]=$((identical[$kind] + 1))
+        [[ $code_slow == 1 ]] && found[$kind]=$((found[$kind] + 1))
+        python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - 1.02) <= 0.001 else 1)' "$slow_sum" \
+            && within[$kind]=$((within[$kind] + 1))
+        line="$line $same exit $code_same ratio $same_ratio (sums $same_sum); $slow exit $code_slow ratio $slow_ratio (sums $slow_sum);"
+    done
+    echo "$line load $(cut -d' ' -f1 /proc/loadavg)"
 done
-echo "identical copies: ratio exactly 1 and exit 0 in $identical of $runs"
-echo "2% more instructions: exit 1 in $found of $runs; summed counts 1.02 within 0.001 in $within of $runs"
+for kind in lib cmd; do
+    echo "$kind: identical copies: ratio exactly 1 and exit 0 in ${identical[$kind]} of $runs"
+    echo "$kind: 2% more instructions: exit 1 in ${found[$kind]} of $runs; summed counts 1.02 within 0.001 in ${within[$kind]} of $runs"
+done
 
 start=$(date +%s.%N)
 "$bench" run "$corpus" --measure instructions -s fast -q -o "$work/fast.csv"
@@ -87,4 +111,7 @@ echo "fast, $(awk -F, 'NR > 1' "$work/fast.csv" | wc -l) puzzles counted in $(aw
 start=$(date +%s.%N)
 "$bench" run "$corpus" --measure instructions -s none --solver "$(lib a a.so)" -q -o "$work/lib.csv"
 echo "a lib: solver (backtrack.c), $(awk -F, 'NR > 1' "$work/lib.csv" | wc -l) puzzles counted in $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", e - s }') s"
+start=$(date +%s.%N)
+"$bench" run "$corpus" --measure instructions -s none --solver "$(cmd ca ca)" -q -o "$work/cmd.csv"
+echo "a cmd: solver (backtrack_cmd.c), $(awk -F, 'NR > 1' "$work/cmd.csv" | wc -l) puzzles counted in $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", e - s }') s"
 echo "$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}'), $(nproc) cores, $busy spinning neighbour(s), load average $(cut -d' ' -f1-3 /proc/loadavg), valgrind $(valgrind --version)"

@@ -30,6 +30,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// its isolated workers know to count and where to read.
 pub const OUT_DIR: &str = "SUDOKU_BENCH_CALLGRIND_DIR";
 
+/// The environment variable naming Valgrind's executable, set beside [`OUT_DIR`]: a `cmd:`
+/// solver's copies are started under it ([`command_prefix`]), and this process's callgrind
+/// does not trace into it (`--trace-children-skip`).
+pub const VALGRIND: &str = "SUDOKU_BENCH_VALGRIND";
+
 /// The file name callgrind is given (`--callgrind-out-file`), `%p` its process's id.
 pub const OUT_FILE: &str = "callgrind.out.%p";
 
@@ -140,6 +145,50 @@ impl Reader {
         self.pending.drain(..used);
         Some(count)
     }
+}
+
+/// How a `cmd:` solver's copy is started when this process counts ([`counting`]): this
+/// Valgrind, then these arguments, then the solver's command. The copy runs under a
+/// callgrind of its own, collecting from the start and dumping each time the program
+/// enters the C library's `read`: a copy that has answered a request and waits for the
+/// next one has just dumped what it executed since it last waited, that request's work
+/// alone. Its files go to [`OUT_DIR`] as `cmd.PID.N` ([`command_dump_prefix`]).
+/// `None` when this process does not count.
+pub fn command_prefix() -> Option<(PathBuf, Vec<std::ffi::OsString>)> {
+    if !counting() {
+        return None;
+    }
+    let valgrind = PathBuf::from(std::env::var_os(VALGRIND)?);
+    let mut out_file = std::ffi::OsString::from("--callgrind-out-file=");
+    out_file.push(PathBuf::from(std::env::var_os(OUT_DIR)?).join("cmd.%p"));
+    let args = [
+        "--tool=callgrind",
+        "-q",
+        "--dump-before=read",
+        // A script's interpreter (`#!`) and what a wrapper execs keep the process's id.
+        "--trace-children=yes",
+    ]
+    .into_iter()
+    .map(std::ffi::OsString::from)
+    .chain([out_file])
+    .collect();
+    Some((valgrind, args))
+}
+
+/// The directory and file-name prefix of the dumps of the `cmd:` copy whose process is
+/// `pid` ([`command_prefix`]), each file one dump, numbered from 1.
+pub fn command_dump_prefix(pid: u32) -> Option<(PathBuf, String)> {
+    Some((
+        PathBuf::from(std::env::var_os(OUT_DIR)?),
+        format!("cmd.{pid}."),
+    ))
+}
+
+/// The `totals:` of a file holding one dump (a `cmd:` copy's).
+pub fn dump_totals(text: &[u8]) -> Option<u64> {
+    let at = memchr::memmem::find(text, b"\ntotals: ")? + b"\ntotals: ".len();
+    let line = text[at..].split(|&b| b == b'\n').next()?;
+    std::str::from_utf8(line).ok()?.trim().split(' ').next()?.parse().ok()
 }
 
 /// In callgrind's output `text`, the `totals:` line of the part whose trigger is client

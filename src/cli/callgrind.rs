@@ -42,16 +42,20 @@ pub fn relaunch_needed(metric: Metric) -> anyhow::Result<bool> {
 /// Start this command again under callgrind, wait for it, and exit as it did. Its files
 /// go to a new directory of their own, removed after.
 pub fn relaunch() -> anyhow::Result<Exit> {
-    let found = Command::new("valgrind").arg("--version").output();
-    if !found.as_ref().is_ok_and(|o| o.status.success()) {
-        bail!(
+    let missing = || {
+        anyhow::anyhow!(
             "--measure instructions needs Valgrind, which was not found on PATH: install it \
              (Debian and Ubuntu: `apt-get install valgrind`)"
-        );
+        )
+    };
+    let valgrind = on_path("valgrind").ok_or_else(missing)?;
+    let found = Command::new(&valgrind).arg("--version").output();
+    if !found.as_ref().is_ok_and(|o| o.status.success()) {
+        return Err(missing());
     }
     let exe = std::env::current_exe().context("--measure instructions: finding this program")?;
     let dir = new_directory()?;
-    let status = run_child(&exe, &dir);
+    let status = run_child(&valgrind, &exe, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     let status = status?;
     Ok(match (status.code(), status.signal()) {
@@ -61,6 +65,17 @@ pub fn relaunch() -> anyhow::Result<Exit> {
         (None, Some(signal)) => Exit::Stopped(signal as usize),
         _ => Exit::Error,
     })
+}
+
+/// The first executable file named `name` in the directories of `PATH`, as a shell finds it.
+fn on_path(name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|path| {
+            std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
 }
 
 /// A directory that did not exist, made for this run alone (mkdtemp), in the temporary one.
@@ -78,10 +93,18 @@ fn new_directory() -> anyhow::Result<PathBuf> {
     Ok(PathBuf::from(OsString::from_vec(bytes)))
 }
 
-fn run_child(exe: &PathBuf, dir: &std::path::Path) -> anyhow::Result<std::process::ExitStatus> {
+fn run_child(
+    valgrind: &std::path::Path,
+    exe: &PathBuf,
+    dir: &std::path::Path,
+) -> anyhow::Result<std::process::ExitStatus> {
     let mut out_file = OsString::from("--callgrind-out-file=");
     out_file.push(dir.join(valgrind::OUT_FILE));
-    let mut command = Command::new("valgrind");
+    // A `cmd:` solver's copy is started under a callgrind of its own (`valgrind::VALGRIND`),
+    // which cannot run under this one.
+    let mut skip = OsString::from("--trace-children-skip=");
+    skip.push(valgrind);
+    let mut command = Command::new(valgrind);
     command
         .args([
             "--tool=callgrind",
@@ -95,9 +118,11 @@ fn run_child(exe: &PathBuf, dir: &std::path::Path) -> anyhow::Result<std::proces
             "--trace-children=yes",
         ])
         .arg(out_file)
+        .arg(skip)
         .arg(exe)
         .args(std::env::args_os().skip(1))
-        .env(valgrind::OUT_DIR, dir);
+        .env(valgrind::OUT_DIR, dir)
+        .env(valgrind::VALGRIND, valgrind);
     // In a process group of its own, the run gets each signal once, from here: one sent to
     // this process's group (a terminal's Ctrl-C, `timeout`, a CI job cancelled) would
     // otherwise reach it twice, and a second signal ends a run at once. Not when it may read

@@ -121,12 +121,6 @@ impl SolverArgs {
         self.solvers.is_empty()
     }
 
-    /// Whether a `--solver` is a `cmd:` one.
-    pub fn has_command(&self) -> bool {
-        (self.solvers.iter())
-            .any(|spec| sudoku_bench::foreign::Spec::parse(spec).is_ok_and(|s| s.kind == "cmd"))
-    }
-
     /// Every `--solver`, loaded, with its configuration and threading applied (a `cmd:`
     /// one's answers bounded by `timeout`), and what the pipe costs each `cmd:` one.
     pub fn load(

@@ -3,6 +3,7 @@
 //! without Valgrind; `.ci/run` installs it.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::foreign_lib::libraries;
@@ -164,26 +165,63 @@ fn only_the_call_is_counted_isolated_or_in_process() {
     }
 }
 
-#[test]
-fn a_cmd_solver_is_refused_and_nothing_is_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("run.csv");
-    let out = bench()
-        .args([
-            "run",
-            "--measure",
-            "instructions",
-            "--solver",
-            "s=cmd:cat",
-            "-o",
-        ])
-        .arg(&csv)
+/// tests/solvers/backtrack_cmd.c built, when Valgrind and a C compiler are there; else
+/// `None`, said.
+fn command_solver() -> Option<PathBuf> {
+    if !valgrind() || libraries().is_none() {
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("backtrack_cmd");
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/solvers/backtrack_cmd.c");
+    let out = Command::new("cc")
+        .args(["-O2", "-Wall", "-Wextra", "-Werror", source, "-o"])
+        .arg(&program)
         .output()
         .unwrap();
-    let (code, _, stderr) = outcome(out);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("cmd:"), "{stderr}");
-    assert!(!csv.exists());
+    assert!(
+        out.status.success(),
+        "cc {source}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(program)
+}
+
+#[test]
+fn a_cmd_solvers_requests_are_counted_each_alone() {
+    let Some(program) = command_solver() else {
+        return;
+    };
+    let spec = |name: &str, turns: &str| format!("{name}=cmd:{} {turns}", program.display());
+    let rows = counted(&[
+        "-s",
+        "none",
+        "--solver",
+        &spec("a", "0"),
+        "--solver",
+        &spec("b", "0"),
+        "--solver",
+        &spec("slow", "100000"),
+    ]);
+    let (a, b, slow) = (counts(&rows, "a"), counts(&rows, "b"), counts(&rows, "slow"));
+    // Two copies of one command count the same, puzzle for puzzle.
+    assert_eq!(a, b);
+    // The loop is the same work on every puzzle: each request's count holds it once,
+    // nothing of the start-up or of the requests around it (a few instructions apart at
+    // most: its argument moves the stack, and with it the C library's string routines).
+    let extra: Vec<u64> = a.iter().map(|(line, n)| slow[line] - n).collect();
+    assert!(extra[0] >= 400_000, "{extra:?}");
+    assert!(
+        extra.iter().all(|e| e.abs_diff(extra[0]) <= 32),
+        "{extra:?}"
+    );
+}
+
+#[test]
+fn a_time_budget_or_repeats_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("run.csv");
     // A time budget and repeats are refused alike (before Valgrind is looked for): a
     // count cut by the clock would follow the machine's load.
     for (option, value) in [("--timeout", "1s"), ("--repeat", "2")] {

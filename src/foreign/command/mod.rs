@@ -38,6 +38,7 @@
 //! does it too when sudoku-bench ends without dropping it (see `process`).
 
 mod answer;
+mod counted;
 pub(crate) mod guard;
 mod process;
 
@@ -46,6 +47,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use answer::{quote, Answer};
+use counted::Counter;
 use process::{Fault, Process};
 
 use super::StartError;
@@ -400,6 +402,9 @@ impl Strategy for CommandSolver {
             let mut dotted = [0u8; 81];
             puzzle.write_dotted(&mut dotted);
             copy.request(&mut self.request, &dotted, limits.max_solutions);
+            if let Some(counter) = &mut copy.counter {
+                counter.skip();
+            }
             let mut exchanged = None;
             let request = &self.request;
             let (_, cost) = clock.time(&mut || {
@@ -408,9 +413,16 @@ impl Strategy for CommandSolver {
                 failed(String::new())
             });
             // The time only: what a counting clock counts here is this side of the
-            // exchange, not the solver's process (`run --measure instructions` refuses
-            // `cmd:` solvers).
+            // exchange; the solver's process counts its own.
             let ns = cost.ns;
+            let answered = exchanged.as_ref().is_some_and(Result::is_ok);
+            let instructions = match &mut self.copy {
+                Some(Ok(Copy {
+                    counter: Some(counter),
+                    ..
+                })) if answered => counter.take(),
+                _ => None,
+            };
             let Some(Ok(copy)) = &self.copy else {
                 continue;
             };
@@ -420,7 +432,7 @@ impl Strategy for CommandSolver {
                 .and_then(|line| self.outcome(copy, &line, limits));
             let fault = match result {
                 Ok(outcome) => {
-                    out[i] = Some((outcome, Cost::of_ns(ns)));
+                    out[i] = Some((outcome, Cost { ns, instructions }));
                     continue;
                 }
                 Err(fault) => fault,
@@ -507,6 +519,8 @@ struct Copy {
     next_id: Option<u64>,
     /// The id of the request last sent, when it has ids.
     sent_id: Option<u64>,
+    /// Its instructions per request, when the run counts them.
+    counter: Option<Counter>,
 }
 
 impl Copy {
@@ -514,10 +528,12 @@ impl Copy {
     /// `timeout`: the copy, and whether it counts guesses. `Err`: what is wrong, as the end
     /// of a sentence that starts with the solver, and what the process used, now ended.
     fn first(process: Process, timeout: Option<Duration>) -> Result<(Copy, bool), (String, Usage)> {
+        let counter = Counter::of(process.id());
         let mut copy = Copy {
             process,
             next_id: None,
             sent_id: None,
+            counter,
         };
         let request = format!("{SOLVED} 1\n");
         let first = copy

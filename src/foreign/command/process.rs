@@ -14,6 +14,7 @@
 //! harness) the solver is started directly, dying with us through `PR_SET_PDEATHSIG`, which
 //! reaches it but not what it started.
 
+use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
@@ -77,16 +78,25 @@ pub(super) enum Fault {
 
 impl Process {
     /// Start `program` with `args`, its stdin and stdout piped to us, its stderr ours, its
-    /// address space bounded to `memory_limit` bytes.
+    /// address space bounded to `memory_limit` bytes; under Valgrind when this process
+    /// counts instructions ([`crate::valgrind::command_prefix`]).
     pub(super) fn start(
         solver: &Arc<str>,
         program: &str,
         args: &[String],
         memory_limit: Option<u64>,
     ) -> io::Result<Process> {
+        let (program, args): (OsString, Vec<OsString>) = match crate::valgrind::command_prefix() {
+            Some((valgrind, mut prefix)) => {
+                prefix.push(program.into());
+                prefix.extend(args.iter().map(OsString::from));
+                (valgrind.into_os_string(), prefix)
+            }
+            None => (program.into(), args.iter().map(OsString::from).collect()),
+        };
         #[cfg(target_os = "linux")]
         if role::serves_roles() {
-            return Process::start_guarded(solver, program, args, memory_limit);
+            return Process::start_guarded(solver, &program, &args, memory_limit);
         }
         let mut command = std::process::Command::new(program);
         command.args(args);
@@ -100,8 +110,8 @@ impl Process {
     #[cfg(target_os = "linux")]
     fn start_guarded(
         solver: &Arc<str>,
-        program: &str,
-        args: &[String],
+        program: &OsStr,
+        args: &[OsString],
         memory_limit: Option<u64>,
     ) -> io::Result<Process> {
         let (mut ours, theirs) = UnixStream::pair()?;
@@ -177,7 +187,6 @@ impl Process {
     }
 
     /// The operating system's number for the solver (not its guard).
-    #[cfg(test)]
     pub(super) fn id(&self) -> u32 {
         self.solver
     }
