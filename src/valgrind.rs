@@ -188,7 +188,13 @@ pub fn command_dump_prefix(pid: u32) -> Option<(PathBuf, String)> {
 pub fn dump_totals(text: &[u8]) -> Option<u64> {
     let at = memchr::memmem::find(text, b"\ntotals: ")? + b"\ntotals: ".len();
     let line = text[at..].split(|&b| b == b'\n').next()?;
-    std::str::from_utf8(line).ok()?.trim().split(' ').next()?.parse().ok()
+    std::str::from_utf8(line)
+        .ok()?
+        .trim()
+        .split(' ')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// In callgrind's output `text`, the `totals:` line of the part whose trigger is client

@@ -28,9 +28,10 @@
 #   GATE_COUNT       1: also count both builds' instructions in a second run (`run --measure
 #                    instructions`, under Valgrind: install it, `apt-get install valgrind`)
 #                    and fail on a count that grew past GATE_COUNT_THRESHOLD [1%], which a
-#                    busy runner cannot flip and which sees what times call inconclusive;
-#                    lib solvers only. Counting is slower than timing (Valgrind):
-#                    GATE_COUNT_CORPUS [GATE_CORPUS] can be a smaller file
+#                    busy runner cannot flip and which sees what times call inconclusive.
+#                    Counting is slower than timing (Valgrind): GATE_COUNT_CORPUS
+#                    [GATE_CORPUS] can be a smaller file. With GATE_HISTORY, the head's
+#                    counts are recorded too, as the strategy `head` (series `instructions`)
 #   GATE_OUT         where the run's CSV, summary and the verdicts go [perf-gate]
 #   GATE_HISTORY     a history (`history add --db`) to record the run and its comparison in,
 #                    under HEAD's commit; the comparison's `base -> head` series is the one
@@ -111,10 +112,9 @@ verdict json >"$out/verdict.json" || (( $? <= 1 ))
 cat "$out/verdict.md"
 
 if [[ ${GATE_COUNT:-0} == 1 ]]; then
-    [[ $kind == lib ]] || { echo "solver-gate.sh: GATE_COUNT=1 counts lib solvers only" >&2; exit 2; }
     counted=0
     "$bench" run "${GATE_COUNT_CORPUS:-$corpus}" -s none "${solvers[@]}" --measure instructions \
-        --timeout 0 --strict -q -o "$out/counted.csv" || counted=$?
+        --timeout 0 --strict -q -o "$out/counted.csv" --summary "$out/counted.json" || counted=$?
     (( counted == 0 )) || { echo "solver-gate.sh: the counting run exited $counted" >&2; exit "$counted"; }
     counted=0
     "$bench" compare "$out/counted.csv" --between base,head "${search[@]}" \
@@ -128,5 +128,10 @@ fi
 if [[ -n ${GATE_HISTORY:-} ]]; then
     "$bench" history add "$out/run.json" "$out/verdict.json" --commit "$head_sha" \
         --time "$(git show -s --format=%ct "$head_sha")" --db "$GATE_HISTORY"
+    if [[ ${GATE_COUNT:-0} == 1 ]]; then
+        # The head's counts alone: the base's belong to the base's commit.
+        "$bench" history add "$out/counted.json" --strategy head=head --commit "$head_sha" \
+            --time "$(git show -s --format=%ct "$head_sha")" --db "$GATE_HISTORY"
+    fi
 fi
 exit "$status"

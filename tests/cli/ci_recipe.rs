@@ -187,7 +187,9 @@ fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
     );
     let commits = commit_each(&repo, [source, more]);
     let quick = Path::new(ROOT).join("tests/fixtures/counting.txt");
+    let history = dir.path().join("h.sqlite");
     let env = [
+        ("GATE_HISTORY", history.to_str().unwrap()),
         ("GATE_COUNT", "1"),
         ("GATE_THRESHOLD", "1000%"),
         // The timed run's verdict does not count here: as little of it as will do.
@@ -198,6 +200,25 @@ fn the_solver_gate_fails_a_commit_with_more_instructions_when_it_counts() {
     let counted = std::fs::read_to_string(repo.join("perf-gate/counted.md")).unwrap();
     assert!(counted.contains("**slower**"), "{counted}");
     assert!(counted.contains("instructions ratio"), "{counted}");
+    // The head's counts are in the history, a series of their own.
+    let out = crate::bench()
+        .args(["history", "export", "--format", "bmf", "--db"])
+        .arg(&history)
+        .output()
+        .unwrap();
+    let (code, bmf, stderr) = outcome(out);
+    assert_eq!(code, Some(0), "{stderr}");
+    let bmf: serde_json::Value = serde_json::from_str(&bmf).unwrap();
+    let head = bmf
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(name, m)| name.contains("/head") && m.get("instructions").is_some())
+        .unwrap_or_else(|| panic!("no instructions of head: {bmf}"));
+    assert!(
+        head.1["instructions"]["value"].as_f64().unwrap() > 0.0,
+        "{bmf}"
+    );
     // (Identical counts passing is `instructions::compare_gates_on_counts_...`'s; a gate
     // that passes, the timed test's above: each gate here builds two commits.)
 }

@@ -204,7 +204,11 @@ fn a_cmd_solvers_requests_are_counted_each_alone() {
         "--solver",
         &spec("slow", "100000"),
     ]);
-    let (a, b, slow) = (counts(&rows, "a"), counts(&rows, "b"), counts(&rows, "slow"));
+    let (a, b, slow) = (
+        counts(&rows, "a"),
+        counts(&rows, "b"),
+        counts(&rows, "slow"),
+    );
     // Two copies of one command count the same, puzzle for puzzle.
     assert_eq!(a, b);
     // The loop is the same work on every puzzle: each request's count holds it once,
