@@ -88,6 +88,17 @@ pub fn counting() -> bool {
     *COUNTING.get_or_init(|| std::env::var_os(OUT_DIR).is_some() && running_on_valgrind())
 }
 
+/// Whether this machine's CPU has AVX-512 (`/proc/cpuinfo`'s flags), which Valgrind does not
+/// show the program it runs: solvers that pick their code at run time were then counted on
+/// another path than a timed run takes.
+pub fn hides_avx512() -> bool {
+    std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|info| {
+        info.lines()
+            .find(|l| l.starts_with("flags"))
+            .is_some_and(|l| l.split_whitespace().any(|f| f == "avx512f"))
+    })
+}
+
 /// Each dump's label, unique within the process.
 static NEXT_LABEL: AtomicU64 = AtomicU64::new(0);
 

@@ -452,10 +452,20 @@ impl Plan {
         }
         match report.metric {
             // Valgrind's times, which only say that it is slow: no warning about them.
-            Metric::Instructions if !self.quiet => eprintln!(
-                "counted: each solve's instructions are in the CSV's `instructions` column; \
-                 its times are Valgrind's, many times a real run's; compare judges the counts"
-            ),
+            Metric::Instructions if !self.quiet => {
+                eprintln!(
+                    "counted: each solve's instructions are in the CSV's `instructions` \
+                     column; its times are Valgrind's, many times a real run's; compare \
+                     judges the counts"
+                );
+                if sudoku_bench::valgrind::hides_avx512() {
+                    eprintln!(
+                        "counted without AVX-512: this CPU has it, Valgrind does not show it, \
+                         so a solver that picks its code at run time was counted on its AVX2 \
+                         or portable path"
+                    );
+                }
+            }
             Metric::Instructions => {}
             Metric::Time => super::warnings::numbers(report),
         }
