@@ -45,13 +45,23 @@ impl Counter {
             return None;
         }
         let (dir, prefix) = crate::valgrind::command_dump_prefix(pid)?;
-        Some(Counter {
+        Some(Counter::at(
             dir,
             prefix,
-            syscall: PathBuf::from(format!("/proc/{pid}/syscall")),
+            PathBuf::from(format!("/proc/{pid}/syscall")),
+        ))
+    }
+
+    /// The counter of the dumps named `prefix`N in `dir`, of the process whose state
+    /// `syscall` gives.
+    fn at(dir: PathBuf, prefix: String, syscall: PathBuf) -> Counter {
+        Counter {
+            dir,
+            prefix,
+            syscall,
             reading: format!("{} 0x0 ", libc::SYS_read),
             given_up: false,
-        })
+        }
     }
 
     /// Drop what the copy executed since the last take.
@@ -63,10 +73,9 @@ impl Counter {
     /// request; `None` when it did not come back to reading its stdin within [`SETTLE`]
     /// or dumped nothing.
     pub(super) fn take(&mut self) -> Option<u64> {
-        if self.given_up {
-            return None;
-        }
-        let waiting = self.settle();
+        // Given up on, its callgrind still dumps at each read: removed all the same, or a
+        // long run would fill the temporary directory.
+        let waiting = !self.given_up && self.settle();
         self.given_up = !waiting;
         let mut dumps = Vec::new();
         for entry in std::fs::read_dir(&self.dir).ok()?.flatten() {
@@ -100,5 +109,29 @@ impl Counter {
                 _ => return false,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_given_up_on_still_has_its_dumps_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let dump = |n: u32| dir.path().join(format!("cmd.7.{n}"));
+        let write = |n: u32| std::fs::write(dump(n), "events: Ir\ntotals: 5\n").unwrap();
+        // No such process: its state cannot be read, as when /proc refuses.
+        let syscall = dir.path().join("no-such-syscall");
+        let mut counter = Counter::at(dir.path().to_path_buf(), "cmd.7.".into(), syscall);
+        write(1);
+        assert_eq!(counter.take(), None);
+        assert!(counter.given_up);
+        assert!(!dump(1).exists());
+        // Later dumps go too, though no count is taken any more.
+        write(2);
+        write(3);
+        assert_eq!(counter.take(), None);
+        assert!(!dump(2).exists() && !dump(3).exists());
     }
 }
