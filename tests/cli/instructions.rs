@@ -193,6 +193,9 @@ fn a_cmd_solvers_requests_are_counted_each_alone() {
     let Some(program) = command_solver() else {
         return;
     };
+    let Some(lib) = extra_turns() else {
+        return;
+    };
     let spec = |name: &str, turns: &str| format!("{name}=cmd:{} {turns}", program.display());
     let rows = counted(&[
         "-s",
@@ -203,14 +206,26 @@ fn a_cmd_solvers_requests_are_counted_each_alone() {
         &spec("b", "0"),
         "--solver",
         &spec("slow", "100000"),
+        "--solver",
+        &lib("l"),
     ]);
-    let (a, b, slow) = (
+    let (a, b, slow, l) = (
         counts(&rows, "a"),
         counts(&rows, "b"),
         counts(&rows, "slow"),
+        counts(&rows, "l"),
     );
     // Two copies of one command count the same, puzzle for puzzle.
     assert_eq!(a, b);
+    // Each request's count is its own puzzle's: the same search as the library's call
+    // (whose counts differ by puzzle 20-fold), and the line read and written around it.
+    for (line, n) in &a {
+        let around = n.checked_sub(l[line]);
+        assert!(
+            around.is_some_and(|d| d < 10_000),
+            "line {line}: {a:?} {l:?}"
+        );
+    }
     // The loop is the same work on every puzzle: each request's count holds it once,
     // nothing of the start-up or of the requests around it (a few instructions apart at
     // most: its argument moves the stack, and with it the C library's string routines).
