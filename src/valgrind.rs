@@ -186,6 +186,38 @@ pub fn command_prefix() -> Option<(PathBuf, Vec<std::ffi::OsString>)> {
     Some((valgrind, args))
 }
 
+/// The first executable file named `name` in the directories of `PATH`, as a shell finds it.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|path| executable(path))
+}
+
+/// Whether `path` is a file that may be executed.
+fn executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// `Err` when `program` (a path, or a name looked for on `PATH`) is no executable file:
+/// under Valgrind ([`command_prefix`]), which would start and then say so itself, a
+/// missing solver would otherwise pass for one that does not speak the protocol.
+pub fn command_found(program: &str) -> std::io::Result<()> {
+    let found = if program.contains('/') {
+        executable(std::path::Path::new(program))
+    } else {
+        on_path(program).is_some()
+    };
+    if found {
+        return Ok(());
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        "no executable file of that name (looked for before starting it under Valgrind)",
+    ))
+}
+
 /// The directory and file-name prefix of the dumps of the `cmd:` copy whose process is
 /// `pid` ([`command_prefix`]), each file one dump, numbered from 1.
 pub fn command_dump_prefix(pid: u32) -> Option<(PathBuf, String)> {

@@ -48,7 +48,7 @@ pub fn relaunch() -> anyhow::Result<Exit> {
              (Debian and Ubuntu: `apt-get install valgrind`)"
         )
     };
-    let valgrind = on_path("valgrind").ok_or_else(missing)?;
+    let valgrind = valgrind::on_path("valgrind").ok_or_else(missing)?;
     let found = Command::new(&valgrind).arg("--version").output();
     if !found.as_ref().is_ok_and(|o| o.status.success()) {
         return Err(missing());
@@ -65,18 +65,6 @@ pub fn relaunch() -> anyhow::Result<Exit> {
         (None, Some(signal)) => Exit::Stopped(signal as usize),
         _ => Exit::Error,
     })
-}
-
-/// The first executable file named `name` in the directories of `PATH`, as a shell finds it.
-fn on_path(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(name))
-        .find(|path| {
-            std::fs::metadata(path)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
 }
 
 /// A directory that did not exist, made for this run alone (mkdtemp), in the temporary one.

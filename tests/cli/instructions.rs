@@ -238,6 +238,26 @@ fn a_cmd_solvers_requests_are_counted_each_alone() {
 }
 
 #[test]
+fn a_cmd_solver_that_is_not_there_cannot_be_started_as_in_a_timed_run() {
+    if !valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-solver");
+    let out = bench()
+        .args(COUNTING)
+        .args(["-q", "-s", "none", "--solver"])
+        .arg(format!("s=cmd:{}", missing.display()))
+        .output()
+        .unwrap();
+    let (code, _, stderr) = outcome(out);
+    assert_eq!(code, Some(2), "{stderr}");
+    // Not Valgrind's exit taken for a solver that does not speak the protocol.
+    assert!(stderr.contains("cannot start"), "{stderr}");
+    assert!(!stderr.contains("protocol"), "{stderr}");
+}
+
+#[test]
 fn a_time_budget_or_repeats_are_refused_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("run.csv");

@@ -88,6 +88,7 @@ impl Process {
     ) -> io::Result<Process> {
         let (program, args): (OsString, Vec<OsString>) = match crate::valgrind::command_prefix() {
             Some((valgrind, mut prefix)) => {
+                crate::valgrind::command_found(program)?;
                 prefix.push(program.into());
                 prefix.extend(args.iter().map(OsString::from));
                 (valgrind.into_os_string(), prefix)
