@@ -754,9 +754,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         if counted < searched {
             eprintln!(
                 "warning: {} of {searched} solves have no instruction count (callgrind's \
-                 file could not be read back, or a cmd: solver that does not read its stdin \
-                 through the C library's read() or did not wait for the next request within \
-                 10 s of answering): compare refuses a run with such rows",
+                 file could not be read back; or a cmd: solver that does not read its stdin \
+                 through the C library's read(), did not wait for the next request within 10 \
+                 s of answering, or whose /proc/PID/syscall cannot be read): compare refuses a \
+                 run with such rows",
                 searched - counted
             );
         }

@@ -18,20 +18,8 @@ pub(crate) fn libraries() -> Option<&'static (PathBuf, PathBuf, PathBuf)> {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("foreign_lib");
         std::fs::create_dir_all(&dir).unwrap();
         let build = |name: &str| {
-            let source = format!("{}/tests/solvers/{name}.c", env!("CARGO_MANIFEST_DIR"));
             let library = dir.join(format!("lib{name}.so"));
-            let out = Command::new("cc")
-                .args(["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"])
-                .arg(&source)
-                .arg("-o")
-                .arg(&library)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "cc {source}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            compile(name, &["-shared", "-fPIC"], &library);
             library
         };
         Some((build("backtrack"), build("wrong"), build("hostile")))
@@ -40,6 +28,24 @@ pub(crate) fn libraries() -> Option<&'static (PathBuf, PathBuf, PathBuf)> {
         say_skipped("no C compiler (cc): the lib: solver tests need one");
     }
     built.as_ref()
+}
+
+/// Compile tests/solvers/NAME.c with `flags` into `out` (warnings are errors).
+pub(crate) fn compile(name: &str, flags: &[&str], out: &Path) {
+    let source = format!("{}/tests/solvers/{name}.c", env!("CARGO_MANIFEST_DIR"));
+    let made = Command::new("cc")
+        .args(["-O2", "-Wall", "-Wextra", "-Werror"])
+        .args(flags)
+        .arg(&source)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "cc {source}: {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
 }
 
 fn solver(name: &str, library: &Path, symbol: Option<&str>) -> String {

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
-use crate::foreign_lib::libraries;
+use crate::foreign_lib::{compile, libraries};
 use crate::{bench, of, outcome, rows, say_skipped, Row};
 
 /// Whether Valgrind is installed, said once per test when it is not.
@@ -167,25 +168,19 @@ fn only_the_call_is_counted_isolated_or_in_process() {
 
 /// tests/solvers/backtrack_cmd.c built, when Valgrind and a C compiler are there; else
 /// `None`, said.
-fn command_solver() -> Option<PathBuf> {
+fn command_solver() -> Option<&'static PathBuf> {
     if !valgrind() || libraries().is_none() {
         return None;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions");
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("backtrack_cmd");
-    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/solvers/backtrack_cmd.c");
-    let out = Command::new("cc")
-        .args(["-O2", "-Wall", "-Wextra", "-Werror", source, "-o"])
-        .arg(&program)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "cc {source}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(program)
+    // Built once: tests running at once must not write the same file together.
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    Some(BUILT.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("instructions");
+        std::fs::create_dir_all(&dir).unwrap();
+        let program = dir.join("backtrack_cmd");
+        compile("backtrack_cmd", &[], &program);
+        program
+    }))
 }
 
 #[test]

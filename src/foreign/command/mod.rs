@@ -505,9 +505,11 @@ fn aborted(abort: Abort) -> Outcome {
 /// Fail the answered rows of `rows`: their answers may be other puzzles', for the reason
 /// `later` gives. Rows that failed already keep their own reason.
 fn distrust(rows: &mut [Option<(Outcome, Cost)>], later: &str) {
-    for (outcome, _) in rows.iter_mut().flatten() {
+    for (outcome, cost) in rows.iter_mut().flatten() {
         if outcome.aborted.is_none() {
             *outcome = failed(format!("its answer may be another puzzle's: {later}"));
+            // Its count may be another request's too.
+            cost.instructions = None;
         }
     }
 }

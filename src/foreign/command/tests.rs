@@ -480,3 +480,27 @@ fn an_interpreter_without_a_script_is_refused_at_once_naming_the_quotes() {
         assert!(CommandLine::parse(command).is_ok(), "{command}");
     }
 }
+
+#[test]
+fn rows_distrusted_after_their_batch_lose_their_answer_and_their_count() {
+    let answered = Outcome {
+        solutions: 1,
+        first: None,
+        nodes: 0,
+        guesses: 0,
+        aborted: None,
+    };
+    let cost = Cost {
+        ns: 5,
+        instructions: Some(7),
+    };
+    let mut rows = [Some((answered.clone(), cost)), None];
+    distrust(&mut rows, "later, it lagged");
+    let (outcome, cost) = rows[0].as_ref().unwrap();
+    assert!(
+        matches!(&outcome.aborted, Some(Abort::Failed(why)) if why.contains("later, it lagged")),
+        "{outcome:?}"
+    );
+    assert_eq!((cost.ns, cost.instructions), (5, None));
+    assert!(rows[1].is_none());
+}
