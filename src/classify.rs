@@ -5,7 +5,7 @@
 //!
 //! A solver from outside the crate is not trusted: a classifier given a reference solves
 //! every puzzle with it too and says where the two disagree ([`Classified::wrong`]), and
-//! [`Checked`] does the same for the searches of puzzle generation. Both apply the rule
+//! [`Refereed`] does the same for the searches of puzzle generation. Both apply the rule
 //! `run` applies ([`disagreement`]).
 
 use std::sync::{Arc, Mutex};
@@ -230,16 +230,16 @@ impl Classifier {
 /// for searches that are not of corpus lines (puzzle generation). It answers as the
 /// solver does, but as the reference does where they disagree, so that whatever asked
 /// ends as soon as it would have with the reference; the first wrong answer any copy
-/// meets is kept in a slot shared by the copies (see [`Checked::info`]), for the caller to
+/// meets is kept in a slot shared by the copies (see [`Refereed::info`]), for the caller to
 /// look at between its searches.
-pub struct Checked {
+pub struct Refereed {
     solver: Box<dyn Strategy>,
     reference: Box<dyn Strategy>,
     reference_name: String,
     wrong: Arc<Mutex<Option<String>>>,
 }
 
-impl Checked {
+impl Refereed {
     /// A strategy like `info`, checked against `reference`: each copy of it (one per
     /// worker) runs both; the first disagreement any of them meets is put in the slot
     /// returned, as `PUZZLE: why`.
@@ -251,7 +251,7 @@ impl Checked {
         let slot = Arc::clone(&wrong);
         let (solver, reference) = (info.clone(), reference.clone());
         let mut checked = StrategyInfo::new(info.name.clone(), move || {
-            Box::new(Checked {
+            Box::new(Refereed {
                 solver: solver.make(),
                 reference: reference.make(),
                 reference_name: reference.name.to_string(),
@@ -265,7 +265,7 @@ impl Checked {
     }
 }
 
-impl Strategy for Checked {
+impl Strategy for Refereed {
     fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
         let ours = self.solver.solve(puzzle, limits);
         let theirs = self.reference.solve(puzzle, limits);
@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn checked_answers_as_the_reference_where_they_disagree_and_keeps_the_first() {
-        let (info, wrong) = Checked::info(&foreign(false), fastest());
+        let (info, wrong) = Refereed::info(&foreign(false), fastest());
         let mut solver = info.make();
         let easy = Grid::parse(&TEXT.as_bytes()[..81]).unwrap();
         let unsolvable = Grid::parse(&TEXT.as_bytes()[164..245]).unwrap();

@@ -7,7 +7,7 @@
 //! stderr (the solver's fault, not the corpus's), its column not judged, and the exit is 1.
 //!
 //! [`Plan::new`] checks the arguments once; `run` then opens the corpora, checks each
-//! ([`Check::corpus`]) and says what it found ([`Tally::ending`]), which also chooses the
+//! ([`Check::corpus`]) and says what it found ([`CheckCounts::ending`]), which also chooses the
 //! exit.
 
 use std::io::{self, Write};
@@ -164,7 +164,7 @@ struct Check {
     out: io::BufWriter<io::StdoutLock<'static>>,
     chunk: Chunk,
     verdicts: Vec<Classified>,
-    tally: Tally,
+    tally: CheckCounts,
 }
 
 impl Check {
@@ -188,7 +188,7 @@ impl Check {
             out: io::BufWriter::new(io::stdout().lock()),
             chunk: Chunk::new(Lines::Entries),
             verdicts: Vec::new(),
-            tally: Tally::default(),
+            tally: CheckCounts::default(),
         })
     }
 
@@ -250,7 +250,7 @@ impl Check {
 
 /// What the check counted.
 #[derive(Debug, Default)]
-struct Tally {
+struct CheckCounts {
     puzzles: u64,
     faults: u64,
     /// Puzzles the solver answered wrongly (each said on stderr).
@@ -259,11 +259,11 @@ struct Tally {
     read_failures: u64,
 }
 
-impl Tally {
+impl CheckCounts {
     /// Say the last line and choose the exit: stopped by a signal (`interrupted`: it, and
     /// the puzzles not reached), failed to read a corpus, or found faults.
     fn ending(&self, plan: &Plan, interrupted: Option<(usize, String)>) -> Exit {
-        let Tally {
+        let CheckCounts {
             puzzles,
             faults,
             wrong,

@@ -25,7 +25,7 @@ use sudoku_bench::Grid;
 
 use super::args::{open_corpora, parse_one_strategy, parse_threads};
 use super::exit::Exit;
-use super::outputs::{self, Checked, CorpusWriter, Opened, Output};
+use super::outputs::{self, CheckedOutputs, CorpusWriter, Opened, Output};
 use super::progress::Progress;
 use super::signals;
 use super::solvers::{OneSolver, SolverArgs};
@@ -158,7 +158,7 @@ struct Plan {
     read_as: ReadAs,
     shard: Option<Shard>,
     /// --out, then --rejects.
-    files: Checked,
+    files: CheckedOutputs,
     dedupe: bool,
     canonical: bool,
     threads: usize,

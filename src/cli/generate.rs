@@ -29,7 +29,7 @@ use sudoku_bench::strategy::Limits;
 
 use super::args::{parse_one_strategy, parse_threads};
 use super::exit::Exit;
-use super::outputs::{self, Checked, CorpusWriter, Output};
+use super::outputs::{self, CheckedOutputs, CorpusWriter, Output};
 use super::progress::Progress;
 use super::signals;
 use super::solvers::{OneSolver, SolverArgs};
@@ -179,7 +179,7 @@ struct Plan {
     settings: GenerateSettings,
     format: OutFormat,
     /// --out.
-    file: Checked,
+    file: CheckedOutputs,
     /// The whole output's puzzles, and this part of them.
     count: u64,
     shard: Shard,
@@ -437,7 +437,7 @@ impl Writer {
     }
 }
 
-/// Where a checked solver's first wrong answer is kept (see [`classify::Checked`]).
+/// Where a checked solver's first wrong answer is kept (see [`classify::Refereed`]).
 type Wrong = std::sync::Mutex<Option<String>>;
 
 /// The first wrong answer kept in `wrong`, if any.
@@ -456,7 +456,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let plan = Plan::new(args)?;
     let (info, wrong) = match plan.solver.reference {
         Some(reference) => {
-            let (info, wrong) = classify::Checked::info(&plan.solver.info, reference);
+            let (info, wrong) = classify::Refereed::info(&plan.solver.info, reference);
             (info, Some(wrong))
         }
         None => (plan.solver.info.clone(), None),

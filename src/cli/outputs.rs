@@ -123,18 +123,18 @@ impl Opened {
     pub fn corpus(self) -> anyhow::Result<CorpusWriter> {
         const BUFFER: usize = 1 << 16;
         debug_assert!(self.staged.is_none(), "a corpus is not staged");
-        let sink = match Codec::from_extension(&self.path) {
+        let encoding = match Codec::from_extension(&self.path) {
             Some(codec) => {
                 let encoder = codec
                     .encoder(self.writer)
                     .with_context(|| format!("cannot write {} ({codec})", self.path.display()))?;
-                Sink::Compressed(codec, BufWriter::with_capacity(BUFFER, encoder))
+                Encoding::Compressed(codec, BufWriter::with_capacity(BUFFER, encoder))
             }
-            None => Sink::Plain(BufWriter::with_capacity(BUFFER, self.writer)),
+            None => Encoding::Plain(BufWriter::with_capacity(BUFFER, self.writer)),
         };
         Ok(CorpusWriter {
             path: self.path,
-            sink,
+            encoding,
         })
     }
 }
@@ -164,10 +164,10 @@ pub fn finish(outputs: Vec<Opened>) -> anyhow::Result<()> {
 pub struct CorpusWriter {
     /// The path written, for messages.
     pub path: PathBuf,
-    sink: Sink,
+    encoding: Encoding,
 }
 
-enum Sink {
+enum Encoding {
     Plain(BufWriter<Box<dyn Write + Send>>),
     Compressed(Codec, BufWriter<Encoder<Box<dyn Write + Send>>>),
 }
@@ -176,9 +176,9 @@ impl CorpusWriter {
     /// Write what is buffered and, for a compressed file, the format's trailer; the error
     /// names the file.
     pub fn finish(&mut self) -> anyhow::Result<()> {
-        let (result, codec) = match &mut self.sink {
-            Sink::Plain(out) => (out.flush(), None),
-            Sink::Compressed(codec, out) => (
+        let (result, codec) = match &mut self.encoding {
+            Encoding::Plain(out) => (out.flush(), None),
+            Encoding::Compressed(codec, out) => (
                 out.flush().and_then(|()| out.get_mut().finish()),
                 Some(*codec),
             ),
@@ -192,23 +192,23 @@ impl CorpusWriter {
 
 impl Write for CorpusWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.sink {
-            Sink::Plain(out) => out.write(buf),
-            Sink::Compressed(_, out) => out.write(buf),
+        match &mut self.encoding {
+            Encoding::Plain(out) => out.write(buf),
+            Encoding::Compressed(_, out) => out.write(buf),
         }
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.sink {
-            Sink::Plain(out) => out.write_all(buf),
-            Sink::Compressed(_, out) => out.write_all(buf),
+        match &mut self.encoding {
+            Encoding::Plain(out) => out.write_all(buf),
+            Encoding::Compressed(_, out) => out.write_all(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.sink {
-            Sink::Plain(out) => out.flush(),
-            Sink::Compressed(_, out) => out.flush(),
+        match &mut self.encoding {
+            Encoding::Plain(out) => out.flush(),
+            Encoding::Compressed(_, out) => out.flush(),
         }
     }
 }
@@ -257,7 +257,7 @@ impl Reads {
 
 /// Inputs and outputs found distinct; `create` makes the outputs.
 #[derive(Debug)]
-pub struct Checked {
+pub struct CheckedOutputs {
     reads: Reads,
     outputs: Vec<Output>,
     /// The inputs that are files, for the check made again on the opened outputs.
@@ -377,7 +377,7 @@ fn resolve_within(path: &Path, links: u32) -> PathBuf {
 
 /// Refuse, before any work, a corpus named twice, an output that is a corpus, and two
 /// outputs in one file or both on stdout (two formats in one stream).
-pub fn check(corpora: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+pub fn check(corpora: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<CheckedOutputs> {
     check_as(Reads::Corpora, corpora, outputs)
 }
 
@@ -387,7 +387,7 @@ pub fn check_runs(
     command: &'static str,
     runs: &[PathBuf],
     outputs: Vec<Output>,
-) -> anyhow::Result<Checked> {
+) -> anyhow::Result<CheckedOutputs> {
     check_as(Reads::Runs(command), runs, outputs)
 }
 
@@ -396,11 +396,15 @@ pub fn check_history(
     command: &'static str,
     db: &Path,
     outputs: Vec<Output>,
-) -> anyhow::Result<Checked> {
+) -> anyhow::Result<CheckedOutputs> {
     check_as(Reads::History(command), &[db.to_path_buf()], outputs)
 }
 
-fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::Result<Checked> {
+fn check_as(
+    reads: Reads,
+    inputs: &[PathBuf],
+    outputs: Vec<Output>,
+) -> anyhow::Result<CheckedOutputs> {
     let input_ids: Vec<(&PathBuf, Option<Identity>)> =
         inputs.iter().map(|p| (p, Identity::input(p))).collect();
     for (i, (path, id)) in input_ids.iter().enumerate() {
@@ -469,7 +473,7 @@ fn check_as(reads: Reads, inputs: &[PathBuf], outputs: Vec<Output>) -> anyhow::R
         .into_iter()
         .filter_map(|(path, id)| id.map(|id| (path.clone(), id)))
         .collect();
-    Ok(Checked {
+    Ok(CheckedOutputs {
         reads,
         outputs,
         inputs,
@@ -554,7 +558,7 @@ pub fn check_reading_twice(
     command: &'static str,
     runs: &[PathBuf],
     outputs: Vec<Output>,
-) -> anyhow::Result<Checked> {
+) -> anyhow::Result<CheckedOutputs> {
     let mut seen = Vec::new();
     let once: Vec<PathBuf> = runs
         .iter()
@@ -571,7 +575,7 @@ pub fn check_reading_twice(
     check_runs(command, &once, outputs)
 }
 
-impl Checked {
+impl CheckedOutputs {
     /// Create every output, or none. An existing named output is opened without being
     /// emptied; only once every output is open, and the opened files are found distinct from
     /// each other and from the inputs (by device and inode: what the names said is checked

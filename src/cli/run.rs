@@ -25,7 +25,7 @@ use sudoku_bench::summary::{PipeCost, Summary, SummaryReport};
 use super::args::{open_corpora, parse_threads, strategy_named};
 use super::callgrind;
 use super::exit::Exit;
-use super::outputs::{self, Checked, Opened, Output};
+use super::outputs::{self, CheckedOutputs, Opened, Output};
 use super::progress::Progress;
 use super::resume;
 use super::signals;
@@ -268,7 +268,7 @@ struct Plan {
     here: PathBuf,
     /// The outputs to create, checked against the corpora and each other: the CSV (unless
     /// resumed, when resume opens it), the summary and the report, in that order.
-    files: Checked,
+    files: CheckedOutputs,
     summary: SummaryArgs,
     /// Whether `--report` asks for a report.
     report: bool,
@@ -565,7 +565,7 @@ fn check_report_source(args: &Args) -> anyhow::Result<()> {
 
 /// Every output `args` names (or the CSV's default name), checked against the corpora and
 /// each other; a resumed CSV is checked with them but left out of those to create.
-fn check_outputs(args: &Args) -> anyhow::Result<Checked> {
+fn check_outputs(args: &Args) -> anyhow::Result<CheckedOutputs> {
     let csv = match &args.out {
         Some(path) => Output::named("--out", path),
         None => Output::default_name("--out", default_out_path()),

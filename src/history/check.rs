@@ -70,7 +70,7 @@ pub struct Change {
     pub before: String,
     /// The first commit after it.
     pub after: String,
-    /// The after commit's place in the order of [`Checked::commits`].
+    /// The after commit's place in the order of [`Findings::commits`].
     pub after_index: usize,
     /// The change point, with the means on either side.
     pub point: ChangePoint,
@@ -119,7 +119,7 @@ pub struct Series {
 
 /// What a check found.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Checked {
+pub struct Findings {
     /// Every recorded commit, in order.
     pub commits: Vec<CommitRecord>,
     /// Series examined.
@@ -130,9 +130,9 @@ pub struct Checked {
     pub points: SeriesPoints,
 }
 
-impl Checked {
+impl Findings {
     /// The slowdowns whose range ends after the commit at `at` (its place in
-    /// [`Checked::commits`]): those that may lie in the commits since it.
+    /// [`Findings::commits`]): those that may lie in the commits since it.
     pub fn slowdowns_since(&self, at: usize) -> usize {
         self.changes
             .iter()
@@ -181,7 +181,7 @@ pub fn check(
     store: &mut dyn HistoryStore,
     knobs: &Detection,
     branch: Option<&str>,
-) -> Result<Checked, CheckError> {
+) -> Result<Findings, CheckError> {
     let Series { commits, points } = series(store, branch)?;
     let mut changes = Vec::new();
     for ((key, measure), points) in &points {
@@ -201,7 +201,7 @@ pub fn check(
             point,
         }));
     }
-    Ok(Checked {
+    Ok(Findings {
         commits,
         series: points.len(),
         changes,

@@ -23,7 +23,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use crate::machine::Machine;
 
-pub use check::{check, series, Change, CheckError, Checked, Measure, Series};
+pub use check::{check, series, Change, CheckError, Findings, Measure, Series};
 pub use db::Db;
 pub use record::{read_runs, read_runs_taking, read_runs_with, PlaceError, Taken};
 pub use sqlite::SqliteStore;

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::history::changes::Detection;
-use crate::history::{Change, Checked, Measure};
+use crate::history::{Change, Findings, Measure};
 use crate::render::table::{aligned_table, rate};
 
 /// Digits of a commit's hash shown.
@@ -95,9 +95,9 @@ pub(crate) fn change(c: &Change) -> String {
 }
 
 /// The report of `checked`, found with `knobs`; with `since` (a commit's place in
-/// [`Checked::commits`]), the changes after it are marked and the slowdowns among them
+/// [`Findings::commits`]), the changes after it are marked and the slowdowns among them
 /// counted.
-pub fn changes_text(checked: &Checked, knobs: &Detection, since: Option<usize>) -> String {
+pub fn changes_text(checked: &Findings, knobs: &Detection, since: Option<usize>) -> String {
     let mut out = String::new();
     let mut head = CHANGE_HEAD.to_vec();
     if since.is_some() {
@@ -145,13 +145,13 @@ mod tests {
     use crate::history::changes::ChangePoint;
     use crate::history::store::{CommitRecord, CorpusKey, SeriesKey};
 
-    fn checked(before: &str, after: &str) -> Checked {
+    fn checked(before: &str, after: &str) -> Findings {
         let commit = |c: &str| CommitRecord {
             commit: c.to_string(),
             time: 0,
             branch: None,
         };
-        Checked {
+        Findings {
             commits: vec![commit(before), commit(after)],
             series: 3,
             changes: vec![Change {

@@ -12,7 +12,7 @@ use super::plot::{Axis, Chart, Mark};
 use crate::history::changes::{Detection, Point};
 use crate::history::median::CONFIDENCE;
 use crate::history::store::SeriesKey;
-use crate::history::{shown_time, Change, Checked, Measure};
+use crate::history::{shown_time, Change, Findings, Measure};
 
 /// Characters of a commit's hash on the x axis: as `git log --oneline` shows it.
 const AXIS_SHA: usize = 7;
@@ -25,13 +25,13 @@ const FASTER: usize = 2;
 /// Where commits go on the x axis: those with a point in some series, in the series'
 /// order, one position each.
 struct Commits {
-    /// A commit's place in [`Checked::commits`] to its x.
+    /// A commit's place in [`Findings::commits`] to its x.
     x: BTreeMap<usize, f64>,
     names: Vec<String>,
 }
 
 impl Commits {
-    fn of(checked: &Checked) -> Commits {
+    fn of(checked: &Findings) -> Commits {
         let used: BTreeSet<usize> = checked
             .points
             .values()
@@ -111,7 +111,7 @@ fn short_axis(commit: &str) -> String {
 type ByCorpus<'a> = BTreeMap<&'a str, Vec<(&'a SeriesKey, Measure)>>;
 
 /// The page of `checked` (found with `knobs`), read from the history `source`.
-pub fn history_page(checked: &Checked, knobs: &Detection, source: &str) -> String {
+pub fn history_page(checked: &Findings, knobs: &Detection, source: &str) -> String {
     let mut page = Page::new("sudoku-bench history");
     let commits = Commits::of(checked);
     let used: Vec<usize> = commits.x.keys().copied().collect();
@@ -258,7 +258,7 @@ mod tests {
 
     /// 12 commits, `fast` 20% slower from commit 6, its nodes fewer from commit 9, an A/B
     /// ratio at every other commit; commit 11 recorded but for another branch (no point).
-    fn checked() -> Checked {
+    fn checked() -> Findings {
         let mut points = BTreeMap::new();
         let rate: Vec<Point> = (0..11)
             .map(|i| {
@@ -298,7 +298,7 @@ mod tests {
                 p_value,
             },
         };
-        Checked {
+        Findings {
             commits: (0..12)
                 .map(|i| CommitRecord {
                     commit: sha(i),

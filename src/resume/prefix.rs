@@ -21,7 +21,7 @@ use crate::rng::splitmix64;
 /// Lines of one corpus that have rows, in order: how many, the last, and a hash of them
 /// all, which tells the same count of other lines apart without keeping every line.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Tally {
+pub(crate) struct LineTally {
     /// How many lines.
     pub(crate) lines: u64,
     /// The last one (0: none).
@@ -29,7 +29,7 @@ pub(crate) struct Tally {
     hash: u64,
 }
 
-impl Tally {
+impl LineTally {
     /// Count `line`, which comes after every line counted so far.
     pub(crate) fn add(&mut self, line: u64) {
         self.lines += 1;
@@ -56,7 +56,7 @@ pub(crate) struct Reread<'a, 'c> {
     corpora: &'a [Source<'c>],
     /// The lines of each corpus before the one being read: the whole part (or why it could
     /// not be read to the end).
-    read: Vec<Result<Tally, ResumeError>>,
+    read: Vec<Result<LineTally, ResumeError>>,
     /// The corpus being read.
     reading: Option<Reading>,
 }
@@ -141,7 +141,7 @@ impl<'a, 'c> Reread<'a, 'c> {
     /// `last`.
     pub(crate) fn finish(
         mut self,
-        kept: &[Tally],
+        kept: &[LineTally],
         last: Option<(usize, u64)>,
     ) -> Result<bool, ResumeError> {
         let Some((last, line)) = last else {
@@ -193,7 +193,7 @@ struct Cursor {
     /// The record of `chunk` at hand.
     next: usize,
     /// The lines passed.
-    tally: Tally,
+    tally: LineTally,
 }
 
 impl Cursor {
@@ -227,7 +227,7 @@ impl Cursor {
             csv: csv.to_path_buf(),
             chunk: Chunk::new(Keep::Entries),
             next: 0,
-            tally: Tally::default(),
+            tally: LineTally::default(),
         })
     }
 
@@ -268,7 +268,7 @@ impl Cursor {
     }
 
     /// The lines of the part up to `upto` (`None`: all of them), and whether any follows.
-    fn finish(mut self, upto: Option<u64>) -> Result<(Tally, bool), ResumeError> {
+    fn finish(mut self, upto: Option<u64>) -> Result<(LineTally, bool), ResumeError> {
         while let Some(at) = self.current()?.map(|r| r.line) {
             if upto.is_some_and(|line| at > line) {
                 return Ok((self.tally, true));
@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn tallies_of_other_lines_differ_even_with_the_same_count() {
         let of = |lines: &[u64]| {
-            let mut t = Tally::default();
+            let mut t = LineTally::default();
             lines.iter().for_each(|l| t.add(*l));
             t
         };

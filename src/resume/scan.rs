@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::error::ResumeError;
 use super::lines::Source;
-use super::prefix::{KeptRow, Reread, Tally};
+use super::prefix::{KeptRow, LineTally, Reread};
 use crate::results::csv::{ends_in_line_break, CsvError, CsvRow, RowReader, COLUMNS};
 use crate::results::{PuzzleResult, Status};
 use crate::summary::Summary;
@@ -29,7 +29,7 @@ pub(crate) struct Scan {
     /// The last whole line: (index of its corpus, line).
     pub(crate) last: Option<(usize, u64)>,
     /// The lines with rows, of each corpus.
-    pub(crate) kept: Vec<Tally>,
+    pub(crate) kept: Vec<LineTally>,
     /// Whether the part of the last kept line's corpus holds lines after it.
     pub(crate) lines_after: bool,
 }
@@ -63,7 +63,7 @@ pub(crate) fn scan(
             rows: 0,
             dropped: 0,
             last: None,
-            kept: vec![Tally::default(); corpora.len()],
+            kept: vec![LineTally::default(); corpora.len()],
             lines_after: false,
         },
         pending: None,

@@ -8,7 +8,7 @@ mod export;
 mod report;
 
 use clap::Subcommand;
-use sudoku_bench::history::check::Checked;
+use sudoku_bench::history::check::Findings;
 
 use super::exit::Exit;
 
@@ -39,7 +39,7 @@ enum Command {
 /// Refuse `checked` when it holds no run (of `branch`, when given) in the history `db`:
 /// `report` would draw nothing, and `check` would pass a gate it looked at nothing for (a
 /// mistyped `--branch` says "no slowdown").
-fn refuse_no_runs(checked: &Checked, db: &str, branch: Option<&str>) -> anyhow::Result<()> {
+fn refuse_no_runs(checked: &Findings, db: &str, branch: Option<&str>) -> anyhow::Result<()> {
     if !checked.points.is_empty() {
         return Ok(());
     }
