@@ -171,7 +171,7 @@ pub fn command_prefix() -> Option<(PathBuf, Vec<std::ffi::OsString>)> {
     }
     let valgrind = PathBuf::from(std::env::var_os(VALGRIND)?);
     let mut out_file = std::ffi::OsString::from("--callgrind-out-file=");
-    out_file.push(PathBuf::from(std::env::var_os(OUT_DIR)?).join("cmd.%p"));
+    out_file.push(PathBuf::from(std::env::var_os(OUT_DIR)?).join(format!("{COMMAND_DUMPS}%p")));
     let args = [
         "--tool=callgrind",
         "-q",
@@ -218,20 +218,28 @@ pub fn command_found(program: &str) -> std::io::Result<()> {
     ))
 }
 
+/// How the dump files of a `cmd:` copy begin, before `PID.N` ([`command_prefix`]).
+const COMMAND_DUMPS: &str = "cmd.";
+
 /// The directory and file-name prefix of the dumps of the `cmd:` copy whose process is
 /// `pid` ([`command_prefix`]), each file one dump, numbered from 1.
 pub fn command_dump_prefix(pid: u32) -> Option<(PathBuf, String)> {
     Some((
         PathBuf::from(std::env::var_os(OUT_DIR)?),
-        format!("cmd.{pid}."),
+        format!("{COMMAND_DUMPS}{pid}."),
     ))
 }
 
 /// The `totals:` of a file holding one dump (a `cmd:` copy's).
 pub fn dump_totals(text: &[u8]) -> Option<u64> {
     let at = memchr::memmem::find(text, b"\ntotals: ")? + b"\ntotals: ".len();
-    let line = text[at..].split(|&b| b == b'\n').next()?;
-    std::str::from_utf8(line)
+    first_count(text[at..].split(|&b| b == b'\n').next()?)
+}
+
+/// The instructions of what follows `totals: ` on its line.
+fn first_count(counts: &[u8]) -> Option<u64> {
+    // Several events would be several numbers; only instructions are collected.
+    std::str::from_utf8(counts)
         .ok()?
         .trim()
         .split(' ')
@@ -254,10 +262,8 @@ fn totals_after(text: &[u8], label: &str) -> Option<(u64, usize)> {
         if line.starts_with(b"part:") {
             return None;
         }
-        if let Some(n) = line.strip_prefix(b"totals: ") {
-            let n = std::str::from_utf8(n).ok()?.trim();
-            // Several events would be several numbers; only instructions are collected.
-            return Some((n.split(' ').next()?.parse().ok()?, at));
+        if let Some(counts) = line.strip_prefix(b"totals: ") {
+            return Some((first_count(counts)?, at));
         }
     }
     None

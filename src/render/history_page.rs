@@ -136,9 +136,9 @@ pub fn history_page(checked: &Findings, knobs: &Detection, source: &str) -> Stri
         "A median rate's whisker is the {}% interval of its run's median solve time, from \
          the order statistics of the run's time histogram (no distribution assumed); an \
          in-run A/B ratio's is the bootstrap interval recorded with it; a time relative to \
-         a reference strategy of the same run has none, nor has an instruction count. A shaded band spans \
-         a change point's commit range, from the last commit before it to the first after; \
-         node and guess changes are in the tables.",
+         a reference strategy of the same run has none, nor has an instruction count. A \
+         shaded band spans a change point's commit range, from the last commit before it to \
+         the first after; node and guess changes are in the tables.",
         CONFIDENCE * 100.0
     ));
 

@@ -80,16 +80,15 @@ impl Counter {
         let mut dumps = Vec::new();
         for entry in std::fs::read_dir(&self.dir).ok()?.flatten() {
             let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if let Some(n) = name.strip_prefix(&self.prefix) {
-                if let Ok(n) = n.parse::<u64>() {
-                    dumps.push((n, entry.path()));
-                }
+            let numbered = (name.to_string_lossy().strip_prefix(&self.prefix))
+                .is_some_and(|n| n.parse::<u64>().is_ok());
+            if numbered {
+                dumps.push(entry.path());
             }
         }
         // Every dump is removed, read or not: none may count for the next request.
         let mut sum = Some(0u64);
-        for (_, path) in &dumps {
+        for path in &dumps {
             let counted = std::fs::read(path)
                 .ok()
                 .and_then(|text| crate::valgrind::dump_totals(&text));

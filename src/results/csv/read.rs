@@ -460,7 +460,6 @@ impl<R: Read> Iterator for RowReader<R> {
     }
 }
 
-/// A status and a count of solutions that `run` cannot have written together.
 /// An instruction count where `run` writes none (a row with no time: nothing was solved), or
 /// one no solve executes: none (every call executes some) or past `i64::MAX`, where the
 /// isolated worker's mark for "not counted" lies.
@@ -477,6 +476,7 @@ fn check_instructions(row: &CsvRow) -> Result<(), String> {
     }
 }
 
+/// A status and a count of solutions that `run` cannot have written together.
 fn check_counts(row: &CsvRow) -> Result<(), String> {
     let (Some(status), Some(n)) = (row.status, row.solutions) else {
         return Ok(());
