@@ -83,6 +83,10 @@ turns=$(turns_for a t0 t1)
 cturns=$(turns_for ca c0 c1)
 echo "slow: $turns turns a call; cslow: $cturns turns a request"
 
+# A comparison JSON's first row: its ratio (geometric mean) and its summed counts' ratio.
+ratios() {
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$1"
+}
 declare -A identical=([lib]=0 [cmd]=0) found=([lib]=0 [cmd]=0) within=([lib]=0 [cmd]=0)
 for r in $(seq 1 "$runs"); do
     "$bench" run "$corpus" --measure instructions -s none --solver "$(lib a a.so)" \
@@ -95,8 +99,8 @@ for r in $(seq 1 "$runs"); do
         code_same=0 code_slow=0
         "$bench" compare "$work/run.csv" --between "$same" --format json > "$work/same.json" || code_same=$?
         "$bench" compare "$work/run.csv" --between "$slow" --format json > "$work/slow.json" || code_slow=$?
-        read -r same_ratio same_sum < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$work/same.json")
-        read -r slow_ratio slow_sum < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; print(repr(r["time_ratio"]), repr(r["throughput_ratio"]))' "$work/slow.json")
+        read -r same_ratio same_sum < <(ratios "$work/same.json")
+        read -r slow_ratio slow_sum < <(ratios "$work/slow.json")
         [[ $code_same == 0 && $same_ratio == 1.0 && $same_sum == 1.0 ]] && identical[$kind]=$((identical[$kind] + 1))
         [[ $code_slow == 1 ]] && found[$kind]=$((found[$kind] + 1))
         python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - 1.02) <= 0.001 else 1)' "$slow_sum" \
