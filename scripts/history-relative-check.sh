@@ -22,8 +22,8 @@
 #
 # Environment: BENCH (default target/release/sudoku-bench, built already), TOP1465 (default
 # ../shared/datasets/puzzles3_magictour_top1465, read only), PUZZLES (the slice's length,
-# default 80), CHUNK (the run's --chunk-size, default 16: how often the strategies take
-# turns; 1 pairs every puzzle's solves in time), OUT (a directory to keep the histories and summaries in; default a temporary
+# default 80), CHUNK (the run's --chunk-size, default 1: the strategies take turns every
+# puzzle, so each puzzle's solves are paired in time; 16 was the default before), OUT (a directory to keep the histories and summaries in; default a temporary
 # one, removed). Needs cc. About 1-2 s a run on a 2-core machine: 12 runs a try.
 set -euo pipefail
 
@@ -62,12 +62,12 @@ for t in $(seq 1 "$tries"); do
         extra=0
         (( i >= 6 )) && extra=10
         summary="$work/try$t-$i.json"
-        # --chunk-size (CHUNK, 16): the three strategies take turns every 16 puzzles, so a
+        # --chunk-size (CHUNK, 1): the strategies take turns every puzzle, so a
         # neighbour's burst falls on all of them; --repeat 3 keeps each puzzle's fastest
         # of three solves, leaving out most preemptions.
         "$bench" run "$work/top.txt" -s fast --solver "r=lib:$work/backtrack.so" \
             --solver "b=lib:$work/backtrack.so" --solver "c=lib:$work/backtrack.so" \
-            --solver-config "b=$extra" --chunk-size "${CHUNK:-16}" --repeat 3 -j 1 -q -o "$work/run.csv" \
+            --solver-config "b=$extra" --chunk-size "${CHUNK:-1}" --repeat 3 -j 1 -q -o "$work/run.csv" \
             --summary "$summary" 2>/dev/null
         "$bench" compare "$work/run.csv" --between r,b --between r,c --format json \
             > "$work/try$t-$i-ab.json" 2>/dev/null || (( $? == 1 ))
