@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::load::{self, CorpusRows, Sample, Samples};
+use super::pair::Rows;
 use super::{
     pair, puzzle_times, stats, verdict, CompareError, CompareOptions, Comparison, ComparisonRow,
     Side, Unpaired, Why,
@@ -135,131 +136,172 @@ fn samples_at<'a>(
 }
 
 /// The reference strategy's rows in every run, or `None` (no reference, or a run without it).
-fn refs<'a>(
-    runs: &[Option<&'a CorpusRows>],
-    reference: Option<&String>,
-) -> Option<Vec<&'a BTreeMap<u64, Sample>>> {
+fn refs<'a>(runs: &[Option<&'a CorpusRows>], reference: Option<&String>) -> Option<Vec<&'a Rows>> {
     let name = reference?;
     runs.iter()
         .map(|r| r.and_then(|r| r.strategies.get(name)))
         .collect()
 }
 
+/// One corpus's runs on both sides (the first of each always there), and the reference
+/// strategy's rows in each run when there is one.
+struct CorpusRuns<'a> {
+    corpus: &'a str,
+    baseline: &'a [Option<&'a CorpusRows>],
+    current: &'a [Option<&'a CorpusRows>],
+    reference: Option<&'a String>,
+    baseline_refs: Option<Vec<&'a Rows>>,
+    current_refs: Option<Vec<&'a Rows>>,
+}
+
 /// One corpus, its runs on each side (the first of each always there).
 fn corpus_pair(
     corpus: &str,
-    b_runs: &[Option<&CorpusRows>],
-    c_runs: &[Option<&CorpusRows>],
+    baseline: &[Option<&CorpusRows>],
+    current: &[Option<&CorpusRows>],
     options: &CompareOptions,
     cmp: &mut Comparison,
 ) {
-    let (b, c) = (
-        b_runs[0].expect("a first run"),
-        c_runs[0].expect("a first run"),
-    );
-    let strategies: BTreeSet<&String> = b.strategies.keys().chain(c.strategies.keys()).collect();
     let reference = options.relative_to.as_ref();
-    let (b_refs, c_refs) = (refs(b_runs, reference), refs(c_runs, reference));
-    let same_puzzle = |line: &u64| b.puzzles.get(line) == c.puzzles.get(line);
+    let runs = CorpusRuns {
+        corpus,
+        baseline,
+        current,
+        reference,
+        baseline_refs: refs(baseline, reference),
+        current_refs: refs(current, reference),
+    };
+    let (b, c) = runs.first();
+    let strategies: BTreeSet<&String> = b.strategies.keys().chain(c.strategies.keys()).collect();
     let conclusive = cmp.conclusive();
     for strategy in strategies {
-        let unpaired = |why, whole_strategy, lines: Vec<u64>| Unpaired {
-            why,
-            corpus: corpus.to_string(),
-            strategy: strategy.clone(),
-            whole_strategy,
-            lines,
-        };
         let Some((b_rows, c_rows)) = pair::both_sides(
             b.strategies.get(strategy),
             c.strategies.get(strategy),
-            unpaired,
+            |why, whole_strategy, lines| runs.unpaired(strategy, why, whole_strategy, lines),
             &mut cmp.unpaired,
         ) else {
             continue;
         };
-        let lines = |rows: &BTreeMap<u64, Sample>, keep: &dyn Fn(&u64) -> bool| -> Vec<u64> {
-            rows.keys().filter(|l| keep(l)).copied().collect()
+        runs.list_unpaired(strategy, b_rows, c_rows, &mut cmp.unpaired);
+        if let Some(row) = runs.row(strategy, b_rows, options, conclusive) {
+            cmp.coverage.paired += row.paired;
+            cmp.rows.push(row);
+        }
+    }
+}
+
+impl<'a> CorpusRuns<'a> {
+    /// The first run of each side.
+    fn first(&self) -> (&'a CorpusRows, &'a CorpusRows) {
+        (
+            self.baseline[0].expect("a first run"),
+            self.current[0].expect("a first run"),
+        )
+    }
+
+    /// Whether the first run of each side holds the same puzzle on `line`.
+    fn same_puzzle(&self, line: &u64) -> bool {
+        let (b, c) = self.first();
+        b.puzzles.get(line) == c.puzzles.get(line)
+    }
+
+    fn unpaired(
+        &self,
+        strategy: &str,
+        why: Why,
+        whole_strategy: bool,
+        lines: Vec<u64>,
+    ) -> Unpaired {
+        Unpaired {
+            why,
+            corpus: self.corpus.to_string(),
+            strategy: strategy.to_string(),
+            whole_strategy,
+            lines,
+        }
+    }
+
+    /// Every run's samples of `strategy` on `line`, baseline and current, when every run of
+    /// both sides holds the same puzzle there.
+    fn samples(&self, strategy: &str, line: u64) -> Option<(Vec<&'a Sample>, Vec<&'a Sample>)> {
+        if !self.same_puzzle(&line) {
+            return None;
+        }
+        let puzzle = self.first().0.puzzles.get(&line);
+        Some((
+            samples_at(self.baseline, strategy, line, puzzle)?,
+            samples_at(self.current, strategy, line, puzzle)?,
+        ))
+    }
+
+    /// Lists the lines of `strategy` that cannot be compared, with why, into `out`.
+    fn list_unpaired(&self, strategy: &str, b_rows: &Rows, c_rows: &Rows, out: &mut Vec<Unpaired>) {
+        let lines = |keep: &dyn Fn(&u64) -> bool| -> Vec<u64> {
+            b_rows.keys().filter(|l| keep(l)).copied().collect()
         };
-        let not_in_every_run: Vec<u64> = lines(b_rows, &|l| {
-            c_rows.contains_key(l)
-                && same_puzzle(l)
-                && (samples_at(b_runs, strategy, *l, b.puzzles.get(l)).is_none()
-                    || samples_at(c_runs, strategy, *l, b.puzzles.get(l)).is_none())
-        });
         let [only_b, only_c] = pair::one_sided(b_rows, c_rows);
+        let different = lines(&|l| c_rows.contains_key(l) && !self.same_puzzle(l));
+        let not_in_every_run = lines(&|l| {
+            c_rows.contains_key(l) && self.same_puzzle(l) && self.samples(strategy, *l).is_none()
+        });
         for (why, lines) in [
             only_b,
             only_c,
-            (
-                Why::DifferentPuzzle,
-                lines(b_rows, &|l| c_rows.contains_key(l) && !same_puzzle(l)),
-            ),
+            (Why::DifferentPuzzle, different),
             (Why::NotInEveryRun, not_in_every_run),
         ] {
             if !lines.is_empty() {
-                cmp.unpaired.push(unpaired(why, false, lines));
+                out.push(self.unpaired(strategy, why, false, lines));
             }
         }
-        let is_reference = reference.map(String::as_str) == Some(strategy.as_str());
+    }
+
+    /// The comparison row of `strategy` over the puzzles every run holds (`b_rows` are its
+    /// rows in the baseline's first run), or `None` when there is none.
+    fn row(
+        &self,
+        strategy: &str,
+        b_rows: &Rows,
+        options: &CompareOptions,
+        conclusive: bool,
+    ) -> Option<ComparisonRow> {
+        let is_reference = self.reference.map(String::as_str) == Some(strategy);
         let mut row = ComparisonRow {
             reference: is_reference,
-            ..ComparisonRow::new(corpus.to_string(), strategy.clone())
+            ..ComparisonRow::new(self.corpus.to_string(), strategy.to_string())
         };
-        // Log times per run, puzzles in the same order in every run.
-        let mut xb: Vec<Vec<f64>> = vec![Vec::new(); b_runs.len()];
-        let mut xc: Vec<Vec<f64>> = vec![Vec::new(); c_runs.len()];
-        // Whether each timed puzzle's search changed, in the order of `xb` and `xc`.
-        let mut changes = Vec::new();
-        let timed =
-            !is_reference && (reference.is_none() || (b_refs.is_some() && c_refs.is_some()));
-        for line in b_rows.keys() {
-            let puzzle = b.puzzles.get(line);
-            if !same_puzzle(line) {
-                continue;
-            }
-            let (Some(bs), Some(cs)) = (
-                samples_at(b_runs, strategy, *line, puzzle),
-                samples_at(c_runs, strategy, *line, puzzle),
-            ) else {
+        let timed = !is_reference
+            && (self.reference.is_none()
+                || (self.baseline_refs.is_some() && self.current_refs.is_some()));
+        let mut logs = Logs::new(self.baseline.len(), self.current.len());
+        for &line in b_rows.keys() {
+            let Some((before, after)) = self.samples(strategy, line) else {
                 continue;
             };
-            row.paired += 1;
-            row.baseline_nodes += bs[0].nodes.unwrap_or(0);
-            row.current_nodes += cs[0].nodes.unwrap_or(0);
-            row.nodes_counted |= bs[0].nodes.is_some() || cs[0].nodes.is_some();
-            // Deterministic counts: any run that differs from the first is a change.
-            let changed = bs.iter().chain(&cs).any(|s| !s.same_search(bs[0]));
-            row.search_changed += u64::from(changed);
+            let changed = count_pair(&mut row, &before, &after);
             if !timed {
                 continue;
             }
-            let logs = |samples: &[&Sample], refs: &Option<Vec<&BTreeMap<u64, Sample>>>| {
-                samples
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| log_time(s, refs.as_ref().map(|r| r[i]), *line))
-                    .collect::<Option<Vec<f64>>>()
-            };
-            if let (Some(lb), Some(lc)) = (logs(&bs, &b_refs), logs(&cs, &c_refs)) {
-                xb.iter_mut().zip(lb).for_each(|(run, x)| run.push(x));
-                xc.iter_mut().zip(lc).for_each(|(run, x)| run.push(x));
-                changes.push(changed);
+            if let (Some(b), Some(c)) = (
+                log_times(&before, &self.baseline_refs, line),
+                log_times(&after, &self.current_refs, line),
+            ) {
+                logs.push(b, c, changed);
             }
         }
         if row.paired == 0 {
             // All listed as unpaired; a row would read "no change" about nothing.
-            continue;
+            return None;
         }
-        cmp.coverage.paired += row.paired;
-        row.timed = xb[0].len() as u64;
+        row.timed = logs.baseline[0].len() as u64;
         if is_reference {
             row.time_ratio = Some(1.0);
         } else {
-            row.time_ratio = stats::ratio_of_sides(&xb, &xc);
-            row.puzzle_times = puzzle_times(&xb, &xc, &changes);
+            row.time_ratio = stats::ratio_of_sides(&logs.baseline, &logs.current);
+            row.puzzle_times = puzzle_times(&logs.baseline, &logs.current, &logs.changed);
             if conclusive {
-                row.ci = options.bootstrap.interval(&xb, &xc, 1);
+                row.ci = options.bootstrap.interval(&logs.baseline, &logs.current, 1);
             }
         }
         row.verdict = verdict(
@@ -269,6 +311,63 @@ fn corpus_pair(
             row.time_ratio,
             row.ci,
         );
-        cmp.rows.push(row);
+        Some(row)
+    }
+}
+
+/// Counts one paired puzzle into `row` (its nodes from each side's first run); whether its
+/// search changed: nodes and guesses are deterministic, so any run that differs from the
+/// first is a change.
+fn count_pair(row: &mut ComparisonRow, before: &[&Sample], after: &[&Sample]) -> bool {
+    row.paired += 1;
+    row.baseline_nodes += before[0].nodes.unwrap_or(0);
+    row.current_nodes += after[0].nodes.unwrap_or(0);
+    row.nodes_counted |= before[0].nodes.is_some() || after[0].nodes.is_some();
+    let changed = before
+        .iter()
+        .chain(after)
+        .any(|s| !s.same_search(before[0]));
+    row.search_changed += u64::from(changed);
+    changed
+}
+
+/// Each run's log time of its sample on `line` (see [`log_time`]), or `None` when a run
+/// lacks it.
+fn log_times(samples: &[&Sample], refs: &Option<Vec<&Rows>>, line: u64) -> Option<Vec<f64>> {
+    samples
+        .iter()
+        .enumerate()
+        .map(|(i, s)| log_time(s, refs.as_ref().map(|r| r[i]), line))
+        .collect()
+}
+
+/// Per run of each side, the log times of the timed puzzles, in the same order in every
+/// run; and whether each puzzle's search changed, in that order.
+struct Logs {
+    baseline: Vec<Vec<f64>>,
+    current: Vec<Vec<f64>>,
+    changed: Vec<bool>,
+}
+
+impl Logs {
+    fn new(baseline_runs: usize, current_runs: usize) -> Logs {
+        Logs {
+            baseline: vec![Vec::new(); baseline_runs],
+            current: vec![Vec::new(); current_runs],
+            changed: Vec::new(),
+        }
+    }
+
+    /// One puzzle: each run's log time on each side, and whether its search changed.
+    fn push(&mut self, baseline: Vec<f64>, current: Vec<f64>, changed: bool) {
+        self.baseline
+            .iter_mut()
+            .zip(baseline)
+            .for_each(|(run, x)| run.push(x));
+        self.current
+            .iter_mut()
+            .zip(current)
+            .for_each(|(run, x)| run.push(x));
+        self.changed.push(changed);
     }
 }
