@@ -22,37 +22,21 @@
 //!
 //! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
 
-pub mod canonical;
-pub mod classify;
-pub mod clock;
 pub mod compare;
-pub mod compress;
-pub mod corpus;
-pub mod cpus;
-pub mod dedupe;
-pub mod engine;
 pub mod foreign;
-pub mod generate;
-pub mod grid;
 pub mod history;
-pub mod interrupt;
-pub mod machine;
 pub mod merge;
 pub mod noise;
-mod per_worker;
-pub mod permute;
-pub mod preemption;
 pub mod render;
 pub mod report;
-pub mod results;
 pub mod resume;
-pub mod rng;
-pub mod runner;
-pub mod strategy;
-pub mod summary;
-pub mod valgrind;
 
 pub mod bench;
+
+pub use sudoku_bench_core::{
+    canonical, classify, clock, compress, corpus, cpus, dedupe, engine, generate, grid,
+    interrupt, machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,
+};
 
 pub use bench::{Bench, BenchError};
 pub use corpus::{Corpus, Format, Kind, Record};

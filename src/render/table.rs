@@ -706,6 +706,15 @@ mod tests {
         }
     }
 
+    /// A report of no rows, `interrupted` with `not_reached` puzzles left.
+    fn cut(interrupted: bool, not_reached: Option<u64>) -> SummaryReport {
+        SummaryReport {
+            interrupted,
+            not_reached,
+            ..report(Vec::new())
+        }
+    }
+
     #[test]
     fn statuses_fold_into_the_non_zero_counts_and_keep_faults_in_sight() {
         let folded = |r: &SummaryRow| counted(&statuses(r));
@@ -920,9 +929,8 @@ mod tests {
     #[test]
     fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
         use crate::render::json::JsonExporter;
-        use crate::summary::sample_report as report;
         use crate::summary::PipeCost;
-        let mut piped = report(false, Some(0));
+        let mut piped = cut(false, Some(0));
         piped.pipes.push(PipeCost {
             strategy: "py".into(),
             round_trip_ns: 52_449,
@@ -932,13 +940,13 @@ mod tests {
         for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
             assert!(exporter.export(&piped).contains(note));
             assert!(!exporter
-                .export(&report(false, Some(0)))
+                .export(&cut(false, Some(0)))
                 .contains("cmd solver"));
         }
         let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
         assert_eq!(back, piped);
         assert!(!JsonExporter
-            .export(&report(false, Some(0)))
+            .export(&cut(false, Some(0)))
             .contains("pipes"));
     }
 
@@ -1029,17 +1037,16 @@ mod tests {
     #[test]
     fn an_interrupted_report_says_so_and_what_was_not_reached() {
         use crate::render::json::JsonExporter;
-        use crate::summary::sample_report as report;
-        assert_eq!(report(false, Some(0)).interrupted_note(), None);
-        let counted = report(true, Some(12));
-        let unknown = report(true, None);
+        assert_eq!(cut(false, Some(0)).interrupted_note(), None);
+        let counted = cut(true, Some(12));
+        let unknown = cut(true, None);
         for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
             assert!(exporter.export(&counted).contains("12 puzzles not reached"));
             assert!(exporter
                 .export(&unknown)
                 .contains("an unknown number of puzzles not reached"));
             assert!(!exporter
-                .export(&report(false, Some(0)))
+                .export(&cut(false, Some(0)))
                 .contains("interrupted"));
         }
         let json = JsonExporter.export(&unknown);

@@ -529,7 +529,9 @@ impl SummaryReport {
         wall_ns: u64,
     ) -> SummaryReport {
         SummaryReport {
-            tool: env!("CARGO_PKG_NAME").to_string(),
+            // The program's name, not this crate's (sudoku-bench-core): `merge` refuses
+            // summaries of different tools.
+            tool: "sudoku-bench".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             machine: Machine::detect(),

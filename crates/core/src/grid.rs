@@ -105,7 +105,7 @@ pub const fn box_of(cell: usize) -> usize {
 
 impl Grid {
     /// An all-blank grid.
-    pub(crate) const EMPTY: Grid = Grid { cells: [0; 81] };
+    pub const EMPTY: Grid = Grid { cells: [0; 81] };
 
     /// Build a grid from cell values; any value above 9 is rejected.
     pub fn from_cells(cells: [u8; 81]) -> Option<Grid> {

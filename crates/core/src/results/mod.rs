@@ -245,7 +245,7 @@ impl Default for PuzzleResult {
 
 impl PuzzleResult {
     /// A line that was never searched.
-    pub(crate) fn unsearched(status: Status, reason: &str) -> PuzzleResult {
+    pub fn unsearched(status: Status, reason: &str) -> PuzzleResult {
         PuzzleResult {
             status,
             error: Some(reason.to_string()),

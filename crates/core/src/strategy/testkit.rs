@@ -40,7 +40,11 @@ pub const HARDEST: &str =
 /// The text of a corpus in `../shared/datasets/`, or `None` after saying so on stderr: a
 /// fresh clone has no `../shared/`, and its tests must still pass.
 pub fn shared_corpus(name: &str) -> Option<String> {
-    let path = format!("{}/../shared/datasets/{name}", env!("CARGO_MANIFEST_DIR"));
+    // This crate is crates/core of the repository; ../shared sits beside the repository.
+    let path = format!(
+        "{}/../../../shared/datasets/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -258,7 +258,7 @@ mod tests {
     fn every_format_round_trips_the_shipped_corpora() {
         for file in ["classic.txt", "minimal.txt", "minimal_solutions.csv"] {
             let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("datasets")
+                .join("../../datasets")
                 .join(file);
             let text = std::fs::read(&path).unwrap();
             assert!(!text.is_empty(), "{file}");

@@ -1120,7 +1120,7 @@ mod tests {
     #[test]
     fn givens_placed_at_once_make_the_state_placing_them_one_by_one_makes() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let minimal = include_str!("../../datasets/minimal.txt");
+        let minimal = include_str!("../../../../datasets/minimal.txt");
         let mut grids: Vec<Grid> = minimal
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -20,13 +20,13 @@ pub struct Rng {
 impl Rng {
     /// The stream for item `index` (a generated puzzle, a corpus line) of `seed`: each
     /// item its own stream, whatever order the items are met in.
-    pub(crate) fn for_index(seed: u64, index: u64) -> Rng {
+    pub fn for_index(seed: u64, index: u64) -> Rng {
         Rng::from_seed(seed ^ splitmix64(index))
     }
 
     /// Seed the four state words from SplitMix64, as the xoshiro authors recommend (never
     /// all zero).
-    pub(crate) fn from_seed(seed: u64) -> Rng {
+    pub fn from_seed(seed: u64) -> Rng {
         let mut x = seed;
         let mut s = [0u64; 4];
         for word in &mut s {
@@ -37,7 +37,7 @@ impl Rng {
     }
 
     /// The next 64 random bits.
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
         self.s[2] ^= self.s[0];
@@ -62,7 +62,7 @@ impl Rng {
     }
 
     /// Fisher-Yates shuffle.
-    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i as u32 + 1) as usize;
             items.swap(i, j);
