@@ -23,7 +23,6 @@
 //! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
 
 pub mod compare;
-pub mod foreign;
 pub mod history;
 pub mod merge;
 pub mod noise;
@@ -34,9 +33,10 @@ pub mod resume;
 pub mod bench;
 
 pub use sudoku_bench_core::{
-    canonical, classify, clock, compress, corpus, cpus, dedupe, engine, generate, grid,
-    interrupt, machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,
+    canonical, classify, clock, compress, corpus, cpus, dedupe, engine, generate, grid, interrupt,
+    machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,
 };
+pub use sudoku_bench_foreign as foreign;
 
 pub use bench::{Bench, BenchError};
 pub use corpus::{Corpus, Format, Kind, Record};

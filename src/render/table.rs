@@ -939,15 +939,11 @@ mod tests {
                     in its times";
         for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
             assert!(exporter.export(&piped).contains(note));
-            assert!(!exporter
-                .export(&cut(false, Some(0)))
-                .contains("cmd solver"));
+            assert!(!exporter.export(&cut(false, Some(0))).contains("cmd solver"));
         }
         let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
         assert_eq!(back, piped);
-        assert!(!JsonExporter
-            .export(&cut(false, Some(0)))
-            .contains("pipes"));
+        assert!(!JsonExporter.export(&cut(false, Some(0))).contains("pipes"));
     }
 
     /// Names are the user's (a corpus path, a strategy from the library, a CPU model): in

@@ -83,6 +83,9 @@ pub fn running_on_valgrind() -> bool {
 
 /// Whether this process counts its solves: started by `run --measure instructions` (the
 /// directory named) and under Valgrind.
+// Inline across crates: `count` asks it inside the time of each call, and the isolated
+// workers of sudoku-bench-foreign instantiate `count`.
+#[inline]
 pub fn counting() -> bool {
     static COUNTING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *COUNTING.get_or_init(|| std::env::var_os(OUT_DIR).is_some() && running_on_valgrind())

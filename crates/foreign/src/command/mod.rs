@@ -51,9 +51,9 @@ use counted::Counter;
 use process::{Fault, Process};
 
 use super::StartError;
-use crate::clock::{Clock, Cost, MonotonicClock};
-use crate::grid::Grid;
-use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
+use sudoku_bench_core::clock::{Clock, Cost, MonotonicClock};
+use sudoku_bench_core::grid::Grid;
+use sudoku_bench_core::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
 
 /// A solved grid: the probe's puzzle, whose only solution is itself.
 const SOLVED: &str =

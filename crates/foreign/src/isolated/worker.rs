@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 
 use super::shared::{monotonic_ns, Shared};
 use super::{Reply, Request, REQUESTS_FD, RESPONSES_FD, SHARED_FD};
-use crate::foreign::library::{self, Caller, RawAnswer, Text81};
+use crate::library::{self, Caller, RawAnswer, Text81};
 
 /// Where the fault handler notes the address (the header's `fault_addr`).
 static FAULT_NOTE: AtomicPtr<std::sync::atomic::AtomicU64> = AtomicPtr::new(std::ptr::null_mut());
@@ -143,7 +143,7 @@ fn solve_range(
         header.started_ns.store(monotonic_ns(), Ordering::Release);
         let puzzle = shared.puzzle(i as usize);
         let ((count, guesses), instructions) =
-            crate::valgrind::count(|| caller.call(&puzzle, request.limit));
+            sudoku_bench_core::valgrind::count(|| caller.call(&puzzle, request.limit));
         let answer = RawAnswer {
             count,
             guesses,
@@ -215,7 +215,7 @@ fn report_usage(shared: &Shared) {
         libc::getrusage(libc::RUSAGE_SELF, &mut usage);
         usage
     };
-    let used = crate::foreign::usage::of_rusage(&usage);
+    let used = crate::usage::of_rusage(&usage);
     let header = shared.header();
     header
         .max_rss_kib

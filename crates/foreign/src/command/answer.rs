@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::grid::Grid;
+use sudoku_bench_core::grid::Grid;
 
 /// Characters of a bad answer quoted in its error.
 const QUOTE_CHARS: usize = 100;
@@ -117,7 +117,7 @@ pub(super) fn quote(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategy::testkit::{self, grid};
+    use sudoku_bench_core::strategy::testkit::{self, grid};
 
     #[test]
     fn answers_are_read_and_every_fault_named() {

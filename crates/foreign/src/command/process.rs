@@ -26,11 +26,11 @@ use std::time::{Duration, Instant};
 use super::answer::quote;
 use super::guard;
 #[cfg(target_os = "linux")]
-use crate::foreign::os::{adopt_orphans, die_with_parent, limit_memory};
-use crate::foreign::os::{exits_within, set_nonblocking};
-use crate::foreign::role;
-use crate::foreign::usage;
-use crate::strategy::Usage;
+use crate::os::{adopt_orphans, die_with_parent, limit_memory};
+use crate::os::{exits_within, set_nonblocking};
+use crate::role;
+use crate::usage;
+use sudoku_bench_core::strategy::Usage;
 
 /// The longest answer line read: past it the solver is writing something else.
 pub(super) const MAX_LINE: usize = 4096;
@@ -79,22 +79,23 @@ pub(super) enum Fault {
 impl Process {
     /// Start `program` with `args`, its stdin and stdout piped to us, its stderr ours, its
     /// address space bounded to `memory_limit` bytes; under Valgrind when this process
-    /// counts instructions ([`crate::valgrind::command_prefix`]).
+    /// counts instructions ([`sudoku_bench_core::valgrind::command_prefix`]).
     pub(super) fn start(
         solver: &Arc<str>,
         program: &str,
         args: &[String],
         memory_limit: Option<u64>,
     ) -> io::Result<Process> {
-        let (program, args): (OsString, Vec<OsString>) = match crate::valgrind::command_prefix() {
-            Some((valgrind, mut prefix)) => {
-                crate::valgrind::command_found(program)?;
-                prefix.push(program.into());
-                prefix.extend(args.iter().map(OsString::from));
-                (valgrind.into_os_string(), prefix)
-            }
-            None => (program.into(), args.iter().map(OsString::from).collect()),
-        };
+        let (program, args): (OsString, Vec<OsString>) =
+            match sudoku_bench_core::valgrind::command_prefix() {
+                Some((valgrind, mut prefix)) => {
+                    sudoku_bench_core::valgrind::command_found(program)?;
+                    prefix.push(program.into());
+                    prefix.extend(args.iter().map(OsString::from));
+                    (valgrind.into_os_string(), prefix)
+                }
+                None => (program.into(), args.iter().map(OsString::from).collect()),
+            };
         #[cfg(target_os = "linux")]
         if role::serves_roles() {
             return Process::start_guarded(solver, &program, &args, memory_limit);
@@ -161,7 +162,7 @@ impl Process {
         adopt_orphans(&mut command);
         let mut child = command.spawn()?;
         if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-            crate::foreign::started::record(pid, solver);
+            crate::started::record(pid, solver);
         }
         let pipes = (child.stdin.take(), child.stdout.take());
         let (Some(stdin), Some(stdout)) = pipes else {
@@ -344,7 +345,7 @@ fn kill_group(child: &Child) {
     // another process.
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         #[cfg(target_os = "linux")]
-        crate::foreign::os::kill_tree(pid, true);
+        crate::os::kill_tree(pid, true);
         // SAFETY: kill(2) takes plain integers and touches no memory of ours.
         #[cfg(not(target_os = "linux"))]
         unsafe {
@@ -369,7 +370,7 @@ fn reap(child: &Child) -> (io::Result<ExitStatus>, Option<Usage>) {
         // SAFETY: both pointers are to locals that live across the call.
         let got = unsafe { libc::wait4(pid, &mut status, 0, &mut used) };
         if got == pid {
-            crate::foreign::started::reaped(pid);
+            crate::started::reaped(pid);
             return (
                 Ok(ExitStatus::from_raw(status)),
                 Some(usage::of_rusage(&used)),

@@ -11,7 +11,7 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-use crate::foreign::library::RawAnswer;
+use crate::library::RawAnswer;
 
 /// Puzzles in one batch at most.
 pub(super) const SLOTS: usize = 128;
@@ -59,8 +59,8 @@ pub(super) const NOT_COUNTED: u64 = u64::MAX;
 
 impl Slot {
     /// What the call cost, as the harness keeps it.
-    pub(super) fn cost(&self) -> crate::clock::Cost {
-        crate::clock::Cost {
+    pub(super) fn cost(&self) -> sudoku_bench_core::clock::Cost {
+        sudoku_bench_core::clock::Cost {
             ns: self.ns,
             instructions: (self.instructions != NOT_COUNTED).then_some(self.instructions),
         }

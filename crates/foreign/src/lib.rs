@@ -1,4 +1,6 @@
-//! Solvers from outside the crate, timed by the same harness as the built-in strategies.
+#![warn(missing_docs)]
+//! sudoku-bench's solvers from outside, timed by the same harness as the built-in strategies
+//! of `sudoku-bench-core`, on whose `Strategy` seam they sit.
 //!
 //! A solver is named by a spec `NAME=KIND:TARGET` (the value of `run --solver`); the kind
 //! says how it is reached:
@@ -20,7 +22,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::strategy::StrategyInfo;
+use sudoku_bench_core::strategy::StrategyInfo;
 
 pub mod child;
 pub mod command;
@@ -35,7 +37,7 @@ mod usage;
 /// share, a pipe, a descriptor, a process, which a limit such as `ulimit -n` or `-u` may
 /// deny), or the solver's doing (its library refused, its program is not there, it ended
 /// or hung while loading). Only the solver's fails its puzzles; the harness's ends the run
-/// ([`crate::strategy::Abort::Harness`]).
+/// ([`sudoku_bench_core::strategy::Abort::Harness`]).
 #[derive(Debug, Clone)]
 enum StartError {
     Harness(String),
@@ -57,13 +59,13 @@ impl StartError {
     }
 
     /// The outcome of a search that could not be made for this reason, said as `why`.
-    fn outcome(&self, why: String) -> crate::strategy::Outcome {
+    fn outcome(&self, why: String) -> sudoku_bench_core::strategy::Outcome {
         match self {
-            StartError::Harness(_) => crate::strategy::Outcome::harness(format!(
+            StartError::Harness(_) => sudoku_bench_core::strategy::Outcome::harness(format!(
                 "{why}; this is sudoku-bench's own failure (a limit of its process or the \
                  machine's, such as ulimit -n or -u), not the solver's"
             )),
-            StartError::Solver(_) => crate::strategy::Outcome::failed(why),
+            StartError::Solver(_) => sudoku_bench_core::strategy::Outcome::failed(why),
         }
     }
 }

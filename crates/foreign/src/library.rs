@@ -40,9 +40,9 @@ use std::sync::Arc;
 use libloading::Library;
 
 use super::ForeignError;
-use crate::clock::Cost;
-use crate::grid::Grid;
-use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
+use sudoku_bench_core::clock::Cost;
+use sudoku_bench_core::grid::Grid;
+use sudoku_bench_core::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo};
 
 /// The symbol looked up when a spec names none.
 pub(crate) const DEFAULT_SYMBOL: &str = "sudoku_solve";
@@ -266,19 +266,20 @@ impl Strategy for LibrarySolver {
         &mut self,
         puzzles: &[Grid],
         limits: &Limits,
-        clock: &dyn crate::clock::Clock,
+        clock: &dyn sudoku_bench_core::clock::Clock,
         out: &mut [Option<(Outcome, Cost)>],
     ) {
         self.raw.clear();
         self.raw.resize(puzzles.len(), RawAnswer::NONE);
         let (caller, raw) = (&mut self.caller, &mut self.raw);
-        if crate::valgrind::counting() {
+        if sudoku_bench_core::valgrind::counting() {
             for ((puzzle, slot), raw) in puzzles.iter().zip(out.iter_mut()).zip(raw.iter_mut()) {
                 let mut dotted = [0; 81];
                 puzzle.write_dotted(&mut dotted);
                 let start = std::time::Instant::now();
-                let ((count, guesses), instructions) =
-                    crate::valgrind::count(|| caller.call(&dotted, limits.max_solutions));
+                let ((count, guesses), instructions) = sudoku_bench_core::valgrind::count(|| {
+                    caller.call(&dotted, limits.max_solutions)
+                });
                 let ns = start.elapsed().as_nanos().min(u64::MAX as u128) as u64;
                 *raw = RawAnswer {
                     count,
@@ -444,7 +445,13 @@ mod tests {
 
     #[test]
     fn a_file_that_is_not_a_library_is_refused() {
-        let err = load("mine", file!(), 0).unwrap_err();
+        // This source file: a file that exists and is no library.
+        let err = load(
+            "mine",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/src/library.rs"),
+            0,
+        )
+        .unwrap_err();
         assert!(matches!(err, ForeignError::Load { .. }), "{err}");
     }
 }

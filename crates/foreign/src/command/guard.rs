@@ -24,14 +24,14 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::sync::Arc;
 
-use crate::foreign::os::{die_with_parent, kill_tree, limit_memory, set_nonblocking};
-use crate::foreign::usage;
-use crate::strategy::Usage;
+use crate::os::{die_with_parent, kill_tree, limit_memory, set_nonblocking};
+use crate::usage;
+use sudoku_bench_core::strategy::Usage;
 
 /// The variable that gives the guard the bound on the solver's address space, in bytes.
 pub(super) const MEMORY_LIMIT_VAR: &str = "SUDOKU_BENCH_GUARD_MEMORY_LIMIT";
 
-/// The role's name, the value of [`crate::foreign::role::ROLE_VAR`].
+/// The role's name, the value of [`crate::role::ROLE_VAR`].
 pub const ROLE: &str = "cmd-guard";
 
 /// Where the guard finds its lifeline: the first descriptor after stdin, stdout, stderr.

@@ -4,7 +4,7 @@
 //! and exits instead of running as itself.
 //!
 //! The role is named in the environment and the copy's first argument marks it, so that a
-//! program with its own argument parser (a user's, built on [`crate::Bench`]) needs only
+//! program with its own argument parser (a user's, built on `sudoku_bench::Bench`) needs only
 //! the one call, and a program without it stops at an argument it does not know.
 
 use std::ffi::OsString;

@@ -1,8 +1,8 @@
 //! The strategy and its probe, against solvers written in `sh`.
 
 use super::*;
-use crate::strategy::testkit::{self, grid, limits};
 use std::path::Path;
+use sudoku_bench_core::strategy::testkit::{self, grid, limits};
 
 /// A solver written in `sh`: `script` runs once per request line, with the puzzle in
 /// `$p` and the limit in `$l`.
@@ -344,7 +344,7 @@ fn a_solver_that_closes_stdout_is_reported_so_not_as_killed() {
 fn a_timed_out_puzzle_is_timed_at_the_limit_and_the_restart_is_in_no_time() {
     // The clock's time of a solve is its node count (0 for a command): any time it gives
     // that is not 0 was set by the solver.
-    let clock = crate::clock::MockClock::new(0, 1, 1);
+    let clock = sudoku_bench_core::clock::MockClock::new(0, 1, 1);
     let spec = canned(r#"case $p in 5*) sleep 30;; *) echo "1 - 3";; esac"#);
     let timeout = Some(Duration::from_millis(300));
     let mut s = solver(spec, timeout);

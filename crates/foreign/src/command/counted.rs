@@ -2,7 +2,7 @@
 //! instructions`).
 //!
 //! The copy runs under a callgrind of its own that dumps each time the program enters the
-//! C library's `read` ([`crate::valgrind::command_prefix`]). Between two requests the copy
+//! C library's `read` ([`sudoku_bench_core::valgrind::command_prefix`]). Between two requests the copy
 //! is blocked reading its stdin, and the last dump before that block ends what it did for
 //! the request it just answered: from the return of the read that brought the request to
 //! the call of the next one (reading the line, solving, writing the answer). So, after an
@@ -41,10 +41,10 @@ pub(super) struct Counter {
 impl Counter {
     /// The counter of the copy whose solver is process `pid`, when this process counts.
     pub(super) fn of(pid: u32) -> Option<Counter> {
-        if !crate::valgrind::counting() {
+        if !sudoku_bench_core::valgrind::counting() {
             return None;
         }
-        let (dir, prefix) = crate::valgrind::command_dump_prefix(pid)?;
+        let (dir, prefix) = sudoku_bench_core::valgrind::command_dump_prefix(pid)?;
         Some(Counter::at(
             dir,
             prefix,
@@ -91,7 +91,7 @@ impl Counter {
         for path in &dumps {
             let counted = std::fs::read(path)
                 .ok()
-                .and_then(|text| crate::valgrind::dump_totals(&text));
+                .and_then(|text| sudoku_bench_core::valgrind::dump_totals(&text));
             let _ = std::fs::remove_file(path);
             sum = sum.zip(counted).map(|(s, n)| s.saturating_add(n));
         }

@@ -1,7 +1,7 @@
 //! What a solver's process used, as the kernel counts it: from `wait4` for a process we
 //! reap, from `/proc` for one that runs (or that someone else will reap).
 
-use crate::strategy::Usage;
+use sudoku_bench_core::strategy::Usage;
 
 /// A reaped process's usage (its own reaped children included).
 pub(super) fn of_rusage(used: &libc::rusage) -> Usage {

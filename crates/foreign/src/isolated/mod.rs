@@ -1,6 +1,6 @@
 //! `lib:` solvers in processes of their own: each worker thread's copy of the library lives
 //! in a worker process (the executable started again in the `lib` role, see
-//! [`crate::foreign::child`]), so that the library's globals are its own, and whatever it
+//! [`crate::child`]), so that the library's globals are its own, and whatever it
 //! does (crash, `exit()`, abort, loop forever, write past its buffer) ends only that
 //! process, and fails only the puzzle it was solving.
 //!
@@ -30,9 +30,9 @@ use super::library::{read_answer, split_target, RawAnswer};
 use super::os::{adopt_orphans, die_with_parent, exits_within, kill_tree};
 use super::usage::of_rusage;
 use super::{ForeignError, StartError};
-use crate::clock::{Clock, Cost};
-use crate::grid::Grid;
-use crate::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
+use sudoku_bench_core::clock::{Clock, Cost};
+use sudoku_bench_core::grid::Grid;
+use sudoku_bench_core::strategy::{Abort, Limits, Outcome, Strategy, StrategyInfo, Usage};
 
 /// The descriptors a worker finds its requests pipe, its replies pipe and the shared
 /// memory on.
@@ -540,7 +540,7 @@ impl Strategy for IsolatedSolver {
         self.solve_batch(
             std::slice::from_ref(puzzle),
             limits,
-            &crate::clock::MonotonicClock::default(),
+            &sudoku_bench_core::clock::MonotonicClock::default(),
             &mut out,
         );
         out[0].take().map(|(o, _)| o).unwrap_or(Outcome::EMPTY)
