@@ -22,16 +22,11 @@
 //!
 //! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
 
-pub mod compare;
-pub mod history;
-pub mod merge;
-pub mod noise;
 pub mod render;
-pub mod report;
-pub mod resume;
 
 pub mod bench;
 
+pub use sudoku_bench_analysis::{compare, history, merge, noise, report, resume};
 pub use sudoku_bench_core::{
     canonical, classify, clock, compress, corpus, cpus, dedupe, engine, generate, grid, interrupt,
     machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,

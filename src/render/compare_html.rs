@@ -334,7 +334,7 @@ fn describe(ratios: &[f64], h: &Histogram, row: &ComparisonRow) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::load::Aggregate;
+    use crate::compare::Aggregate;
     use crate::compare::{between, compare, CompareOptions, Run};
 
     /// A per-puzzle CSV as `run` writes it: (strategy, line, time_ns) rows of one corpus.
