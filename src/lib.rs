@@ -22,8 +22,6 @@
 //!
 //! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
 
-pub mod render;
-
 pub mod bench;
 
 pub use sudoku_bench_analysis::{compare, history, merge, noise, report, resume};
@@ -32,6 +30,7 @@ pub use sudoku_bench_core::{
     machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,
 };
 pub use sudoku_bench_foreign as foreign;
+pub use sudoku_bench_render as render;
 
 pub use bench::{Bench, BenchError};
 pub use corpus::{Corpus, Format, Kind, Record};

@@ -24,8 +24,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
-use crate::history::changes::Point;
-use crate::history::{Measure, Series};
+use sudoku_bench_analysis::history::changes::Point;
+use sudoku_bench_analysis::history::{Measure, Series};
 
 /// The middle one of the points at `commit`, by value.
 fn median_at(points: &[Point], commit: usize) -> Option<Point> {
@@ -54,8 +54,9 @@ fn ns(rate: f64) -> f64 {
 /// The BMF document of the commit at `commit` (its place in [`Series::commits`]): every
 /// series with a run there; empty when none has.
 pub fn bmf(series: &Series, commit: usize) -> Value {
-    let base =
-        |key: &crate::history::store::SeriesKey| format!("{}/{}", key.corpus.name, key.strategy);
+    let base = |key: &sudoku_bench_analysis::history::store::SeriesKey| {
+        format!("{}/{}", key.corpus.name, key.strategy)
+    };
     // Which names would stand for several machines or settings at this commit.
     let mut places: BTreeMap<String, BTreeSet<(&str, &str)>> = BTreeMap::new();
     for ((key, _), points) in &series.points {
@@ -109,7 +110,7 @@ pub fn bmf(series: &Series, commit: usize) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::store::{CommitRecord, CorpusKey, SeriesKey};
+    use sudoku_bench_analysis::history::store::{CommitRecord, CorpusKey, SeriesKey};
 
     fn key(machine: &str, strategy: &str) -> SeriesKey {
         SeriesKey {

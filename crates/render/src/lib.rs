@@ -1,4 +1,7 @@
-//! Rendering: what people read. The summary as a table, Markdown, JSON or CSV
+#![warn(missing_docs)]
+//! sudoku-bench's rendering: what people read, drawn from the results of
+//! `sudoku-bench-core` and the analyses of `sudoku-bench-analysis`. The summary as a table,
+//! Markdown, JSON or CSV
 //! ([`table`], [`json`], [`summary_csv`]), the HTML run report ([`report_page`]), the
 //! comparison's exports ([`compare_export`], [`compare_html`]), `history check`'s
 //! report ([`history`]), `history report`'s page ([`history_page`]) and `history export`'s

@@ -3,7 +3,7 @@
 //! the run's settings and machine are in the JSON and Markdown summaries.
 
 use super::table::Exporter;
-use crate::summary::SummaryReport;
+use sudoku_bench_core::summary::SummaryReport;
 
 /// Exports the summary's rows as CSV.
 pub struct CsvExporter;
@@ -63,9 +63,9 @@ impl Exporter for CsvExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::json::JsonExporter;
-    use crate::results::{Ending, PuzzleResult, Status};
-    use crate::summary::{Summary, SummaryRow};
+    use crate::json::JsonExporter;
+    use sudoku_bench_core::results::{Ending, PuzzleResult, Status};
+    use sudoku_bench_core::summary::{Summary, SummaryRow};
 
     /// A summary of two corpora and two strategies, with every kind of field filled: a
     /// strategy that counts nodes and guesses and one that counts neither (`None`s).
@@ -97,7 +97,7 @@ mod tests {
                 summary.add_preemptions(g, counts.then_some(3));
             }
         }
-        let settings = crate::runner::Settings::default();
+        let settings = sudoku_bench_core::runner::Settings::default();
         settings.summary_report(&summary, 2, 99)
     }
 

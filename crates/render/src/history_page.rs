@@ -9,10 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::history::{by_machine, change, change_cells, change_left, knobs_text, short};
 use super::html::{Align, Page};
 use super::plot::{Axis, Chart, Mark};
-use crate::history::changes::{Detection, Point};
-use crate::history::median::CONFIDENCE;
-use crate::history::store::SeriesKey;
-use crate::history::{shown_time, Change, Findings, Measure};
+use sudoku_bench_analysis::history::changes::{Detection, Point};
+use sudoku_bench_analysis::history::median::CONFIDENCE;
+use sudoku_bench_analysis::history::store::SeriesKey;
+use sudoku_bench_analysis::history::{shown_time, Change, Findings, Measure};
 
 /// Characters of a commit's hash on the x axis: as `git log --oneline` shows it.
 const AXIS_SHA: usize = 7;
@@ -237,8 +237,8 @@ pub fn history_page(checked: &Findings, knobs: &Detection, source: &str) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::changes::ChangePoint;
-    use crate::history::store::{CommitRecord, CorpusKey};
+    use sudoku_bench_analysis::history::changes::ChangePoint;
+    use sudoku_bench_analysis::history::store::{CommitRecord, CorpusKey};
 
     fn key(strategy: &str) -> SeriesKey {
         SeriesKey {

@@ -7,11 +7,13 @@
 use std::fmt::Write;
 
 use super::compare_export::{self as export, CompareExporter};
-use crate::compare::histogram::Histogram;
-use crate::compare::{Comparison, ComparisonRow, GateOutcome, Mode, PuzzleTime, Verdict};
-use crate::render::html::{Align, Page};
-use crate::render::plot::{Axis, Chart, Mark};
-use crate::render::table::thousands;
+use crate::html::{Align, Page};
+use crate::plot::{Axis, Chart, Mark};
+use crate::table::thousands;
+use sudoku_bench_analysis::compare::histogram::Histogram;
+use sudoku_bench_analysis::compare::{
+    Comparison, ComparisonRow, GateOutcome, Mode, PuzzleTime, Verdict,
+};
 
 /// The HTML page. It states the exit status `compare` gives, which depends on
 /// `--min-paired` as well as on the verdicts.
@@ -334,8 +336,8 @@ fn describe(ratios: &[f64], h: &Histogram, row: &ComparisonRow) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::Aggregate;
-    use crate::compare::{between, compare, CompareOptions, Run};
+    use sudoku_bench_analysis::compare::Aggregate;
+    use sudoku_bench_analysis::compare::{between, compare, CompareOptions, Run};
 
     /// A per-puzzle CSV as `run` writes it: (strategy, line, time_ns) rows of one corpus.
     fn csv(dir: &std::path::Path, name: &str, rows: &[(&str, u64, u64)]) -> Run {
@@ -411,7 +413,7 @@ mod tests {
         let cmp = compare(std::slice::from_ref(&b), &[c], &CompareOptions::default()).unwrap();
         let html = page(&cmp);
         for cell in export::cells(&cmp, &cmp.rows[0]) {
-            let td = format!(">{}</td>", crate::render::html::escape(&cell));
+            let td = format!(">{}</td>", crate::html::escape(&cell));
             assert!(html.contains(&td), "{td} in {html}");
         }
         assert!(html.contains("Threshold 5.0%"), "{html}");

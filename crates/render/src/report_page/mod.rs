@@ -6,18 +6,18 @@ mod tests;
 
 use std::path::Path;
 
-use crate::corpus::ReadAs;
-use crate::noise;
-use crate::render::html::{Align, Page};
-use crate::render::plot::{Axis, Chart, Mark};
-use crate::render::table::{duration, rate, short_duration, thousands};
-use crate::report::classes::{self, Classing};
-use crate::report::read::{CompactRow, Group, Inputs};
-use crate::report::stats::{self, par2, KnownLimits, Stats};
-use crate::report::{by_column, ReportError};
-use crate::results::Status;
-use crate::strategy;
-use crate::summary::SummaryReport;
+use crate::html::{Align, Page};
+use crate::plot::{Axis, Chart, Mark};
+use crate::table::{duration, rate, short_duration, thousands};
+use sudoku_bench_analysis::noise;
+use sudoku_bench_analysis::report::classes::{self, Classing};
+use sudoku_bench_analysis::report::read::{CompactRow, Group, Inputs};
+use sudoku_bench_analysis::report::stats::{self, par2, KnownLimits, Stats};
+use sudoku_bench_analysis::report::{by_column, ReportError};
+use sudoku_bench_core::corpus::ReadAs;
+use sudoku_bench_core::results::Status;
+use sudoku_bench_core::strategy;
+use sudoku_bench_core::summary::SummaryReport;
 
 /// What the user asks of a report beyond its inputs.
 #[derive(Debug, Clone, Default)]
@@ -216,7 +216,7 @@ pub fn unmatched_summaries(inputs: &Inputs) -> Vec<&str> {
 /// the node budget are drawn from) need not be this one's.
 fn describes(summary: &SummaryReport, group: &Group) -> bool {
     let of_status = |status: Status| group.rows.iter().filter(|r| r.status == status).count();
-    let counted = |r: &crate::summary::SummaryRow| {
+    let counted = |r: &sudoku_bench_core::summary::SummaryRow| {
         Status::ALL
             .into_iter()
             .all(|status| of_status(status) as u64 == r.count(status))

@@ -2,7 +2,7 @@
 //! corpus and strategy, every time field in nanoseconds and named `*_ns`.
 
 use super::table::Exporter;
-use crate::summary::SummaryReport;
+use sudoku_bench_core::summary::SummaryReport;
 
 /// Exports the summary as pretty-printed JSON.
 pub struct JsonExporter;

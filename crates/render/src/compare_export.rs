@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
-use crate::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
-use crate::render::markdown;
-use crate::render::table::thousands;
-use crate::results::Metric;
+use crate::markdown;
+use crate::table::thousands;
+use sudoku_bench_analysis::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
+use sudoku_bench_core::results::Metric;
 
 /// Turns a comparison into one output format.
 pub trait CompareExporter {
@@ -316,7 +316,8 @@ impl CompareExporter for CompareMarkdownExporter {
             let last = c.len() - 1;
             if matches!(
                 r.verdict,
-                crate::compare::Verdict::Slower | crate::compare::Verdict::SearchChanged
+                sudoku_bench_analysis::compare::Verdict::Slower
+                    | sudoku_bench_analysis::compare::Verdict::SearchChanged
             ) {
                 c[last] = format!("**{}**", c[last]);
             }

@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
-use crate::history::changes::Detection;
-use crate::history::{Change, Findings, Measure};
-use crate::render::table::{aligned_table, rate};
+use crate::table::{aligned_table, rate};
+use sudoku_bench_analysis::history::changes::Detection;
+use sudoku_bench_analysis::history::{Change, Findings, Measure};
 
 /// Digits of a commit's hash shown.
 const SHORT: usize = 10;
@@ -142,8 +142,8 @@ pub fn changes_text(checked: &Findings, knobs: &Detection, since: Option<usize>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::changes::ChangePoint;
-    use crate::history::store::{CommitRecord, CorpusKey, SeriesKey};
+    use sudoku_bench_analysis::history::changes::ChangePoint;
+    use sudoku_bench_analysis::history::store::{CommitRecord, CorpusKey, SeriesKey};
 
     fn checked(before: &str, after: &str) -> Findings {
         let commit = |c: &str| CommitRecord {

@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::report::read::SLOWEST;
-use crate::report::stats::{par2, sorted_times, stats, KnownLimits};
-use crate::report::Inputs;
-use crate::results::Status;
-use crate::summary::SummaryReport;
+use sudoku_bench_analysis::report::read::SLOWEST;
+use sudoku_bench_analysis::report::stats::{par2, sorted_times, stats, KnownLimits};
+use sudoku_bench_analysis::report::Inputs;
+use sudoku_bench_core::results::Status;
+use sudoku_bench_core::summary::SummaryReport;
 
 const HEADER: &str =
     "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error\n";
@@ -283,7 +283,7 @@ fn the_same_puzzle_twice_in_one_csv_is_an_error_and_two_runs_are_both_kept() {
 
 #[test]
 fn scatter_points_pair_lines_and_mark_disagreements_and_aborts() {
-    use crate::report::read::{CompactRow, Group};
+    use sudoku_bench_analysis::report::read::{CompactRow, Group};
     let row = |line, status, solutions, time| {
         CompactRow::new(
             line,
@@ -350,7 +350,7 @@ fn summary_of_strategies(
     let template = s.rows[0].clone();
     s.rows = strategies
         .iter()
-        .map(|name| crate::summary::SummaryRow {
+        .map(|name| sudoku_bench_core::summary::SummaryRow {
             strategy: name.to_string(),
             // The run's three rows, each unique: a summary is taken for the rows it counts.
             puzzles: 3,

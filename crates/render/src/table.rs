@@ -9,9 +9,9 @@
 use std::fmt::Write;
 use std::time::Duration;
 
-use crate::render::markdown::escape;
-use crate::results::{Metric, Status};
-use crate::summary::{SummaryReport, SummaryRow};
+use crate::markdown::escape;
+use sudoku_bench_core::results::{Metric, Status};
+use sudoku_bench_core::summary::{SummaryReport, SummaryRow};
 
 /// Turns a finished run's summary into one output format.
 pub trait Exporter {
@@ -567,7 +567,7 @@ impl Exporter for MarkdownExporter {
         if let Some(note) = report.machines_note() {
             let _ = writeln!(out, "\n**{note}**");
         }
-        for warning in crate::noise::warnings(report) {
+        for warning in sudoku_bench_analysis::noise::warnings(report) {
             let _ = writeln!(out, "\n**warning:** {warning}");
         }
         out
@@ -699,10 +699,10 @@ mod tests {
     }
 
     fn report(rows: Vec<SummaryRow>) -> SummaryReport {
-        let settings = crate::runner::Settings::default();
+        let settings = sudoku_bench_core::runner::Settings::default();
         SummaryReport {
             rows,
-            ..settings.summary_report(&crate::summary::Summary::default(), 2, 1)
+            ..settings.summary_report(&sudoku_bench_core::summary::Summary::default(), 2, 1)
         }
     }
 
@@ -778,9 +778,9 @@ mod tests {
     #[test]
     fn a_corpus_path_too_long_for_the_line_is_cut_at_its_start_and_the_count_moves_down() {
         let long = format!("/data/{}/puzzles.txt", "d".repeat(120));
-        let mut summary = crate::summary::Summary::default();
+        let mut summary = sudoku_bench_core::summary::Summary::default();
         summary.group(&long, "fast");
-        let settings = crate::runner::Settings::default();
+        let settings = sudoku_bench_core::runner::Settings::default();
         let text = TableExporter.export(&settings.summary_report(&summary, 1, 1));
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.iter().all(|l| l.chars().count() <= 100), "{text}");
@@ -794,7 +794,7 @@ mod tests {
 
     #[test]
     fn the_default_table_fits_100_columns_where_the_wide_one_does_not() {
-        let rows: Vec<SummaryRow> = crate::strategy::STRATEGIES
+        let rows: Vec<SummaryRow> = sudoku_bench_core::strategy::STRATEGIES
             .iter()
             .map(|s| {
                 let mut r = row(
@@ -890,21 +890,21 @@ mod tests {
 
     #[test]
     fn unreturned_shows_only_when_some_row_has_any() {
-        use crate::results::{PuzzleResult, Status};
-        use crate::summary::Summary;
+        use sudoku_bench_core::results::{PuzzleResult, Status};
+        use sudoku_bench_core::summary::Summary;
         let mut summary = Summary::default();
         let g = summary.group("c", "lib");
         let result = PuzzleResult {
             status: Status::Unique,
             solutions: Some(1),
             time_ns: Some(10),
-            solution: Some(crate::strategy::testkit::grid(
-                crate::strategy::testkit::EASY_SOLUTION,
+            solution: Some(sudoku_bench_core::strategy::testkit::grid(
+                sudoku_bench_core::strategy::testkit::EASY_SOLUTION,
             )),
             ..PuzzleResult::default()
         };
         summary.add(g, &result);
-        let settings = crate::runner::Settings::default();
+        let settings = sudoku_bench_core::runner::Settings::default();
         let table = |s: &Summary| WideTableExporter.export(&settings.summary_report(s, 1, 1));
         assert!(!table(&summary).contains("unreturned"));
         summary.add(
@@ -928,8 +928,8 @@ mod tests {
 
     #[test]
     fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
-        use crate::render::json::JsonExporter;
-        use crate::summary::PipeCost;
+        use crate::json::JsonExporter;
+        use sudoku_bench_core::summary::PipeCost;
         let mut piped = cut(false, Some(0));
         piped.pipes.push(PipeCost {
             strategy: "py".into(),
@@ -950,7 +950,7 @@ mod tests {
     /// Markdown none may split a cell or become HTML, in the table or in a note quoting it.
     #[test]
     fn markdown_escapes_the_names_in_its_cells_and_notes() {
-        use crate::summary::PipeCost;
+        use sudoku_bench_core::summary::PipeCost;
         let name = "x|<i>&`y`";
         let mut report = report(vec![row("a|<b>.txt", name, [3, 0, 0, 0, 0, 0, 0])]);
         report.pipes.push(PipeCost {
@@ -1032,7 +1032,7 @@ mod tests {
 
     #[test]
     fn an_interrupted_report_says_so_and_what_was_not_reached() {
-        use crate::render::json::JsonExporter;
+        use crate::json::JsonExporter;
         assert_eq!(cut(false, Some(0)).interrupted_note(), None);
         let counted = cut(true, Some(12));
         let unknown = cut(true, None);
