@@ -23,7 +23,8 @@
 # Each commit's libsudoku_bench_ffi.so (the ffi/ crate: the strategies through tdoku's C ABI)
 # is built in one worktree checked out at each commit in turn, into one target directory
 # kept between backfills (target/backfill/target), and cached by what it is built from:
-# the trees of src/, ffi/, Cargo.toml and Cargo.lock, and the toolchain
+# the trees of src/, crates/ (from the workspace's split on), ffi/, Cargo.toml and
+# Cargo.lock, and the toolchain
 # (target/backfill/lib-KEY.so). A commit whose trees equal an earlier one's takes its
 # library (same code: their points differ by noise alone). A commit without ffi/, or whose
 # library does not build or lacks sudoku_bench_fast, is said and left out.
@@ -131,11 +132,15 @@ else
     branch=
 fi
 
-# What a commit's library is built from, or nothing when it has no ffi/ crate.
+# What a commit's library is built from, or nothing when it has no ffi/ crate. crates/
+# only where the commit has it: the commits before the workspace's split keep their keys.
 key_of() {
-    local trees
+    local trees crates
     trees=$(git rev-parse "$1:src" "$1:ffi" "$1:Cargo.toml" "$1:Cargo.lock" 2>/dev/null) ||
         return 0
+    if crates=$(git rev-parse --verify --quiet "$1:crates"); then
+        trees+=$'\n'$crates
+    fi
     printf '%s\n%s\n%s\n' "$trees" "$toolchain" "$lib_cmd" | sha1sum | cut -c1-16
 }
 
@@ -171,7 +176,7 @@ for commit in "${commits[@]}"; do
     fi
     lib=$work/lib-$key.so
     if [ -n "${key_commit[$key]:-}" ]; then
-        echo "history-backfill: $short: src/, ffi/, Cargo.toml and Cargo.lock as at" \
+        echo "history-backfill: $short: src/, crates/, ffi/, Cargo.toml and Cargo.lock as at" \
             "${key_commit[$key]}: its library taken (same code)" >&2
         reused=$((reused + 1))
     elif [ -f "$lib" ]; then

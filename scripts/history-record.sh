@@ -13,8 +13,8 @@
 #   SUDOKU_BENCH=PATH  the sudoku-bench to call (default target/release/sudoku-bench)
 #
 # The runs are recorded under `git rev-parse HEAD` at its commit time, with the branch when
-# HEAD is on one, labelled source=ci; not when src/, ffi/ or Cargo.* differ from HEAD (what
-# was timed is then not HEAD). Recording is a side job: whatever fails in it (no history
+# HEAD is on one, labelled source=ci; not when src/, crates/, ffi/ or Cargo.* differ from
+# HEAD (what was timed is then not HEAD). Recording is a side job: whatever fails in it (no history
 # can be written, a summary refused, the check) is said on stderr and the exit status is 0;
 # only --gate with a slowdown exits 1, and bad usage 2.
 set -uo pipefail
@@ -64,8 +64,8 @@ record() {
         say "no commit to record under (not a git repository, or no commit yet)"
         return 1
     fi
-    if [ -n "$(git status --porcelain -- src ffi Cargo.toml Cargo.lock)" ]; then
-        say "src/, ffi/ or Cargo.* differ from HEAD: what was timed is not HEAD; not recorded"
+    if [ -n "$(git status --porcelain -- src crates ffi Cargo.toml Cargo.lock)" ]; then
+        say "src/, crates/, ffi/ or Cargo.* differ from HEAD: what was timed is not HEAD; not recorded"
         return 1
     fi
     when=$(git show -s --format=%cI HEAD)

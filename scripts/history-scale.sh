@@ -15,7 +15,7 @@
 # then copied to N commits an hour apart (python3's sqlite3 writes the copies: N real runs
 # would take hours and time nothing `check` reads differently), each copy's median rate the
 # run's times a level and a noise: the noise drawn (fixed seed) from a normal of 2.5%, the
-# spread of `fast`'s median rate measured on this project's machine (src/history/changes.rs);
+# spread of `fast`'s median rate measured on this project's machine (crates/analysis/src/history/changes.rs);
 # the level 1 up to 40% of the commits, 1 / 1.1 (10% slower) from there to 70%, then 1 again.
 # So each history has one series of median rates with two real changes, and the noise
 # between them that the detection must find quiet.

@@ -43,7 +43,7 @@ command -v jq >/dev/null || { echo "verdicts.sh: needs jq" >&2; exit 2; }
 command -v cc >/dev/null || { echo "verdicts.sh: needs a C compiler (cc)" >&2; exit 2; }
 
 # The commit the binary is built from, taken now: a map takes long enough for HEAD to move.
-commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo "+changes")
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src crates Cargo.toml Cargo.lock || echo "+changes")
 cargo build --release --locked --quiet
 target="${CARGO_TARGET_DIR:-target}/release"
 bin="$target/sudoku-bench"

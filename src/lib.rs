@@ -6,51 +6,20 @@
 //! it over a [`Corpus`] through the same runner, per-puzzle CSV and [`SummaryReport`] as
 //! `sudoku-bench run`, every answer checked (see `examples/custom_strategy.rs`).
 //!
-//! The modules form layers; each uses only its own layer and those below
-//! (`tests/cli/layers.rs` keeps it so):
-//!
-//! | layer | modules |
-//! |---|---|
-//! | base | [`grid`], [`rng`], [`machine`], [`cpus`], [`compress`] |
-//! | corpus | [`corpus`] (the streaming loader), [`permute`], [`canonical`], [`dedupe`] |
-//! | strategies | [`strategy`] (the trait and the built-in solvers), [`foreign`] (`lib:` and `cmd:` solvers), [`clock`], [`valgrind`] (instruction counts), [`generate`] |
-//! | results | [`results`] (statuses, the per-puzzle result, the [`Sink`] seam, the per-puzzle CSV and its one reader), [`summary`] |
-//! | running | [`engine`], [`runner`], [`classify`], [`interrupt`], [`preemption`] |
-//! | analysis | [`compare`], [`merge`], [`resume`], [`report`] (the run report's figures), [`noise`], [`history`] (runs over commits and their change points) |
-//! | rendering | [`render`]: tables, Markdown, JSON and CSV summaries, HTML pages and plots |
-//! | front | [`mod@bench`] |
-//!
-//! The `sudoku-bench` binary sits on top: it parses arguments and wires these together.
+//! This crate is the facade of the workspace's libraries: it re-exports the modules of
+//! `sudoku-bench-core` (grids, corpora, strategies, results, the runner),
+//! `sudoku-bench-foreign` (as [`foreign`]), `sudoku-bench-analysis` and
+//! `sudoku-bench-render` (as [`render`]) under the paths they have always had, and adds
+//! [`mod@bench`]. The `sudoku-bench` binary sits on top: it parses arguments and wires these
+//! together.
 
-pub mod canonical;
-pub mod classify;
-pub mod clock;
-pub mod compare;
-pub mod compress;
-pub mod corpus;
-pub mod cpus;
-pub mod dedupe;
-pub mod engine;
-pub mod foreign;
-pub mod generate;
-pub mod grid;
-pub mod history;
-pub mod interrupt;
-pub mod machine;
-pub mod merge;
-pub mod noise;
-mod per_worker;
-pub mod permute;
-pub mod preemption;
-pub mod render;
-pub mod report;
-pub mod results;
-pub mod resume;
-pub mod rng;
-pub mod runner;
-pub mod strategy;
-pub mod summary;
-pub mod valgrind;
+pub use sudoku_bench_analysis::{compare, history, merge, noise, report, resume};
+pub use sudoku_bench_core::{
+    canonical, classify, clock, compress, corpus, cpus, dedupe, engine, generate, grid, interrupt,
+    machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,
+};
+pub use sudoku_bench_foreign as foreign;
+pub use sudoku_bench_render as render;
 
 pub mod bench;
 

@@ -16,9 +16,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines};
-use sudoku_bench::strategy::{self, Limits, STRATEGIES};
-use sudoku_bench::Grid;
+use sudoku_bench_core::corpus::{Chunk, Corpus, Kind, Lines};
+use sudoku_bench_core::strategy::{self, Limits, STRATEGIES};
+use sudoku_bench_core::Grid;
 
 /// Puzzles taken from each shared corpus: enough to smooth out single puzzles, few enough
 /// for the slow strategies to get through in seconds.

@@ -9,8 +9,8 @@ use std::cell::RefCell;
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use sudoku_bench::strategy::{by_name, Limits, Strategy};
-use sudoku_bench::Grid;
+use sudoku_bench_core::strategy::{by_name, Limits, Strategy};
+use sudoku_bench_core::Grid;
 
 /// What a call returns when it has no count: the node budget ran out, or the strategy
 /// panicked. Above any limit, so a caller that checks the count against its limit (as
@@ -93,7 +93,7 @@ pub(crate) unsafe fn solve(
 impl Slot {
     /// The outcome and whether the strategy counts guesses, or `None` for a name that is
     /// no strategy (the crate's tests check that every exported name is one).
-    fn solve(&self, grid: &Grid, limits: &Limits) -> Option<(sudoku_bench::Outcome, bool)> {
+    fn solve(&self, grid: &Grid, limits: &Limits) -> Option<(sudoku_bench_core::Outcome, bool)> {
         let mut made = self.made.borrow_mut();
         // Taken out while it solves: a strategy that panics mid-search is dropped with its
         // half-updated state, and the next call makes a fresh one.

@@ -59,7 +59,7 @@ pub use call::FAILED;
 /// as `sudoku_bench_NAME`, and [`EXPORTED`], their names in order. The one list of them.
 macro_rules! exports {
     ($($name:ident),* $(,)?) => {
-        /// The strategies exported, by name, in `sudoku_bench::strategy::STRATEGIES`'s order.
+        /// The strategies exported, by name, in `sudoku_bench_core::strategy::STRATEGIES`'s order.
         pub const EXPORTED: &[&str] = &[$(stringify!($name)),*];
 
         /// Each export by name, for the tests to call them all.

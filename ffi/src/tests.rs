@@ -1,7 +1,7 @@
 use std::ffi::{c_char, CString};
 
-use sudoku_bench::strategy::{by_name, Limits, STRATEGIES};
-use sudoku_bench::Grid;
+use sudoku_bench_core::strategy::{by_name, Limits, STRATEGIES};
+use sudoku_bench_core::Grid;
 
 use super::{fast, naive, sudoku_solve, SolveFn, EXPORTED, FAILED, FUNCTIONS};
 use crate::call::{guard, Slot};

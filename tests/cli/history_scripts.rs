@@ -40,8 +40,8 @@ fn commit(repo: &Path, message: &str, date: &str) -> String {
 }
 
 /// Commits, oldest first: c0 without ffi/ (older than the library), c1, c2 changing only
-/// README (c1's code), c3 changing src/.
-fn repository(repo: &Path) -> [String; 4] {
+/// README (c1's code), c3 changing src/, c4 adding crates/ (the workspace's split).
+fn repository(repo: &Path) -> [String; 5] {
     git(repo, &["init", "-q"], "2026-01-01T00:00:00Z");
     for file in ["scripts/history-backfill.sh", "scripts/perf-corpus.sh"] {
         std::fs::create_dir_all(repo.join("scripts")).unwrap();
@@ -69,7 +69,9 @@ fn repository(repo: &Path) -> [String; 4] {
     let c2 = commit(repo, "c2", "2026-01-03T00:00:00Z");
     write(repo, "src/lib.rs", "3");
     let c3 = commit(repo, "c3", "2026-01-04T00:00:00Z");
-    [c0, c1, c2, c3]
+    write(repo, "crates/core/src/lib.rs", "4");
+    let c4 = commit(repo, "c4", "2026-01-05T00:00:00Z");
+    [c0, c1, c2, c3, c4]
 }
 
 /// Run the script with `n` in `repo`; its exit code and stderr.
@@ -110,56 +112,56 @@ fn backfill_times_the_last_commits_in_one_run_and_records_each_under_its_commit(
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     std::fs::create_dir(&repo).unwrap();
-    let [c0, c1, c2, c3] = repository(&repo);
+    let [c0, c1, c2, c3, c4] = repository(&repo);
     let calls = dir.path().join("calls");
     let db = repo.join("h.sqlite");
 
-    let (code, err) = backfill(&repo, "3", &calls);
+    let (code, err) = backfill(&repo, "4", &calls);
     assert_eq!(code, Some(0), "{err}");
-    // Built once per code: c2 takes c1's library.
+    // Built once per code: c2 takes c1's library; c4 changed crates/ alone.
     let built = std::fs::read_to_string(&calls).unwrap();
-    assert_eq!(built, format!("{c1}\n{c3}\n"), "{err}");
+    assert_eq!(built, format!("{c1}\n{c3}\n{c4}\n"), "{err}");
     assert!(
         err.contains(&format!(
-            "{}: src/, ffi/, Cargo.toml and Cargo.lock as at {}: its library taken",
+            "{}: src/, crates/, ffi/, Cargo.toml and Cargo.lock as at {}: its library taken",
             &c2[..10],
             &c1[..10]
         )),
         "{err}"
     );
-    assert!(err.contains("timing 3 commit(s) in one run"), "{err}");
-    // The three commits in order, each one run's row of fast, each older one with its
+    assert!(err.contains("timing 4 commit(s) in one run"), "{err}");
+    // The four commits in order, each one run's row of fast, each older one with its
     // ratio against the newest.
     assert_eq!(
         query(&db, "SELECT sha FROM commits ORDER BY time, seq"),
-        [c1.clone(), c2.clone(), c3.clone()]
+        [c1.clone(), c2.clone(), c3.clone(), c4.clone()]
     );
     assert_eq!(
         query(&db, "SELECT runs.sha || ' ' || strategy FROM rows JOIN runs ON runs.id = rows.run ORDER BY runs.id"),
-        [&c1, &c2, &c3].map(|c| format!("{c} fast"))
+        [&c1, &c2, &c3, &c4].map(|c| format!("{c} fast"))
     );
-    let newest = format!("c{}", &c3[..10]);
+    let newest = format!("c{}", &c4[..10]);
     assert_eq!(
         query(&db, "SELECT runs.sha || ' ' || old || ' ' || new FROM ab JOIN runs ON runs.id = ab.run ORDER BY runs.id"),
-        [&c1, &c2].map(|c| format!("{c} {newest} fast"))
+        [&c1, &c2, &c3].map(|c| format!("{c} {newest} fast"))
     );
     assert_eq!(
         query(&db, "SELECT DISTINCT value FROM labels"),
         ["history-backfill"]
     );
     // history check ran on it, and runs on it.
-    assert!(err.contains("3 commit(s) recorded"), "{err}");
+    assert!(err.contains("4 commit(s) recorded"), "{err}");
     let out = crate::bench()
         .args(["history", "check", "--db", &db.display().to_string()])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
-    assert!(text.contains("over 3 commits"), "{text}");
+    assert!(text.contains("over 4 commits"), "{text}");
 
     // Again, one commit further back: c0 has no ffi/ and is said and left out; the others'
     // libraries are cached (nothing built), and each commit gets a second run.
-    let (code, err) = backfill(&repo, "4", &calls);
+    let (code, err) = backfill(&repo, "5", &calls);
     assert_eq!(code, Some(0), "{err}");
     assert!(
         err.contains(&format!("{} has no ffi/ crate", &c0[..10])),
@@ -167,11 +169,11 @@ fn backfill_times_the_last_commits_in_one_run_and_records_each_under_its_commit(
     );
     assert_eq!(std::fs::read_to_string(&calls).unwrap(), built, "{err}");
     assert!(
-        err.contains("0 built, 2 cached, 1 with an earlier commit's code; 1 left out"),
+        err.contains("0 built, 3 cached, 1 with an earlier commit's code; 1 left out"),
         "{err}"
     );
-    assert_eq!(query(&db, "SELECT sha FROM commits").len(), 3);
-    assert_eq!(query(&db, "SELECT sha FROM runs").len(), 6);
+    assert_eq!(query(&db, "SELECT sha FROM commits").len(), 4);
+    assert_eq!(query(&db, "SELECT sha FROM runs").len(), 8);
     // The worktree is gone.
     assert_no_worktree_left(&repo);
 }
@@ -269,7 +271,13 @@ fn record_puts_runs_under_head_only_when_head_is_what_ran_and_never_fails_the_ca
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("not recorded"), "{err}");
 
-    // Code changed since HEAD: what ran is not HEAD, so nothing is recorded under it.
+    // Code changed since HEAD, in src/ or in crates/: what ran is not HEAD, so nothing is
+    // recorded under it.
+    write(&repo, "crates/core/src/lib.rs", "2");
+    let (code, _, err) = record(&repo, &real, &["--strategy", "dlx=solver", &summary_s]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("differ from HEAD"), "{err}");
+    std::fs::remove_dir_all(repo.join("crates")).unwrap();
     write(&repo, "src/lib.rs", "2");
     let (code, _, err) = record(&repo, &real, &["--strategy", "dlx=solver", &summary_s]);
     assert_eq!(code, Some(0), "{err}");

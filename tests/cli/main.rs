@@ -36,7 +36,6 @@ mod instructions;
 mod integrity;
 #[cfg(unix)]
 mod interrupt;
-mod layers;
 mod loader;
 mod merge;
 mod options;

@@ -132,7 +132,7 @@ size_t hostile_daemon(const char *puzzle, size_t limit, uint32_t configuration,
  * sudoku-bench (the mapping named sudoku-bench-isolated) and, over and over, stamps a new
  * start time on the puzzle it is on, as a worker that a damaged stack sends round its
  * batch again, starting puzzle after puzzle, does. The layout is that of
- * src/foreign/isolated/shared.rs's Header: done (u32) at 0, started_ns (u64) at 8. */
+ * crates/foreign/src/isolated/shared.rs's Header: done (u32) at 0, started_ns (u64) at 8. */
 size_t hostile_forge_progress(const char *puzzle, size_t limit, uint32_t configuration,
                               char *solution, size_t *guesses) {
     if (triggered(puzzle)) {
