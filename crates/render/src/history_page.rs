@@ -114,6 +114,40 @@ type ByCorpus<'a> = BTreeMap<&'a str, Vec<(&'a SeriesKey, Measure)>>;
 pub fn history_page(checked: &Findings, knobs: &Detection, source: &str) -> String {
     let mut page = Page::new("sudoku-bench history");
     let commits = Commits::of(checked);
+    introduce(&mut page, checked, knobs, source, &commits);
+    let groups = drawn_series(checked);
+    let tables = by_machine(&checked.changes);
+    let mut machines: BTreeSet<(&str, &str)> = groups.keys().copied().collect();
+    machines.extend(tables.iter().map(|(m, s, _)| (*m, *s)));
+    for (machine, settings) in machines {
+        page.heading(2, &format!("machine {machine}; {settings}"));
+        for (corpus, series) in groups.get(&(machine, settings)).into_iter().flatten() {
+            page.heading(3, &format!("corpus {corpus}"));
+            let svgs: Vec<String> = series
+                .iter()
+                .map(|&(key, measure)| series_chart(checked, key, measure, &commits))
+                .collect();
+            page.plots(svgs.iter().map(String::as_str));
+        }
+        let list = tables
+            .iter()
+            .find(|(m, s, _)| (*m, *s) == (machine, settings))
+            .map(|(_, _, list)| list.as_slice())
+            .unwrap_or_default();
+        changes_table(&mut page, list);
+    }
+    page.finish()
+}
+
+/// The page's opening: the history's commits, how change points were found, and what the
+/// whiskers and bands mean.
+fn introduce(
+    page: &mut Page,
+    checked: &Findings,
+    knobs: &Detection,
+    source: &str,
+    commits: &Commits,
+) {
     let used: Vec<usize> = commits.x.keys().copied().collect();
     if let (Some(&first), Some(&last)) = (used.first(), used.last()) {
         let (first, last) = (&checked.commits[first], &checked.commits[last]);
@@ -141,8 +175,11 @@ pub fn history_page(checked: &Findings, knobs: &Detection, source: &str) -> Stri
          the first after; node and guess changes are in the tables.",
         CONFIDENCE * 100.0
     ));
+}
 
-    // Machine and settings, then corpus, then strategy: the series' own order.
+/// The series drawn (node and guess counts are only tabled), by machine and settings, then
+/// corpus, then strategy: the series' own order.
+fn drawn_series(checked: &Findings) -> BTreeMap<(&str, &str), ByCorpus<'_>> {
     let mut groups: BTreeMap<(&str, &str), ByCorpus> = BTreeMap::new();
     for (key, measure) in checked.points.keys() {
         if matches!(measure, Measure::Nodes | Measure::Guesses) {
@@ -155,83 +192,73 @@ pub fn history_page(checked: &Findings, knobs: &Detection, source: &str) -> Stri
             .or_default()
             .push((key, *measure));
     }
-    let tables = by_machine(&checked.changes);
-    let mut machines: BTreeSet<(&str, &str)> = groups.keys().copied().collect();
-    machines.extend(tables.iter().map(|(m, s, _)| (*m, *s)));
-    for (machine, settings) in machines {
-        page.heading(2, &format!("machine {machine}; {settings}"));
-        for (corpus, series) in groups.get(&(machine, settings)).into_iter().flatten() {
-            page.heading(3, &format!("corpus {corpus}"));
-            let svgs: Vec<String> = series
-                .iter()
-                .map(|&(key, measure)| {
-                    let changes: Vec<&Change> = checked
-                        .changes
-                        .iter()
-                        .filter(|c| &c.key == key && c.measure == measure)
-                        .collect();
-                    let points = &checked.points[&(key.clone(), measure)];
-                    match measure {
-                        Measure::TimeRatio => chart(
-                            &format!("{}: time ratio", key.strategy),
-                            Axis::linear("NEW / OLD time (in-run A/B)").ratio(),
-                            points,
-                            &changes,
-                            &commits,
-                            "recorded interval",
-                        ),
-                        Measure::RelativeTime => chart(
-                            &format!("{}: relative time", key.strategy),
-                            Axis::linear("median time / reference's (same run)").ratio(),
-                            points,
-                            &changes,
-                            &commits,
-                            "",
-                        ),
-                        Measure::Instructions => chart(
-                            &format!("{}: instructions", key.strategy),
-                            Axis::linear("instructions per puzzle (counted)"),
-                            points,
-                            &changes,
-                            &commits,
-                            "",
-                        ),
-                        _ => chart(
-                            &format!("{}: median rate", key.strategy),
-                            Axis::linear("puzzles/s/core (1 / median time)"),
-                            points,
-                            &changes,
-                            &commits,
-                            &format!("{}% interval of the median", CONFIDENCE * 100.0),
-                        ),
-                    }
-                })
-                .collect();
-            page.plots(svgs.iter().map(String::as_str));
-        }
-        let list = tables
-            .iter()
-            .find(|(m, s, _)| (*m, *s) == (machine, settings))
-            .map(|(_, _, list)| list.as_slice())
-            .unwrap_or_default();
-        page.heading(3, "changes");
-        if list.is_empty() {
-            page.paragraph("No change point in this machine's series.");
-        } else {
-            let align: Vec<Align> = (0..9)
-                .map(|i| {
-                    if change_left(i) {
-                        Align::Left
-                    } else {
-                        Align::Right
-                    }
-                })
-                .collect();
-            let rows: Vec<Vec<String>> = list.iter().map(|c| change_cells(c)).collect();
-            page.table(&super::history::CHANGE_HEAD, &align, &rows);
-        }
+    groups
+}
+
+/// The chart of one series, with its change points' bands.
+fn series_chart(
+    checked: &Findings,
+    key: &SeriesKey,
+    measure: Measure,
+    commits: &Commits,
+) -> String {
+    let changes: Vec<&Change> = checked
+        .changes
+        .iter()
+        .filter(|c| &c.key == key && c.measure == measure)
+        .collect();
+    let points = &checked.points[&(key.clone(), measure)];
+    let median_whisker = format!("{}% interval of the median", CONFIDENCE * 100.0);
+    let (what, axis, whisker) = match measure {
+        Measure::TimeRatio => (
+            "time ratio",
+            Axis::linear("NEW / OLD time (in-run A/B)").ratio(),
+            "recorded interval",
+        ),
+        Measure::RelativeTime => (
+            "relative time",
+            Axis::linear("median time / reference's (same run)").ratio(),
+            "",
+        ),
+        Measure::Instructions => (
+            "instructions",
+            Axis::linear("instructions per puzzle (counted)"),
+            "",
+        ),
+        _ => (
+            "median rate",
+            Axis::linear("puzzles/s/core (1 / median time)"),
+            median_whisker.as_str(),
+        ),
+    };
+    chart(
+        &format!("{}: {what}", key.strategy),
+        axis,
+        points,
+        &changes,
+        commits,
+        whisker,
+    )
+}
+
+/// A machine's table of changes, or a line saying there is none.
+fn changes_table(page: &mut Page, list: &[&Change]) {
+    page.heading(3, "changes");
+    if list.is_empty() {
+        page.paragraph("No change point in this machine's series.");
+        return;
     }
-    page.finish()
+    let align: Vec<Align> = (0..9)
+        .map(|i| {
+            if change_left(i) {
+                Align::Left
+            } else {
+                Align::Right
+            }
+        })
+        .collect();
+    let rows: Vec<Vec<String>> = list.iter().map(|c| change_cells(c)).collect();
+    page.table(&super::history::CHANGE_HEAD, &align, &rows);
 }
 
 #[cfg(test)]

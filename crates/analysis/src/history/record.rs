@@ -16,7 +16,7 @@ use crate::compare::load::normal_name;
 use sudoku_bench_core::corpus::Identity;
 use sudoku_bench_core::results::Status;
 use sudoku_bench_core::summary::read::{parse_summary, RunFileError};
-use sudoku_bench_core::summary::{StateError, Summary, SummaryReport};
+use sudoku_bench_core::summary::{GroupState, StateError, Summary, SummaryReport, SummaryRow};
 
 /// Why a file cannot be placed in the history. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -352,6 +352,38 @@ fn is_comparison(bytes: &[u8]) -> bool {
 
 fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRecord, PlaceError> {
     let file = || path.to_path_buf();
+    check_recordable(path, report)?;
+    let counting = report.metric == sudoku_bench_core::results::Metric::Instructions;
+    let state = report
+        .state
+        .as_ref()
+        .ok_or_else(|| PlaceError::NoState(file()))?;
+    let summary = Summary::from_state(state).map_err(|source| PlaceError::State {
+        file: file(),
+        source,
+    })?;
+    let rows = summary
+        .rows()
+        .into_iter()
+        .zip(&state.groups)
+        .map(|(row, group)| row_record(path, &summary, row, group, counting))
+        .collect::<Result<_, PlaceError>>()?;
+    Ok(RunRecord {
+        source: file(),
+        digest: format!("{:032x}", xxh3_128(bytes)),
+        date: report.date.clone(),
+        tool_version: report.version.clone(),
+        machine: report.machine.clone(),
+        settings: settings_of(report, counting),
+        rows,
+        ab: Vec::new(),
+        relative: Vec::new(),
+    })
+}
+
+/// Refuses a summary that is not one whole, finished run on one machine.
+fn check_recordable(path: &Path, report: &SummaryReport) -> Result<(), PlaceError> {
+    let file = || path.to_path_buf();
     if report.interrupted {
         return Err(PlaceError::Interrupted(file()));
     }
@@ -364,15 +396,13 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
     if report.machines.len() > 1 {
         return Err(PlaceError::Machines(file(), report.machines.len()));
     }
-    let counting = report.metric == sudoku_bench_core::results::Metric::Instructions;
-    let state = report
-        .state
-        .as_ref()
-        .ok_or_else(|| PlaceError::NoState(file()))?;
-    let summary = Summary::from_state(state).map_err(|source| PlaceError::State {
-        file: file(),
-        source,
-    })?;
+    Ok(())
+}
+
+/// The settings that decide what a run's rows hold, as its series key shows them: the
+/// limits, the workers, and for a counting run `--measure instructions` (its own series:
+/// a count is not a time).
+fn settings_of(report: &SummaryReport, counting: bool) -> String {
     let mut settings: Vec<String> = report
         .limits()
         .iter()
@@ -380,83 +410,76 @@ fn run_record(path: &Path, bytes: &[u8], report: &SummaryReport) -> Result<RunRe
         .collect();
     settings.push(format!("-j {}", report.threads));
     if counting {
-        // Its own series: a count is not a time.
         settings.push("--measure instructions".to_string());
     }
-    let rows = summary
-        .rows()
-        .into_iter()
-        .zip(&state.groups)
-        .map(|(row, group)| {
-            let identity = summary
-                .identity(&row.corpus)
-                .ok_or_else(|| PlaceError::NoIdentity {
-                    file: file(),
-                    corpus: row.corpus.clone(),
-                })?;
-            let exact = |what: &'static str, sum: &str, count: u64| -> Result<_, PlaceError> {
-                if count == 0 {
-                    return Ok(None);
-                }
-                let too_large = || PlaceError::TooLarge {
-                    file: file(),
-                    corpus: row.corpus.clone(),
-                    strategy: row.strategy.clone(),
-                    what,
-                    value: sum.to_string(),
-                };
-                let sum: u64 = sum.parse().map_err(|_| too_large())?;
-                Ok(Some((sum, count)))
-            };
-            let instructions = exact(
-                "summed instructions",
-                group.instructions_sum.as_deref().unwrap_or("0"),
-                group.instructions_counted,
-            )?;
-            if counting && group.instructions_counted != row.searched {
-                return Err(PlaceError::PartlyCounted {
-                    file: file(),
-                    corpus: row.corpus.clone(),
-                    strategy: row.strategy.clone(),
-                    counted: group.instructions_counted,
-                    searched: row.searched,
-                });
-            }
-            Ok(RowRecord {
-                instructions,
-                corpus: CorpusKey {
-                    identity: identity_key(identity),
-                    name: normal_name(&row.corpus),
-                },
-                nodes: exact("summed nodes", &group.nodes_sum, group.nodes_counted)?,
-                guesses: exact("summed guesses", &group.guesses_sum, group.guessed)?,
-                statuses: Status::ALL.map(|s| group.counts.get(s.as_str()).copied().unwrap_or(0)),
-                strategy: row.strategy,
-                puzzles: row.puzzles,
-                mismatches: row.mismatches,
-                failures: row.failures,
-                searched: row.searched,
-                rate: row.puzzles_per_s_per_core,
-                median_rate: row.median_puzzles_per_s_per_core,
-                time_sum_ns: row.total_time_ns,
-                median_ns: row.median_ns,
-                p90_ns: row.p90_ns,
-                p99_ns: row.p99_ns,
-                max_ns: row.max_ns,
-                times: group.times.clone(),
-            })
-        })
-        .collect::<Result<_, PlaceError>>()?;
-    Ok(RunRecord {
-        source: file(),
-        digest: format!("{:032x}", xxh3_128(bytes)),
-        date: report.date.clone(),
-        tool_version: report.version.clone(),
-        machine: report.machine.clone(),
-        settings: settings.join(" "),
-        rows,
-        ab: Vec::new(),
-        relative: Vec::new(),
+    settings.join(" ")
+}
+
+/// One summary row as recorded, its exact sums checked (`group` is the row's state).
+fn row_record(
+    path: &Path,
+    summary: &Summary,
+    row: SummaryRow,
+    group: &GroupState,
+    counting: bool,
+) -> Result<RowRecord, PlaceError> {
+    let file = || path.to_path_buf();
+    let identity = summary
+        .identity(&row.corpus)
+        .ok_or_else(|| PlaceError::NoIdentity {
+            file: file(),
+            corpus: row.corpus.clone(),
+        })?;
+    let exact = |what: &'static str, sum: &str, count: u64| -> Result<_, PlaceError> {
+        if count == 0 {
+            return Ok(None);
+        }
+        let too_large = || PlaceError::TooLarge {
+            file: file(),
+            corpus: row.corpus.clone(),
+            strategy: row.strategy.clone(),
+            what,
+            value: sum.to_string(),
+        };
+        let sum: u64 = sum.parse().map_err(|_| too_large())?;
+        Ok(Some((sum, count)))
+    };
+    let instructions = exact(
+        "summed instructions",
+        group.instructions_sum.as_deref().unwrap_or("0"),
+        group.instructions_counted,
+    )?;
+    if counting && group.instructions_counted != row.searched {
+        return Err(PlaceError::PartlyCounted {
+            file: file(),
+            corpus: row.corpus.clone(),
+            strategy: row.strategy.clone(),
+            counted: group.instructions_counted,
+            searched: row.searched,
+        });
+    }
+    Ok(RowRecord {
+        instructions,
+        corpus: CorpusKey {
+            identity: identity_key(identity),
+            name: normal_name(&row.corpus),
+        },
+        nodes: exact("summed nodes", &group.nodes_sum, group.nodes_counted)?,
+        guesses: exact("summed guesses", &group.guesses_sum, group.guessed)?,
+        statuses: Status::ALL.map(|s| group.counts.get(s.as_str()).copied().unwrap_or(0)),
+        strategy: row.strategy,
+        puzzles: row.puzzles,
+        mismatches: row.mismatches,
+        failures: row.failures,
+        searched: row.searched,
+        rate: row.puzzles_per_s_per_core,
+        median_rate: row.median_puzzles_per_s_per_core,
+        time_sum_ns: row.total_time_ns,
+        median_ns: row.median_ns,
+        p90_ns: row.p90_ns,
+        p99_ns: row.p99_ns,
+        max_ns: row.max_ns,
+        times: group.times.clone(),
     })
 }
 

@@ -254,41 +254,21 @@ fn x_ticks(plot: &Plot, labels: super::Labels) -> Vec<(Tick, String)> {
     }
 }
 
+/// Room above the plot, for the title.
+const TOP: f64 = 34.0;
+
 /// The chart as one SVG document.
 pub(super) fn draw(chart: &Chart) -> String {
     // Bounded both ways: too small leaves no plot, too large would ask for millions of
     // ticks.
     let width = f64::from(chart.width.clamp(200, 10_000));
-    let mut height = f64::from(chart.height.clamp(150, 10_000));
     let data = ranges(chart);
     let (legend, rows) = match data {
         Some(_) => legend_rows(chart, width),
         None => (Vec::new(), 0),
     };
-    let top = 34.0;
-    // Names written upwards take their length under the plot, where numbers take a line.
-    let names = chart
-        .categories
-        .iter()
-        .map(|c| text_width(c, FONT))
-        .fold(0.0, f64::max);
-    let tick_room = if chart.categories.is_empty() {
-        0.0
-    } else {
-        (names + 10.0 - 16.0).max(0.0)
-    };
-    // Under the plot: tick labels, the axis label, then the legend's rows.
-    let below = 36.0
-        + tick_room
-        + if rows > 0 {
-            10.0 + 16.0 * rows as f64
-        } else {
-            0.0
-        }
-        + 8.0;
-    // A long legend makes the chart taller rather than squeezing the plot away.
-    height = height.max(top + 120.0 + below);
-    let bottom = height - below;
+    let (height, tick_room) = heights(chart, rows);
+    let bottom = height - below_plot(tick_room, rows);
 
     let mut out = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -307,19 +287,19 @@ pub(super) fn draw(chart: &Chart) -> String {
 
     let Some((x, y)) = data else {
         let (left, right) = (48.0, width - 20.0);
-        frame(&mut out, left, top, right, bottom);
+        frame(&mut out, left, TOP, right, bottom);
         let _ = write!(
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#888\" \
              font-size=\"14\">no data</text></svg>",
             px((left + right) / 2.0),
-            px((top + bottom) / 2.0 + 5.0)
+            px((TOP + bottom) / 2.0 + 5.0)
         );
         return out;
     };
 
     let y_ticks: Vec<(Tick, String)> = y
-        .ticks(((bottom - top) / 28.0) as usize)
+        .ticks(((bottom - TOP) / 28.0) as usize)
         .into_iter()
         .map(|t| (t, axis::label(chart.y.labels, &t)))
         .collect();
@@ -329,7 +309,7 @@ pub(super) fn draw(chart: &Chart) -> String {
         .fold(0.0, f64::max);
     let plot = Plot {
         left: (30.0 + widest + 8.0).min(width / 2.0),
-        top,
+        top: TOP,
         right: width - 20.0,
         bottom,
         x,
@@ -347,8 +327,48 @@ pub(super) fn draw(chart: &Chart) -> String {
     for (i, band) in chart.bands.iter().enumerate() {
         draw_band(&mut out, &plot, band, i);
     }
+    draw_layers(&mut out, chart, &plot);
+    frame(&mut out, plot.left, plot.top, plot.right, plot.bottom);
+    for (entry, at, row) in &legend {
+        let cy = bottom + 36.0 + tick_room + 10.0 + 8.0 + 16.0 * *row as f64;
+        legend_entry(&mut out, chart, entry, *at, cy);
+    }
+    out.push_str("</svg>");
+    out
+}
 
-    // Bars underneath, then the diagonal, lines, dots, and the marks on top of the dots.
+/// The chart's height, and the room its category names take under the plot (names are
+/// written upwards: they take their length there, where numbers take a line). A long
+/// legend makes the chart taller rather than squeezing the plot away.
+fn heights(chart: &Chart, legend_rows: usize) -> (f64, f64) {
+    let names = chart
+        .categories
+        .iter()
+        .map(|c| text_width(c, FONT))
+        .fold(0.0, f64::max);
+    let tick_room = if chart.categories.is_empty() {
+        0.0
+    } else {
+        (names + 10.0 - 16.0).max(0.0)
+    };
+    let height = f64::from(chart.height.clamp(150, 10_000))
+        .max(TOP + 120.0 + below_plot(tick_room, legend_rows));
+    (height, tick_room)
+}
+
+/// The room under the plot: tick labels, the axis label, then the legend's rows.
+fn below_plot(tick_room: f64, legend_rows: usize) -> f64 {
+    let legend = if legend_rows > 0 {
+        10.0 + 16.0 * legend_rows as f64
+    } else {
+        0.0
+    };
+    36.0 + tick_room + legend + 8.0
+}
+
+/// Every series, layered: bars underneath, then the diagonal, lines, dots, and the marks
+/// on top of the dots.
+fn draw_layers(out: &mut String, chart: &Chart, plot: &Plot) {
     let layer = |s: &Series| match s.kind {
         Kind::Bars { .. } => 0,
         Kind::Intervals => 1,
@@ -362,22 +382,14 @@ pub(super) fn draw(chart: &Chart) -> String {
     let mut drew_diagonal = !chart.diagonal;
     for series in order {
         if !drew_diagonal && layer(series) > 0 {
-            diagonal(&mut out, &plot);
+            diagonal(out, plot);
             drew_diagonal = true;
         }
-        draw_series(&mut out, &plot, series);
+        draw_series(out, plot, series);
     }
     if !drew_diagonal {
-        diagonal(&mut out, &plot);
+        diagonal(out, plot);
     }
-
-    frame(&mut out, plot.left, plot.top, plot.right, plot.bottom);
-    for (entry, at, row) in &legend {
-        let cy = bottom + 36.0 + tick_room + 10.0 + 8.0 + 16.0 * *row as f64;
-        legend_entry(&mut out, chart, entry, *at, cy);
-    }
-    out.push_str("</svg>");
-    out
 }
 
 fn frame(out: &mut String, left: f64, top: f64, right: f64, bottom: f64) {
