@@ -123,7 +123,7 @@ impl State {
             Some(b'#') => *slot = Kind::Comment,
             Some(_) => match &self.layout {
                 Some(layout) => {
-                    set_kind(slot, layout.classify(content));
+                    set_kind(slot, layout.kind_of(content));
                     // Only a malformed CSV line can open a field it does not close.
                     if let (Layout::Csv(_), Kind::Malformed { .. }) = (layout, &*slot) {
                         self.follow_quotes(content);
@@ -133,7 +133,7 @@ impl State {
                     let layout = self.detect(line)?;
                     *slot = match layout {
                         Layout::Csv(_) => Kind::Header,
-                        Layout::Text => layout.classify(content),
+                        Layout::Text => layout.kind_of(content),
                     };
                     self.layout = Some(layout);
                 }
@@ -263,8 +263,8 @@ impl State {
 }
 
 impl Layout {
-    /// Parse and check a data line (not blank, not a comment, not the header).
-    pub(super) fn classify(&self, raw: &[u8]) -> Kind {
+    /// The kind of a data line (not blank, not a comment, not the header), parsed and checked.
+    pub(super) fn kind_of(&self, raw: &[u8]) -> Kind {
         let line = raw.trim_ascii();
         let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
         // Nearly every line of a text corpus is a grid, maybe followed by other fields:
@@ -275,11 +275,11 @@ impl Layout {
                 return checked(grid, 1 + offset, None);
             }
         }
-        self.classify_general(line, offset)
+        self.kind_of_general(line, offset)
     }
 
-    /// `classify` for any trimmed line, `offset` bytes into its raw line.
-    fn classify_general(&self, line: &[u8], offset: usize) -> Kind {
+    /// `kind_of` for any trimmed line, `offset` bytes into its raw line.
+    fn kind_of_general(&self, line: &[u8], offset: usize) -> Kind {
         if std::str::from_utf8(line).is_err() {
             let column = first_non_utf8(line) + offset + 1;
             return Kind::Malformed {

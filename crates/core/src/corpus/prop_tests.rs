@@ -91,7 +91,7 @@ fn expected(bytes: &[u8]) -> Vec<Record> {
                 } else if trimmed[0] == b'#' {
                     Kind::Comment
                 } else if let Some(layout) = &layout {
-                    let kind = layout.classify(content);
+                    let kind = layout.kind_of(content);
                     let csv_line = matches!(layout, Layout::Csv(_));
                     if csv_line
                         && matches!(kind, Kind::Malformed { .. })
@@ -105,7 +105,7 @@ fn expected(bytes: &[u8]) -> Vec<Record> {
                     Kind::Header
                 } else {
                     layout = Some(Layout::Text);
-                    Layout::Text.classify(content)
+                    Layout::Text.kind_of(content)
                 };
                 (kind, Raw::Whole([content, ending].concat()))
             };

@@ -383,8 +383,8 @@ fn entries_are_the_entries_of_all_lines_without_their_bytes() {
 
 /// A text line's kind as the loader worked it out before its fast path: UTF-8 check,
 /// the field up to the first separator, then the grid's checks. Shares no code with
-/// `Layout::classify` but `Grid`'s parsing and checks.
-fn classify_text_reference(raw: &[u8]) -> Kind {
+/// `Layout::kind_of` but `Grid`'s parsing and checks.
+fn kind_of_text_reference(raw: &[u8]) -> Kind {
     let line = raw.trim_ascii();
     let offset = raw.len() - raw.trim_ascii_start().len();
     if let Err(e) = std::str::from_utf8(line) {
@@ -421,7 +421,7 @@ fn classify_text_reference(raw: &[u8]) -> Kind {
 }
 
 #[test]
-fn text_fast_path_classifies_like_the_general_path() {
+fn text_fast_path_gives_the_kind_the_general_path_gives() {
     let mut lines: Vec<Vec<u8>> = Vec::new();
     let tails: [&[u8]; 14] = [
         b"",
@@ -478,8 +478,8 @@ fn text_fast_path_classifies_like_the_general_path() {
     }
     let mut fast_path = 0;
     for raw in &lines {
-        let got = Layout::Text.classify(raw);
-        assert_eq!(got, classify_text_reference(raw), "{}", raw.escape_ascii());
+        let got = Layout::Text.kind_of(raw);
+        assert_eq!(got, kind_of_text_reference(raw), "{}", raw.escape_ascii());
         fast_path += text::parse_grid_first(raw.trim_ascii()).is_some() as usize;
     }
     // Both paths ran, on many lines each.
