@@ -267,8 +267,7 @@ pub(super) fn draw(chart: &Chart) -> String {
         Some(_) => legend_rows(chart, width),
         None => (Vec::new(), 0),
     };
-    let (height, tick_room) = heights(chart, rows);
-    let bottom = height - below_plot(tick_room, rows);
+    let (height, bottom, tick_room) = heights(chart, rows);
 
     let mut out = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -337,10 +336,10 @@ pub(super) fn draw(chart: &Chart) -> String {
     out
 }
 
-/// The chart's height, and the room its category names take under the plot (names are
-/// written upwards: they take their length there, where numbers take a line). A long
-/// legend makes the chart taller rather than squeezing the plot away.
-fn heights(chart: &Chart, legend_rows: usize) -> (f64, f64) {
+/// The chart's height, where the plot ends, and the room its category names take under
+/// the plot (names are written upwards: they take their length there, where numbers take a
+/// line). A long legend makes the chart taller rather than squeezing the plot away.
+fn heights(chart: &Chart, legend_rows: usize) -> (f64, f64, f64) {
     let names = chart
         .categories
         .iter()
@@ -351,9 +350,9 @@ fn heights(chart: &Chart, legend_rows: usize) -> (f64, f64) {
     } else {
         (names + 10.0 - 16.0).max(0.0)
     };
-    let height = f64::from(chart.height.clamp(150, 10_000))
-        .max(TOP + 120.0 + below_plot(tick_room, legend_rows));
-    (height, tick_room)
+    let below = below_plot(tick_room, legend_rows);
+    let height = f64::from(chart.height.clamp(150, 10_000)).max(TOP + 120.0 + below);
+    (height, height - below, tick_room)
 }
 
 /// The room under the plot: tick labels, the axis label, then the legend's rows.
