@@ -9,11 +9,14 @@ use std::sync::{Mutex, OnceLock};
 use rayon::prelude::*;
 
 use super::task::{How, Task};
-use super::Runner;
+use super::{Runner, WorkDone};
+use crate::clock::{Clock, Cost};
 use crate::corpus::Record;
+use crate::engine::Engine;
+use crate::interrupt::Stop;
 use crate::preemption;
 use crate::results::PuzzleResult;
-use crate::strategy::Limits;
+use crate::strategy::{Limits, Outcome, StrategyInfo};
 
 /// Puzzles each strategy solves, untimed, before its first timed phase.
 const WARMUP_PUZZLES: usize = 64;
@@ -64,6 +67,28 @@ pub(super) struct Solved {
     pub(super) preemptions: Vec<Option<u64>>,
     /// Records solved by every strategy, from the first: the ones to report.
     pub(super) reported: usize,
+}
+
+impl Solved {
+    /// Per timed strategy, the share of its phase's wall time and preemptions that goes
+    /// with the reported records, out of the ones it `solved`.
+    fn share_times(&mut self, walls: &[u64], preempted: &[Option<u64>], solved: &[usize]) {
+        let reported = self.reported;
+        self.walls.clear();
+        self.walls.extend(
+            walls
+                .iter()
+                .zip(solved)
+                .map(|(&wall, &solved)| wall_share(wall, reported, solved)),
+        );
+        self.preemptions.clear();
+        self.preemptions.extend(
+            preempted
+                .iter()
+                .zip(solved)
+                .map(|(&n, &solved)| n.map(|n| wall_share(n, reported, solved))),
+        );
+    }
 }
 
 impl Runner<'_> {
@@ -121,20 +146,9 @@ impl Runner<'_> {
                     by: &finish_by,
                 },
             };
-            let owners = match (paired, i, s < timed) {
-                (false, _, _) | (_, _, false) => Owners::Free,
-                (true, 0, _) if self.engine.strategies()[s].parallel => Owners::Note(&owners),
-                (true, 0, _) => {
-                    // Solved by one thread at a time: whichever is free would be the same
-                    // one throughout, and every later phase would follow it onto one CPU.
-                    // Runs of records go to the workers in turn instead.
-                    let workers = self.engine.threads();
-                    for (i, owner) in owners.iter().enumerate() {
-                        owner.store(((i / REPLICATE_RUN) % workers) as u16, Ordering::Relaxed);
-                    }
-                    Owners::Follow(&owners)
-                }
-                (true, _, _) => Owners::Follow(&owners),
+            let owners = match (paired, s < timed) {
+                (true, true) => self.owners_of(i, s, &owners),
+                _ => Owners::Free,
             };
             let (done, held_off) = self.phase(
                 s,
@@ -155,23 +169,30 @@ impl Runner<'_> {
         out.reported = solved.iter().copied().min().unwrap_or(0);
         let spent = self.clock.now_ns().saturating_sub(began);
         self.pace.solved(records.len(), spent);
-        out.walls.clear();
-        out.walls.extend(
-            walls
-                .iter()
-                .zip(&solved)
-                .map(|(&wall, &solved)| wall_share(wall, out.reported, solved)),
-        );
-        out.preemptions.clear();
-        out.preemptions.extend(
-            preempted
-                .iter()
-                .zip(&solved)
-                .map(|(&n, &solved)| n.map(|n| wall_share(n, out.reported, solved))),
-        );
+        out.share_times(&walls, &preempted, &solved);
         if let Some(r) = self.reference {
             check_counts(out, r, timed, &self.engine.strategies()[r].name);
         }
+    }
+
+    /// Which worker takes which of the part's records in timed phase `i` of the part
+    /// (strategy `s`), when the workers are pinned: the first phase notes its workers in
+    /// `owners`, and every later one follows them.
+    fn owners_of<'o>(&self, i: usize, s: usize, owners: &'o [AtomicU16]) -> Owners<'o> {
+        if i > 0 {
+            return Owners::Follow(owners);
+        }
+        if self.engine.strategies()[s].parallel {
+            return Owners::Note(owners);
+        }
+        // Solved by one thread at a time: whichever is free would be the same one
+        // throughout, and every later phase would follow it onto one CPU. Runs of records
+        // go to the workers in turn instead.
+        let workers = self.engine.threads();
+        for (i, owner) in owners.iter().enumerate() {
+            owner.store(((i / REPLICATE_RUN) % workers) as u16, Ordering::Relaxed);
+        }
+        Owners::Follow(owners)
     }
 
     /// Solve the first puzzles of the chunk once per timed strategy, untimed, so that
@@ -248,46 +269,29 @@ impl Runner<'_> {
         if timed.len() < n {
             timed.resize(n, None);
         }
-        let engine = &self.engine;
-        let clock = self.clock;
-        let info = &engine.strategies()[s];
-        // A part smaller than the workers' tasks would leave some workers idle: its tasks
-        // shrink so that each worker has one.
-        let per_task = info
-            .puzzles_per_task
-            .min(n.div_ceil(engine.threads()).max(1));
         let watch = preemption::COUNTED && self.in_process.get(s).copied().unwrap_or(true);
-        let how = How { watch, ..how };
         if let Some(p) = &self.progress {
             p.phase.store(s, Ordering::Relaxed);
         }
-        let progress = self.progress.as_deref().zip(bytes);
-        let stop = &self.stop;
-        let harness = &self.harness;
-        let rounds = how.repeat.max(1);
-        let chunk = self.chunks_solved.saturating_sub(1);
-        let ranges = task_ranges(n, per_task, chunk, engine.replicates());
-        let workers = engine.threads();
-        let ranges = match owners {
-            Owners::Follow(noted) => by_owner(ranges, |i| {
-                usize::from(noted[i].load(Ordering::Relaxed)).min(workers - 1)
-            }),
-            _ => ranges.into_iter().map(|(r, rep)| (r, rep, 0)).collect(),
+        let ranges = self.ranges_of(s, n, owners);
+        let mut work = PhaseWork {
+            s,
+            info: &self.engine.strategies()[s],
+            engine: &self.engine,
+            clock: self.clock,
+            how: How { watch, ..how },
+            rounds: how.repeat.max(1),
+            n,
+            stop: &self.stop,
+            harness: &self.harness,
+            progress: self.progress.as_deref().zip(bytes),
+            slots: tasks(records, &ranges, &mut results[..n], &mut timed[..n], upto),
+            tasks: 0,
+            ranges,
         };
-        // A task's puzzles, taken by one worker at a time: the lock is never waited for.
-        let mut slots: Vec<Mutex<Task>> = Vec::with_capacity(ranges.len());
-        let (mut results_left, mut timed_left) = (&mut results[..n], &mut timed[..n]);
-        for (range, replicate, _) in ranges.iter().take_while(|(r, ..)| r.start < upto.min(n)) {
-            let (results, rest) = std::mem::take(&mut results_left).split_at_mut(range.len());
-            results_left = rest;
-            let (timed, rest) = std::mem::take(&mut timed_left).split_at_mut(range.len());
-            timed_left = rest;
-            let task = Task::new(&records[range.clone()], results, timed, *replicate);
-            slots.push(Mutex::new(task));
-        }
-        let mut tasks = slots.len();
-        for round in 0..rounds {
-            if round > 0 && stop.requested() {
+        work.tasks = work.slots.len();
+        for round in 0..work.rounds {
+            if round > 0 && self.stop.requested() {
                 break;
             }
             // The records solved before the stop wait on the first round only.
@@ -296,131 +300,254 @@ impl Runner<'_> {
             } else {
                 AfterStop::Halt
             };
-            let (taken, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
-            // The next task to solve, in order, unless a stop says to take no more. Asked
-            // between tasks, never inside a timed solve.
-            let may_take = || -> bool {
-                if harness.get().is_some() {
-                    return false;
-                }
-                if stop.requested() {
-                    let AfterStop::Finish { began, by } = after_stop else {
-                        return false;
-                    };
-                    let now = clock.now_ns();
-                    let deadline = *by.get_or_init(|| now.saturating_add(FINISH_BUDGET_NS));
-                    let left = tasks.saturating_sub(taken.load(Ordering::Relaxed));
-                    let done = finished.load(Ordering::Relaxed);
-                    return may_go_on(now, deadline, now.saturating_sub(began), done, left);
-                }
-                true
-            };
-            let take = || -> Option<usize> {
-                if !may_take() {
-                    return None;
-                }
-                let k = taken.fetch_add(1, Ordering::Relaxed);
-                (k < tasks).then_some(k)
-            };
-            // Worker `w`'s next task after `from` (`Owners::Follow`).
-            let take_own = |w: usize, from: &mut usize| -> Option<usize> {
-                if !may_take() {
-                    return None;
-                }
-                let k = (*from..tasks).find(|&k| ranges[k].2 == w)?;
-                *from = k + 1;
-                taken.fetch_add(1, Ordering::Relaxed);
-                Some(k)
-            };
-            let one_at_a_time = Mutex::new(());
-            let solve = |k: usize| {
-                // Not reentrant: one solve at a time, whichever worker it is on.
-                let _alone = (!info.parallel)
-                    .then(|| one_at_a_time.lock().unwrap_or_else(|e| e.into_inner()));
-                let mut task = slots[k].lock().unwrap_or_else(|e| e.into_inner());
-                engine.with_replicate(s, task.replicate() as usize, |solver| {
-                    task.solve_round(solver, &how, clock)
-                });
-                if let Some(why) = task.harness_failure() {
-                    let _ = harness.set(why);
-                }
-                if task.rounds() == rounds {
-                    task.record(info, &how);
-                }
-                if let Some((p, bytes)) = progress {
-                    // The task's share of the chunk's bytes in this round: the shares of
-                    // all tasks in all rounds add up to the chunk's bytes exactly.
-                    let upto = |i: usize| {
-                        let all = n as u128 * rounds as u128;
-                        (bytes as u128 * (i as u128 + round as u128 * n as u128) / all) as u64
-                    };
-                    let start = ranges[k].0.start;
-                    let share = upto(start + task.len()) - upto(start);
-                    if let Some(done) = p.bytes.get(s) {
-                        done.fetch_add(share, Ordering::Relaxed);
-                    }
-                }
-                finished.fetch_add(1, Ordering::Relaxed);
-            };
-            if let Owners::Follow(_) = owners {
-                engine.pool().broadcast(|worker| {
-                    let mut from = 0;
-                    while let Some(k) = take_own(worker.index(), &mut from) {
-                        solve(k);
-                    }
-                });
-            } else if info.parallel {
-                engine.pool().install(|| {
-                    // A task solves a few puzzles in a row, taking the worker's state once
-                    // for them all rather than once a puzzle. Every task can be taken on
-                    // its own (`with_max_len(1)`): else a worker works through a run of
-                    // tasks that no one else can take, and if the reader or writer thread
-                    // preempts it there, the other worker runs out of work and sleeps
-                    // (~200 us each time). Which task an item solves is the next in order,
-                    // not its own index: rayon hands the second half of the items to the
-                    // second worker, whose solves a stop would leave behind a gap,
-                    // unreported.
-                    (0..tasks).into_par_iter().with_max_len(1).for_each(|_| {
-                        if let Some(k) = take() {
-                            if let Owners::Note(noted) = owners {
-                                let w = rayon::current_thread_index().unwrap_or(0) as u16;
-                                for owner in &noted[ranges[k].0.clone()] {
-                                    owner.store(w, Ordering::Relaxed);
-                                }
-                            }
-                            solve(k);
-                        }
-                    });
-                });
-            } else {
-                // Not reentrant: every task on this one thread, in turn.
-                for _ in 0..tasks {
-                    let Some(k) = take() else { break };
-                    solve(k);
-                }
-            }
+            work.round(round, after_stop, owners);
             // Later rounds go over the tasks the first one solved, from the first: a stop
             // may leave a worker's tasks after another's last one solved
             // (`Owners::Follow`), and records are reported from the first.
             if round == 0 {
-                tasks = (0..tasks)
-                    .find(|&k| slots[k].lock().map_or(0, |t| t.rounds()) == 0)
-                    .unwrap_or(tasks);
+                work.tasks = work.first_unsolved();
             }
         }
+        let (done, held_off) = work.finish();
+        self.timed = timed;
+        (done, watch.then_some(held_off))
+    }
+
+    /// The tasks of strategy `s`'s phase over `n` records (see [`task_ranges`]), each with
+    /// the worker that takes it when the phase follows the owners of an earlier one.
+    fn ranges_of(&self, s: usize, n: usize, owners: Owners) -> Vec<OwnedRange> {
+        let engine = &self.engine;
+        // A part smaller than the workers' tasks would leave some workers idle: its tasks
+        // shrink so that each worker has one.
+        let per_task = engine.strategies()[s]
+            .puzzles_per_task
+            .min(n.div_ceil(engine.threads()).max(1));
+        let chunk = self.chunks_solved.saturating_sub(1);
+        let ranges = task_ranges(n, per_task, chunk, engine.replicates());
+        let workers = engine.threads();
+        match owners {
+            Owners::Follow(noted) => by_owner(ranges, |i| {
+                usize::from(noted[i].load(Ordering::Relaxed)).min(workers - 1)
+            }),
+            _ => ranges.into_iter().map(|(r, rep)| (r, rep, 0)).collect(),
+        }
+    }
+}
+
+/// A run of a phase's records: the replicate that solves it, and the worker that takes it
+/// when the phase follows an earlier one's owners (else 0).
+type OwnedRange = (std::ops::Range<usize>, u32, usize);
+
+/// The tasks of the `ranges` that start before `upto`, each writing its part of
+/// `results` and `timed`. A task is taken by one worker at a time: its lock is never
+/// waited for.
+fn tasks<'r>(
+    records: &'r [Record],
+    ranges: &[OwnedRange],
+    mut results: &'r mut [PuzzleResult],
+    mut timed: &'r mut [Option<(Outcome, Cost)>],
+    upto: usize,
+) -> Vec<Mutex<Task<'r>>> {
+    let mut slots = Vec::with_capacity(ranges.len());
+    let upto = upto.min(records.len());
+    for (range, replicate, _) in ranges.iter().take_while(|(r, ..)| r.start < upto) {
+        let (here, rest) = std::mem::take(&mut results).split_at_mut(range.len());
+        results = rest;
+        let (times, rest) = std::mem::take(&mut timed).split_at_mut(range.len());
+        timed = rest;
+        let task = Task::new(&records[range.clone()], here, times, *replicate);
+        slots.push(Mutex::new(task));
+    }
+    slots
+}
+
+/// One phase's tasks, and what its workers share while they solve them.
+struct PhaseWork<'a, 'r> {
+    /// The strategy, by its index in the engine.
+    s: usize,
+    info: &'a StrategyInfo,
+    engine: &'a Engine,
+    clock: &'a dyn Clock,
+    how: How,
+    rounds: u32,
+    /// Records in the part.
+    n: usize,
+    stop: &'a Stop,
+    harness: &'a OnceLock<String>,
+    /// Where progress is counted, and the bytes of input behind the part.
+    progress: Option<(&'a WorkDone, u64)>,
+    ranges: Vec<OwnedRange>,
+    slots: Vec<Mutex<Task<'r>>>,
+    /// The tasks a round goes over, from the first.
+    tasks: usize,
+}
+
+/// What the workers of one round share: which tasks were taken and finished.
+struct Round<'w, 'a, 'r> {
+    work: &'w PhaseWork<'a, 'r>,
+    round: u32,
+    after_stop: AfterStop<'a>,
+    taken: AtomicUsize,
+    finished: AtomicUsize,
+    /// Held by each solve of a strategy that is not reentrant.
+    one_at_a_time: Mutex<()>,
+}
+
+impl<'a, 'r> PhaseWork<'a, 'r> {
+    /// One round over the tasks: on the workers that follow `owners`, on whichever worker
+    /// is free, or on this thread alone for a strategy that is not reentrant.
+    fn round(&self, round: u32, after_stop: AfterStop<'a>, owners: Owners) {
+        let r = Round {
+            work: self,
+            round,
+            after_stop,
+            taken: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
+            one_at_a_time: Mutex::new(()),
+        };
+        if let Owners::Follow(_) = owners {
+            self.engine.pool().broadcast(|worker| {
+                let mut from = 0;
+                while let Some(k) = r.take_own(worker.index(), &mut from) {
+                    r.solve(k);
+                }
+            });
+        } else if self.info.parallel {
+            self.engine.pool().install(|| {
+                // A task solves a few puzzles in a row, taking the worker's state once
+                // for them all rather than once a puzzle. Every task can be taken on
+                // its own (`with_max_len(1)`): else a worker works through a run of
+                // tasks that no one else can take, and if the reader or writer thread
+                // preempts it there, the other worker runs out of work and sleeps
+                // (~200 us each time). Which task an item solves is the next in order,
+                // not its own index: rayon hands the second half of the items to the
+                // second worker, whose solves a stop would leave behind a gap,
+                // unreported.
+                (0..self.tasks)
+                    .into_par_iter()
+                    .with_max_len(1)
+                    .for_each(|_| {
+                        if let Some(k) = r.take() {
+                            if let Owners::Note(noted) = owners {
+                                let w = rayon::current_thread_index().unwrap_or(0) as u16;
+                                for owner in &noted[self.ranges[k].0.clone()] {
+                                    owner.store(w, Ordering::Relaxed);
+                                }
+                            }
+                            r.solve(k);
+                        }
+                    });
+            });
+        } else {
+            // Not reentrant: every task on this one thread, in turn.
+            for _ in 0..self.tasks {
+                let Some(k) = r.take() else { break };
+                r.solve(k);
+            }
+        }
+    }
+
+    /// The first task the first round did not solve (a stop came), or all of them.
+    fn first_unsolved(&self) -> usize {
+        (0..self.tasks)
+            .find(|&k| self.slots[k].lock().map_or(0, |t| t.rounds()) == 0)
+            .unwrap_or(self.tasks)
+    }
+
+    /// Records every task's results, and returns how many records, from the first, were
+    /// solved, and how many of their kept times other work held off their core.
+    fn finish(self) -> (usize, u64) {
         let mut held_off = 0;
-        for task in &slots[..tasks] {
+        for task in &self.slots[..self.tasks] {
             let mut task = task.lock().unwrap_or_else(|e| e.into_inner());
             // Rounds cut short by a stop: the records are kept with the rounds they had.
-            if task.rounds() < rounds {
-                task.record(info, &how);
+            if task.rounds() < self.rounds {
+                task.record(self.info, &self.how);
             }
             held_off += task.held_off();
         }
-        drop(slots);
-        self.timed = timed;
-        let done = tasks.checked_sub(1).map_or(0, |last| ranges[last].0.end);
-        (done, watch.then_some(held_off))
+        let done = self
+            .tasks
+            .checked_sub(1)
+            .map_or(0, |last| self.ranges[last].0.end);
+        (done, held_off)
+    }
+}
+
+impl Round<'_, '_, '_> {
+    /// Whether a worker may take another task: not once the harness failed, nor after a
+    /// stop unless the phase finishes the records earlier phases solved (`AfterStop`).
+    /// Asked between tasks, never inside a timed solve.
+    fn may_take(&self) -> bool {
+        let work = self.work;
+        if work.harness.get().is_some() {
+            return false;
+        }
+        if work.stop.requested() {
+            let AfterStop::Finish { began, by } = self.after_stop else {
+                return false;
+            };
+            let now = work.clock.now_ns();
+            let deadline = *by.get_or_init(|| now.saturating_add(FINISH_BUDGET_NS));
+            let left = work
+                .tasks
+                .saturating_sub(self.taken.load(Ordering::Relaxed));
+            let done = self.finished.load(Ordering::Relaxed);
+            return may_go_on(now, deadline, now.saturating_sub(began), done, left);
+        }
+        true
+    }
+
+    /// The next task to solve, in order.
+    fn take(&self) -> Option<usize> {
+        if !self.may_take() {
+            return None;
+        }
+        let k = self.taken.fetch_add(1, Ordering::Relaxed);
+        (k < self.work.tasks).then_some(k)
+    }
+
+    /// Worker `w`'s next task after `from` (`Owners::Follow`).
+    fn take_own(&self, w: usize, from: &mut usize) -> Option<usize> {
+        if !self.may_take() {
+            return None;
+        }
+        let k = (*from..self.work.tasks).find(|&k| self.work.ranges[k].2 == w)?;
+        *from = k + 1;
+        self.taken.fetch_add(1, Ordering::Relaxed);
+        Some(k)
+    }
+
+    /// Solve task `k` this round; record it after its last round, and count its share of
+    /// the part's bytes towards progress.
+    fn solve(&self, k: usize) {
+        let work = self.work;
+        // Not reentrant: one solve at a time, whichever worker it is on.
+        let _alone = (!work.info.parallel)
+            .then(|| self.one_at_a_time.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut task = work.slots[k].lock().unwrap_or_else(|e| e.into_inner());
+        work.engine
+            .with_replicate(work.s, task.replicate() as usize, |solver| {
+                task.solve_round(solver, &work.how, work.clock)
+            });
+        if let Some(why) = task.harness_failure() {
+            let _ = work.harness.set(why);
+        }
+        if task.rounds() == work.rounds {
+            task.record(work.info, &work.how);
+        }
+        if let Some((p, bytes)) = work.progress {
+            // The task's share of the part's bytes in this round: the shares of all
+            // tasks in all rounds add up to the part's bytes exactly.
+            let (n, rounds, round) = (work.n as u128, work.rounds as u128, self.round as u128);
+            let upto = |i: usize| (bytes as u128 * (i as u128 + round * n) / (n * rounds)) as u64;
+            let start = work.ranges[k].0.start;
+            let share = upto(start + task.len()) - upto(start);
+            if let Some(done) = p.bytes.get(work.s) {
+                done.fetch_add(share, Ordering::Relaxed);
+            }
+        }
+        self.finished.fetch_add(1, Ordering::Relaxed);
     }
 }
 
