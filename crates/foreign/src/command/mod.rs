@@ -359,6 +359,70 @@ impl CommandSolver {
             aborted: None,
         })
     }
+
+    /// Charge the last puzzle of `batch` (the rows since the copy was last known to be in
+    /// step), whose exchange took `ns`, with `fault`, and retire the copy. Without `ids`,
+    /// a line the copy was not asked for puts the batch's earlier answers in doubt.
+    fn charge(
+        &mut self,
+        fault: Fault,
+        ns: u64,
+        limits: &Limits,
+        (batch, ids): (&mut [Option<(Outcome, Cost)>], bool),
+    ) {
+        let Some((last, earlier)) = batch.split_last_mut() else {
+            return;
+        };
+        let why = match fault {
+            // Past the limit is the kill, not the solve.
+            Fault::Timeout => {
+                let limit = limits.timeout.map(|t| t.as_nanos());
+                let ns = limit.map_or(ns, |t| u64::try_from(t).unwrap_or(u64::MAX));
+                *last = Some((aborted(Abort::Timeout), Cost::of_ns(ns)));
+                self.retire();
+                return;
+            }
+            Fault::Closed(said) => match &mut self.copy {
+                Some(Ok(copy)) => copy.process.closed(said.as_deref()),
+                _ => "closed its stdout".to_string(),
+            },
+            // With ids, each earlier answer was matched by its own.
+            Fault::Unasked(why) => {
+                if !ids {
+                    distrust(earlier, &format!("later in its batch, it {why}"));
+                }
+                why
+            }
+            Fault::Bad(why) => why,
+        };
+        *last = Some((failed(why), Cost::of_ns(ns)));
+        self.retire();
+    }
+
+    /// After a batch of `n` puzzles whose rows from `since` on the running copy answered:
+    /// without ids, an answer a line behind is a well-formed answer, so only a request
+    /// whose answer no puzzle's can be tells that the copy is in step. When it is not,
+    /// those rows are put in doubt and the copy retired.
+    fn check_in_step(
+        &mut self,
+        since: usize,
+        n: usize,
+        limits: &Limits,
+        out: &mut [Option<(Outcome, Cost)>],
+    ) {
+        let Some(Ok(copy)) = &mut self.copy else {
+            return;
+        };
+        let answered = since < n.min(out.len());
+        let check = limits.max_solutions.checked_add(1);
+        if let (true, None, Some(limit)) = (answered, copy.next_id, check) {
+            let within = start_up(limits.timeout);
+            if let Err(why) = copy.in_step(&mut self.request, limit, within) {
+                distrust(&mut out[since..], &format!("after its batch, {why}"));
+                self.retire();
+            }
+        }
+    }
 }
 
 impl Strategy for CommandSolver {
@@ -437,45 +501,9 @@ impl Strategy for CommandSolver {
                 }
                 Err(fault) => fault,
             };
-            let (why, ns) = match fault {
-                // Past the limit is the kill, not the solve.
-                Fault::Timeout => {
-                    let limit = limits.timeout.map(|t| t.as_nanos());
-                    let ns = limit.map_or(ns, |t| u64::try_from(t).unwrap_or(u64::MAX));
-                    out[i] = Some((aborted(Abort::Timeout), Cost::of_ns(ns)));
-                    self.retire();
-                    continue;
-                }
-                Fault::Closed(said) => match &mut self.copy {
-                    Some(Ok(copy)) => (copy.process.closed(said.as_deref()), ns),
-                    _ => ("closed its stdout".to_string(), ns),
-                },
-                // With ids, each earlier answer was matched by its own.
-                Fault::Unasked(why) => {
-                    if !ids {
-                        let later = format!("later in its batch, it {why}");
-                        distrust(&mut out[since..i], &later);
-                    }
-                    (why, ns)
-                }
-                Fault::Bad(why) => (why, ns),
-            };
-            out[i] = Some((failed(why), Cost::of_ns(ns)));
-            self.retire();
+            self.charge(fault, ns, limits, (&mut out[since..=i], ids));
         }
-        if let Some(Ok(copy)) = &mut self.copy {
-            let answered = since < puzzles.len().min(out.len());
-            // Without ids, an answer a line behind is a well-formed answer: only a request
-            // whose answer no puzzle's can be tells that the copy is in step.
-            let check = limits.max_solutions.checked_add(1);
-            if let (true, None, Some(limit)) = (answered, copy.next_id, check) {
-                let within = start_up(limits.timeout);
-                if let Err(why) = copy.in_step(&mut self.request, limit, within) {
-                    distrust(&mut out[since..], &format!("after its batch, {why}"));
-                    self.retire();
-                }
-            }
-        }
+        self.check_in_step(since, puzzles.len(), limits, out);
     }
 
     fn usage(&self) -> Option<Usage> {

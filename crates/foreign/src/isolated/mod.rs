@@ -617,71 +617,87 @@ impl IsolatedSolver {
             let waited = worker.solve(next, n, limit, limits.timeout);
             if let Waited::Done = waited {
                 read_answers(&worker.shared, next..n, limits, out);
-                next = n;
-                continue;
-            }
-            // The crashed puzzle's time ends here, before the kill and the reap.
-            let noticed = monotonic_ns();
-            if let (Waited::Ended, Ok(worker)) = (&waited, &self.worker) {
-                // Given a moment to end by itself, a worker whose channel a solve broke
-                // says so in the header first.
-                exits_within(worker.pid as u32, CLOSE_GRACE);
-            }
-            let Some((how, shared)) = self.end_worker() else {
                 return;
-            };
-            let header = shared.header();
-            let done = header.done.load(Ordering::Acquire).clamp(next, n);
-            if !matches!(waited, Waited::TimedOut(_)) {
-                read_answers(&shared, next..done, limits, out);
             }
-            next = match waited {
-                // The worker was seen past `at` and is back at it or before, or still on
-                // it: `at` had its window, and the rows before it their answers.
-                Waited::TimedOut(at) if done <= at => {
-                    read_answers(&shared, next..at, limits, out);
-                    let t = limits.timeout.unwrap_or_default();
-                    let ns = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
-                    out[at as usize] = Some((timed_out(), Cost::of_ns(ns)));
-                    at + 1
-                }
-                // It moved on just as it was killed: the puzzle it was on when killed had
-                // not run past the limit, so it is solved again in a new worker, uncharged.
-                Waited::TimedOut(_) => {
-                    read_answers(&shared, next..done, limits, out);
-                    done
-                }
-                // It ended between batches, before it read this one: no puzzle's solve was
-                // under way, and which one left it to end so cannot be told.
-                _ if header.taken.load(Ordering::Acquire) == 0 => {
-                    let why = format!(
-                        "the worker for {} {} between batches of puzzles, solving none: which \
-                         puzzle's solve led to that cannot be told, so none is charged with it",
-                        self.spec.library.display(),
-                        ended(&how)
-                    );
-                    for slot in &mut out[next as usize..] {
-                        *slot = Some((Outcome::harness(why.clone()), Cost::default()));
-                    }
-                    return;
-                }
-                _ => {
-                    if done < n {
-                        let why = self.failure(
-                            &how,
-                            header.fault_addr.load(Ordering::Acquire),
-                            header.guard_addr.load(Ordering::Acquire),
-                            header.broken_fd.load(Ordering::Acquire),
-                        );
-                        let started = header.started_ns.load(Ordering::Acquire);
-                        let ns = noticed.saturating_sub(started);
-                        out[done as usize] = Some((Outcome::failed(why), Cost::of_ns(ns)));
-                    }
-                    done + 1
-                }
-            };
-            self.restart();
+            match self.recover(waited, next..n, limits, out) {
+                Some(from) => next = from,
+                None => return,
+            }
         }
+    }
+
+    /// After a batch of puzzles (`batch`) the worker did not finish (`waited`): the
+    /// answers it gave, an outcome for the puzzle it ended or timed out on, and a new
+    /// worker. Returns the puzzle to go on from, or `None` when every puzzle left has its
+    /// outcome (the worker could not be ended, or it ended between batches).
+    fn recover(
+        &mut self,
+        waited: Waited,
+        batch: std::ops::Range<u32>,
+        limits: &Limits,
+        out: &mut [Option<(Outcome, Cost)>],
+    ) -> Option<u32> {
+        let (next, n) = (batch.start, batch.end);
+        // The crashed puzzle's time ends here, before the kill and the reap.
+        let noticed = monotonic_ns();
+        if let (Waited::Ended, Ok(worker)) = (&waited, &self.worker) {
+            // Given a moment to end by itself, a worker whose channel a solve broke
+            // says so in the header first.
+            exits_within(worker.pid as u32, CLOSE_GRACE);
+        }
+        let (how, shared) = self.end_worker()?;
+        let header = shared.header();
+        let done = header.done.load(Ordering::Acquire).clamp(next, n);
+        if !matches!(waited, Waited::TimedOut(_)) {
+            read_answers(&shared, next..done, limits, out);
+        }
+        let from = match waited {
+            // The worker was seen past `at` and is back at it or before, or still on
+            // it: `at` had its window, and the rows before it their answers.
+            Waited::TimedOut(at) if done <= at => {
+                read_answers(&shared, next..at, limits, out);
+                let t = limits.timeout.unwrap_or_default();
+                let ns = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
+                out[at as usize] = Some((timed_out(), Cost::of_ns(ns)));
+                at + 1
+            }
+            // It moved on just as it was killed: the puzzle it was on when killed had
+            // not run past the limit, so it is solved again in a new worker, uncharged.
+            Waited::TimedOut(_) => {
+                read_answers(&shared, next..done, limits, out);
+                done
+            }
+            // It ended between batches, before it read this one: no puzzle's solve was
+            // under way, and which one left it to end so cannot be told.
+            _ if header.taken.load(Ordering::Acquire) == 0 => {
+                let why = format!(
+                    "the worker for {} {} between batches of puzzles, solving none: which \
+                     puzzle's solve led to that cannot be told, so none is charged with it",
+                    self.spec.library.display(),
+                    ended(&how)
+                );
+                for slot in &mut out[next as usize..] {
+                    *slot = Some((Outcome::harness(why.clone()), Cost::default()));
+                }
+                return None;
+            }
+            _ => {
+                if done < n {
+                    let why = self.failure(
+                        &how,
+                        header.fault_addr.load(Ordering::Acquire),
+                        header.guard_addr.load(Ordering::Acquire),
+                        header.broken_fd.load(Ordering::Acquire),
+                    );
+                    let started = header.started_ns.load(Ordering::Acquire);
+                    let ns = noticed.saturating_sub(started);
+                    out[done as usize] = Some((Outcome::failed(why), Cost::of_ns(ns)));
+                }
+                done + 1
+            }
+        };
+        self.restart();
+        Some(from)
     }
 }
 

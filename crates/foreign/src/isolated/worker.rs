@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 
 use super::shared::{monotonic_ns, Shared};
 use super::{Reply, Request, REQUESTS_FD, RESPONSES_FD, SHARED_FD};
-use crate::library::{self, Caller, RawAnswer, Text81};
+use crate::library::{self, Caller, Loaded, RawAnswer, Text81};
 
 /// Where the fault handler notes the address (the header's `fault_addr`).
 static FAULT_NOTE: AtomicPtr<std::sync::atomic::AtomicU64> = AtomicPtr::new(std::ptr::null_mut());
@@ -53,47 +53,11 @@ pub(crate) fn serve(args: &[OsString]) -> i32 {
         Ok(shared) => shared,
         Err(e) => return refuse(&mut replies, &format!("cannot map the shared memory: {e}")),
     };
-    let [path, symbol, configuration, memory] = args else {
-        return refuse(&mut replies, &format!("started with {args:?}"));
-    };
-    let configuration = configuration
-        .to_str()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    if let Some(bytes) = memory.to_str().and_then(|m| m.parse::<u64>().ok()) {
-        let limit = libc::rlimit {
-            rlim_cur: bytes,
-            rlim_max: bytes,
-        };
-        // SAFETY: setrlimit with a valid struct.
-        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
-            let e = std::io::Error::last_os_error();
-            return refuse(&mut replies, &format!("cannot set the memory limit: {e}"));
-        }
-    }
-    let Some(symbol) = symbol.to_str() else {
-        return refuse(&mut replies, "the symbol is not UTF-8");
-    };
-    let loaded = match library::open(Path::new(path), symbol) {
+    // `_loaded` keeps the library mapped while `caller` calls into it.
+    let (_loaded, mut caller) = match load(&shared, args) {
         Ok(loaded) => loaded,
-        Err(e) => return refuse(&mut replies, &chain(&e)),
+        Err(why) => return refuse(&mut replies, &why),
     };
-    let solution = match guarded_buffer() {
-        Ok(solution) => solution,
-        Err(e) => return refuse(&mut replies, &format!("cannot fence the solution: {e}")),
-    };
-    let header = shared.header();
-    header.guard_addr.store(
-        solution as u64 + std::mem::size_of::<Text81>() as u64,
-        Ordering::Relaxed,
-    );
-    FAULT_NOTE.store(&header.fault_addr as *const _ as *mut _, Ordering::Release);
-    if let Err(e) = catch_faults() {
-        return refuse(&mut replies, &format!("cannot handle faults: {e}"));
-    }
-    // SAFETY: the buffer is 82 bytes before a guard page, mapped for the process's life;
-    // the function is as the user said (the module's Safety section in `library`).
-    let mut caller = unsafe { Caller::new(loaded.solve, configuration, solution) };
     if replies.write_all(&Reply::Ready.encode()).is_err() {
         return 0;
     }
@@ -112,6 +76,46 @@ pub(crate) fn serve(args: &[OsString]) -> i32 {
         }
     }
     0
+}
+
+/// The library's solve function, loaded and ready to call as `args` say (its path,
+/// symbol, configuration and memory limit), with a fenced buffer for its solution whose
+/// guard page, and any fault, `shared`'s header notes; or why it cannot be.
+fn load(shared: &Shared, args: &[OsString]) -> Result<(Loaded, Caller), String> {
+    let [path, symbol, configuration, memory] = args else {
+        return Err(format!("started with {args:?}"));
+    };
+    let configuration = configuration
+        .to_str()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    if let Some(bytes) = memory.to_str().and_then(|m| m.parse::<u64>().ok()) {
+        let limit = libc::rlimit {
+            rlim_cur: bytes,
+            rlim_max: bytes,
+        };
+        // SAFETY: setrlimit with a valid struct.
+        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(format!("cannot set the memory limit: {e}"));
+        }
+    }
+    let Some(symbol) = symbol.to_str() else {
+        return Err("the symbol is not UTF-8".to_string());
+    };
+    let loaded = library::open(Path::new(path), symbol).map_err(|e| chain(&e))?;
+    let solution = guarded_buffer().map_err(|e| format!("cannot fence the solution: {e}"))?;
+    let header = shared.header();
+    header.guard_addr.store(
+        solution as u64 + std::mem::size_of::<Text81>() as u64,
+        Ordering::Relaxed,
+    );
+    FAULT_NOTE.store(&header.fault_addr as *const _ as *mut _, Ordering::Release);
+    catch_faults().map_err(|e| format!("cannot handle faults: {e}"))?;
+    // SAFETY: the buffer is 82 bytes before a guard page, mapped for the process's life;
+    // the function is as the user said (the module's Safety section in `library`).
+    let caller = unsafe { Caller::new(loaded.solve, configuration, solution) };
+    Ok((loaded, caller))
 }
 
 /// The exit status of a worker whose channel to the parent a solve broke.
