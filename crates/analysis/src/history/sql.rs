@@ -570,37 +570,7 @@ pub fn add(
             }
             None => {}
         }
-        let corpora = run.rows.iter().map(|r| &r.corpus);
-        let others = run.ab.iter().map(|a| &a.corpus);
-        for c in corpora
-            .chain(others)
-            .chain(run.relative.iter().map(|r| &r.corpus))
-        {
-            corpus(db, c, &run.source)?;
-        }
-        let machine = machine(db, &run.machine)?;
-        let rows = db.run(
-            "INSERT INTO runs (sha, digest, source, date, tool_version, machine, settings, \
-             branch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
-            values![
-                &placement.commit,
-                &run.digest,
-                run.source.display().to_string().as_str(),
-                &run.date,
-                &run.tool_version,
-                machine,
-                &run.settings,
-                &placement.branch,
-            ],
-        )?;
-        let id = first(db, rows, |r| r.int(0))?
-            .ok_or_else(|| fail(db, "a run just recorded has no id"))?;
-        for (key, value) in &placement.labels {
-            db.run(
-                "INSERT INTO labels (run, key, value) VALUES (?1, ?2, ?3)",
-                values![id, key, value],
-            )?;
-        }
+        let id = insert_run(db, placement, run)?;
         for r in &run.rows {
             row(db, id, r)?;
         }
@@ -613,6 +583,44 @@ pub fn add(
         added.runs += 1;
     }
     Ok(added)
+}
+
+/// Record `run` at the commit `placement` names, with its machine, its corpora and the
+/// placement's labels (its rows, A/B results and relative times are the caller's): the
+/// new run's id.
+fn insert_run(db: &mut dyn Sql, placement: &Placement, run: &RunRecord) -> Result<i64, StoreError> {
+    let corpora = run.rows.iter().map(|r| &r.corpus);
+    let others = run.ab.iter().map(|a| &a.corpus);
+    for c in corpora
+        .chain(others)
+        .chain(run.relative.iter().map(|r| &r.corpus))
+    {
+        corpus(db, c, &run.source)?;
+    }
+    let machine = machine(db, &run.machine)?;
+    let rows = db.run(
+        "INSERT INTO runs (sha, digest, source, date, tool_version, machine, settings, \
+         branch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+        values![
+            &placement.commit,
+            &run.digest,
+            run.source.display().to_string().as_str(),
+            &run.date,
+            &run.tool_version,
+            machine,
+            &run.settings,
+            &placement.branch,
+        ],
+    )?;
+    let id =
+        first(db, rows, |r| r.int(0))?.ok_or_else(|| fail(db, "a run just recorded has no id"))?;
+    for (key, value) in &placement.labels {
+        db.run(
+            "INSERT INTO labels (run, key, value) VALUES (?1, ?2, ?3)",
+            values![id, key, value],
+        )?;
+    }
+    Ok(id)
 }
 
 /// Every recorded commit, by time, then by when first recorded.
@@ -634,24 +642,76 @@ pub fn commits(db: &mut dyn Sql) -> Result<Vec<CommitRecord>, StoreError> {
 }
 
 /// Every observation: the summaries' rows, then the A/B results, then the relative times,
-/// each by run in the order recorded, then by corpus identity and strategy (ordered here, not by the database, whose
-/// text collation may be the locale's).
+/// each by run in the order recorded, then by corpus identity and strategy (ordered here,
+/// not by the database, whose text collation may be the locale's).
 pub fn observations(db: &mut dyn Sql) -> Result<Vec<Observation>, StoreError> {
-    // The columns both queries start with: 0 run id, 1 sha, 2 branch, 3-6 machine,
-    // 7 settings, 8-9 corpus.
-    const COLUMNS: &str = "runs.id, runs.sha, runs.branch, cpu, cores, os, arch, settings, \
-                       identity, name";
-    const RUN: &str = "JOIN runs ON runs.id = x.run \
-         JOIN machines ON machines.id = runs.machine \
-         JOIN corpora ON corpora.identity = x.corpus";
-    let key = |r: &Row, strategy: String| -> Result<SeriesKey, String> {
+    let pair = |sum: Option<i64>, count: Option<i64>| match (sum, count) {
+        (Some(s), Some(c)) => Some((s as u64, c as u64)),
+        _ => None,
+    };
+    let columns = "strategy, median_rate, nodes_sum, nodes_counted, guesses_sum, guessed, \
+                   times, instructions_sum, instructions_counted";
+    let mut made = observed(db, "rows", columns, |r| {
+        let measured = Measured::Row {
+            median_rate: r.real(11)?,
+            nodes: pair(r.opt_int(12)?, r.opt_int(13)?),
+            guesses: pair(r.opt_int(14)?, r.opt_int(15)?),
+            times: r.text(16)?,
+            instructions: pair(r.opt_int(17)?, r.opt_int(18)?),
+        };
+        Ok((r.text(10)?, measured))
+    })?;
+    made.extend(observed(db, "ab", "old, new, ratio, low, high", |r| {
+        let interval = match (r.opt_real(13)?, r.opt_real(14)?) {
+            (Some(lo), Some(hi)) => Some((lo, hi)),
+            _ => None,
+        };
+        let measured = Measured::Ab {
+            ratio: r.real(12)?,
+            interval,
+        };
+        Ok((format!("{} -> {}", r.text(10)?, r.text(11)?), measured))
+    })?);
+    made.extend(observed(
+        db,
+        "relative",
+        "strategy, reference, ratio",
+        |r| {
+            let measured = Measured::Relative { ratio: r.real(12)? };
+            Ok((format!("{} / {}", r.text(10)?, r.text(11)?), measured))
+        },
+    )?);
+    Ok(made)
+}
+
+/// The observations in `table`, by run, corpus and strategy: `measured` reads a row's
+/// strategy (or pair of them) and what was measured from `columns`, which follow the
+/// columns every table's query starts with (0 run id, 1 sha, 2 branch, 3-6 machine,
+/// 7 settings, 8-9 corpus), so from column 10.
+fn observed(
+    db: &mut dyn Sql,
+    table: &str,
+    columns: &str,
+    measured: impl Fn(&Row) -> Result<(String, Measured), String>,
+) -> Result<Vec<Observation>, StoreError> {
+    let rows = db.run(
+        &format!(
+            "SELECT runs.id, runs.sha, runs.branch, cpu, cores, os, arch, settings, identity, \
+             name, {columns} FROM {table} AS x JOIN runs ON runs.id = x.run \
+             JOIN machines ON machines.id = runs.machine \
+             JOIN corpora ON corpora.identity = x.corpus"
+        ),
+        &[],
+    )?;
+    let observation = |r: &Row| -> Result<(i64, Observation), String> {
+        let (strategy, measured) = measured(r)?;
         let machine = Machine {
             cpu: r.text(3)?,
             cores: r.int(4)? as usize,
             os: r.text(5)?,
             arch: r.text(6)?,
         };
-        Ok(SeriesKey {
+        let key = SeriesKey {
             machine: super::shown_machine(&machine),
             settings: r.text(7)?,
             corpus: CorpusKey {
@@ -659,84 +719,26 @@ pub fn observations(db: &mut dyn Sql) -> Result<Vec<Observation>, StoreError> {
                 name: r.text(9)?,
             },
             strategy,
-        })
+        };
+        let obs = Observation {
+            key,
+            commit: r.text(1)?,
+            branch: r.opt_text(2)?,
+            measured,
+        };
+        Ok((r.int(0)?, obs))
     };
-    let pair = |sum: Option<i64>, count: Option<i64>| match (sum, count) {
-        (Some(s), Some(c)) => Some((s as u64, c as u64)),
-        _ => None,
-    };
-    let rows = db.run(
-        &format!(
-            "SELECT {COLUMNS}, strategy, median_rate, nodes_sum, nodes_counted, guesses_sum, \
-             guessed, times, instructions_sum, instructions_counted FROM rows AS x {RUN}"
-        ),
-        &[],
-    )?;
     let mut made = rows
         .iter()
-        .map(|r| {
-            let obs = Observation {
-                key: key(r, r.text(10)?)?,
-                commit: r.text(1)?,
-                branch: r.opt_text(2)?,
-                measured: Measured::Row {
-                    median_rate: r.real(11)?,
-                    nodes: pair(r.opt_int(12)?, r.opt_int(13)?),
-                    guesses: pair(r.opt_int(14)?, r.opt_int(15)?),
-                    times: r.text(16)?,
-                    instructions: pair(r.opt_int(17)?, r.opt_int(18)?),
-                },
-            };
-            Ok((r.int(0)?, 0, obs))
-        })
-        .collect::<Result<Vec<_>, String>>()
+        .map(observation)
+        .collect::<Result<Vec<_>, _>>()
         .map_err(|e| fail(db, e))?;
-    let rows = db.run(
-        &format!("SELECT {COLUMNS}, old, new, ratio, low, high FROM ab AS x {RUN}"),
-        &[],
-    )?;
-    for r in &rows {
-        let obs = (|| -> Result<_, String> {
-            let interval = match (r.opt_real(13)?, r.opt_real(14)?) {
-                (Some(lo), Some(hi)) => Some((lo, hi)),
-                _ => None,
-            };
-            Ok(Observation {
-                key: key(r, format!("{} -> {}", r.text(10)?, r.text(11)?))?,
-                commit: r.text(1)?,
-                branch: r.opt_text(2)?,
-                measured: Measured::Ab {
-                    ratio: r.real(12)?,
-                    interval,
-                },
-            })
-        })();
-        let run = r.int(0).map_err(|e| fail(db, e))?;
-        made.push((run, 1, obs.map_err(|e| fail(db, e))?));
-    }
-    let rows = db.run(
-        &format!("SELECT {COLUMNS}, strategy, reference, ratio FROM relative AS x {RUN}"),
-        &[],
-    )?;
-    for r in &rows {
-        let obs = (|| -> Result<_, String> {
-            Ok(Observation {
-                key: key(r, format!("{} / {}", r.text(10)?, r.text(11)?))?,
-                commit: r.text(1)?,
-                branch: r.opt_text(2)?,
-                measured: Measured::Relative { ratio: r.real(12)? },
-            })
-        })();
-        let run = r.int(0).map_err(|e| fail(db, e))?;
-        made.push((run, 2, obs.map_err(|e| fail(db, e))?));
-    }
-    made.sort_by(|a, b| {
-        (a.1, a.0, &a.2.key.corpus.identity, &a.2.key.strategy).cmp(&(
-            b.1,
-            b.0,
-            &b.2.key.corpus.identity,
-            &b.2.key.strategy,
+    made.sort_by(|(a_run, a), (b_run, b)| {
+        (a_run, &a.key.corpus.identity, &a.key.strategy).cmp(&(
+            b_run,
+            &b.key.corpus.identity,
+            &b.key.strategy,
         ))
     });
-    Ok(made.into_iter().map(|(_, _, obs)| obs).collect())
+    Ok(made.into_iter().map(|(_, obs)| obs).collect())
 }
