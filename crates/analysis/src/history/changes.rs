@@ -443,6 +443,15 @@ impl Scan {
                 return false;
             }
         }
+        self.prepare(bar);
+        self.near_bar(commits, slack)
+            && self.best(commits, Some(bar)).is_some_and(|(_, q)| q >= bar)
+    }
+
+    /// The tables [`Scan::near_bar`] reads, for the values and `bar`: the sums of distances
+    /// within each prefix, and what does not change from one split to the next.
+    fn prepare(&mut self, bar: f64) {
+        let n = self.values.len();
         let x = &self.values;
         self.within_first.clear();
         self.within_first.push(0.0);
@@ -464,6 +473,12 @@ impl Scan {
         self.bar_at.clear();
         self.bar_at
             .extend((0..n).map(|end| bar / 2.0 * (end + 1) as f64));
+    }
+
+    /// Whether any split between two commits scores within `slack` of the bar (set in
+    /// [`Scan::prepare`]): only then is the exact best split worth finding.
+    fn near_bar(&mut self, commits: &[usize], slack: f64) -> bool {
+        let (n, x) = (self.values.len(), &self.values);
         let (to_left, between) = (&mut self.to_left, &mut self.between);
         let (within_first, per_size, sizes, bar_at) = (
             &self.within_first,
@@ -471,7 +486,6 @@ impl Scan {
             &self.sizes,
             &self.bar_at,
         );
-        let mut close = false;
         for t in 1..=n - MIN_SIDE {
             let newest = x[t - 1];
             let mut sum = 0.0;
@@ -503,11 +517,10 @@ impl Scan {
                 near |= score - at >= floor;
             }
             if near {
-                close = true;
-                break;
+                return true;
             }
         }
-        close && self.best(commits, Some(bar)).is_some_and(|(_, q)| q >= bar)
+        false
     }
 }
 

@@ -549,35 +549,8 @@ fn attach(
             .time_ratio
             .filter(|r| r.is_finite() && *r > 0.0)
             .ok_or_else(|| refuse(format!("{pair}: no time ratio (nothing was timed)")))?;
-        let holds = |run: &RunRecord, strategy: &str| {
-            run.rows
-                .iter()
-                .find(|r| r.corpus.name == row.corpus && r.strategy == strategy)
-                .map(|r| r.corpus.clone())
-        };
-        let mut matching = runs
-            .iter_mut()
-            .filter_map(|run| {
-                let corpus = holds(run, old).filter(|_| holds(run, &row.strategy).is_some())?;
-                Some((run, corpus))
-            })
-            .collect::<Vec<_>>();
-        if matching.len() > 1 {
-            let names: Vec<String> = matching
-                .iter()
-                .map(|(run, _)| run.source.display().to_string())
-                .collect();
-            return Err(refuse(format!(
-                "{pair}: several summaries given hold it ({}): give the one of the run compared",
-                names.join(", ")
-            )));
-        }
-        let Some((run, corpus)) = matching.pop() else {
-            return Err(refuse(format!(
-                "{pair}: no summary given beside it holds that corpus with both strategies: \
-                 give the summary of the run it compared (run ... --summary S.json)"
-            )));
-        };
+        let (run, corpus) = run_holding(runs, &row.corpus, (old, &row.strategy))
+            .map_err(|why| refuse(format!("{pair}: {why}")))?;
         run.ab.push(AbRecord {
             corpus,
             old: old.to_string(),
@@ -589,6 +562,43 @@ fn attach(
         });
     }
     Ok(())
+}
+
+/// The one run among `runs` whose summary holds `corpus` (by name) with both strategies
+/// of the pair, with that corpus; or why there is not one.
+fn run_holding<'r>(
+    runs: &'r mut [RunRecord],
+    corpus: &str,
+    (old, new): (&str, &str),
+) -> Result<(&'r mut RunRecord, CorpusKey), String> {
+    let holds = |run: &RunRecord, strategy: &str| {
+        run.rows
+            .iter()
+            .find(|r| r.corpus.name == corpus && r.strategy == strategy)
+            .map(|r| r.corpus.clone())
+    };
+    let mut matching = runs
+        .iter_mut()
+        .filter_map(|run| {
+            let corpus = holds(run, old).filter(|_| holds(run, new).is_some())?;
+            Some((run, corpus))
+        })
+        .collect::<Vec<_>>();
+    if matching.len() > 1 {
+        let names: Vec<String> = matching
+            .iter()
+            .map(|(run, _)| run.source.display().to_string())
+            .collect();
+        return Err(format!(
+            "several summaries given hold it ({}): give the one of the run compared",
+            names.join(", ")
+        ));
+    }
+    matching.pop().ok_or_else(|| {
+        "no summary given beside it holds that corpus with both strategies: give the summary \
+         of the run it compared (run ... --summary S.json)"
+            .to_string()
+    })
 }
 
 #[cfg(test)]
