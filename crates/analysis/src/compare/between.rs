@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 
 use super::load::Samples;
 use super::{
-    counts, load, pair, puzzle_times, replicates, stats, verdict, CompareError, CompareOptions,
-    Comparison, ComparisonRow, Mode, Run, Unpaired,
+    counts, load, pair, pair::Rows, puzzle_times, replicates, stats, verdict, CompareError,
+    CompareOptions, Comparison, ComparisonRow, Mode, Run, Unpaired,
 };
 
 /// Compare each `(old, new)` pair of strategies of `run`, in every corpus where both have
@@ -62,6 +62,8 @@ pub fn between(
     Ok(cmp)
 }
 
+/// Judge `new` against `old` in every corpus of `samples` that holds both, a row each in
+/// `cmp`, with the lines only one side has among its unpaired.
 fn pair_of(
     samples: &Samples,
     old: &str,
@@ -93,12 +95,48 @@ fn pair_of(
             baseline_strategy: Some(old.to_string()),
             ..ComparisonRow::new(corpus_name.clone(), new.to_string())
         };
-        // Line order is solve order: neighbours in this list shared a chunk.
-        let (mut xo, mut xn, mut changes) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut to_ns, mut tn_ns) = (Vec::new(), Vec::new());
-        // Each timed puzzle's replicate; `None` once a row has none or the sides differ
-        // (not one run's rows).
-        let mut groups = Some(Vec::new());
+        let times = PairedTimes::of(o, n, &mut row);
+        if row.paired == 0 {
+            continue;
+        }
+        cmp.coverage.paired += row.paired;
+        times.judge(&mut row, options);
+        row.verdict = verdict(
+            options.threshold,
+            row.search_changed > 0,
+            true,
+            row.time_ratio,
+            row.ci,
+        );
+        cmp.rows.push(row);
+    }
+}
+
+/// The timed puzzles of one corpus that both sides of a pair solved, in line order, which
+/// is solve order: neighbours in these lists shared a chunk.
+#[derive(Default)]
+struct PairedTimes {
+    /// Each side's times, as logarithms.
+    xo: Vec<f64>,
+    xn: Vec<f64>,
+    /// Each side's times in nanoseconds.
+    to_ns: Vec<f64>,
+    tn_ns: Vec<f64>,
+    /// Per puzzle, whether its search changed between the sides.
+    changes: Vec<bool>,
+    /// Each timed puzzle's replicate; `None` once a row has none or the sides differ
+    /// (not one run's rows).
+    groups: Option<Vec<u32>>,
+}
+
+impl PairedTimes {
+    /// The puzzles both `o` and `n` solved, counted into `row` (paired, nodes, changed
+    /// searches), with the times of the timed ones.
+    fn of(o: &Rows, n: &Rows, row: &mut ComparisonRow) -> PairedTimes {
+        let mut times = PairedTimes {
+            groups: Some(Vec::new()),
+            ..PairedTimes::default()
+        };
         for (line, os) in o {
             let Some(ns) = n.get(line) else { continue };
             row.paired += 1;
@@ -108,24 +146,36 @@ fn pair_of(
             let changed = !os.same_search(ns);
             row.search_changed += u64::from(changed);
             if let (Some(to), Some(tn)) = (os.time_ns, ns.time_ns) {
-                xo.push((to.max(1) as f64).ln());
-                xn.push((tn.max(1) as f64).ln());
-                to_ns.push(to as f64);
-                tn_ns.push(tn as f64);
-                changes.push(changed);
-                groups = groups.and_then(|mut g| match (os.replicate, ns.replicate) {
-                    (Some(a), Some(b)) if a == b => {
-                        g.push(a);
-                        Some(g)
-                    }
-                    _ => None,
-                });
+                times.xo.push((to.max(1) as f64).ln());
+                times.xn.push((tn.max(1) as f64).ln());
+                times.to_ns.push(to as f64);
+                times.tn_ns.push(tn as f64);
+                times.changes.push(changed);
+                times.groups = times
+                    .groups
+                    .and_then(|mut g| match (os.replicate, ns.replicate) {
+                        (Some(a), Some(b)) if a == b => {
+                            g.push(a);
+                            Some(g)
+                        }
+                        _ => None,
+                    });
             }
         }
-        if row.paired == 0 {
-            continue;
-        }
-        cmp.coverage.paired += row.paired;
+        times
+    }
+
+    /// `row`'s ratios and their intervals: over replicates when every timed puzzle names
+    /// one on both sides, else a block bootstrap over puzzles in solve order.
+    fn judge(self, row: &mut ComparisonRow, options: &CompareOptions) {
+        let PairedTimes {
+            xo,
+            xn,
+            to_ns,
+            tn_ns,
+            changes,
+            groups,
+        } = self;
         row.timed = xo.len() as u64;
         let (xo, xn) = (vec![xo], vec![xn]);
         row.time_ratio = stats::ratio_of_sides(&xo, &xn);
@@ -148,13 +198,5 @@ fn pair_of(
             row.ci = options.bootstrap.interval(&xo, &xn, block);
             row.throughput_ci = options.bootstrap.sum_ratio_interval(&to_ns, &tn_ns, block);
         }
-        row.verdict = verdict(
-            options.threshold,
-            row.search_changed > 0,
-            true,
-            row.time_ratio,
-            row.ci,
-        );
-        cmp.rows.push(row);
     }
 }
