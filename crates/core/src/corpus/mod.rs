@@ -776,18 +776,9 @@ impl Corpus {
         // A CR ended the last piece: the line ends, with an LF too if one comes next.
         let mut after_cr = false;
         let ending: &[u8] = loop {
-            if past.is_some()
-                && self
-                    .stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed) != 0)
-            {
-                let line = self.state.line + 1;
-                self.stopped_in = Some(line);
-                return Err(LoadError::Stopped {
-                    name: self.state.name.clone(),
-                    line,
-                });
+            // A line past `MAX_LINE` may be long enough for a stop to come while it is read.
+            if past.is_some() {
+                check_stop(self.stop.as_deref(), &self.state, &mut self.stopped_in)?;
             }
             let buf = match self.reader.fill_buf() {
                 Ok(buf) => buf,
@@ -819,19 +810,7 @@ impl Corpus {
                     (content, buf.len(), None)
                 }
             };
-            let room = MAX_LINE - line.len();
-            line.extend_from_slice(&buf[..content.min(room)]);
-            if content > room || past.is_some() {
-                let (hasher, len) = past.get_or_insert_with(|| {
-                    let mut hasher = Xxh3::with_seed(self.state.line + 1);
-                    hasher.update(line);
-                    (hasher, line.len() as u64)
-                });
-                let beyond = &buf[room.min(content)..content];
-                hasher.update(beyond);
-                *len += beyond.len() as u64;
-            }
-            cut |= content > room;
+            cut |= keep_piece(line, &buf[..content], &mut past, self.state.line + 1);
             self.reader.consume(used);
             total += used;
             if let Some(ending) = ending {
@@ -1036,6 +1015,48 @@ pub fn read_all(name: &str, input: impl Read + Send + 'static) -> Result<Vec<Rec
     Ok(out)
 }
 
+/// `Err` once a `stop` was requested, noting the line being read in `stopped_in`.
+fn check_stop(
+    stop: Option<&AtomicUsize>,
+    state: &State,
+    stopped_in: &mut Option<u64>,
+) -> Result<(), LoadError> {
+    if !stop.is_some_and(|s| s.load(Ordering::Relaxed) != 0) {
+        return Ok(());
+    }
+    let line = state.line + 1;
+    *stopped_in = Some(line);
+    Err(LoadError::Stopped {
+        name: state.name.clone(),
+        line,
+    })
+}
+
+/// Append `piece`, the content of line `number` or the next part of it, to `line`, up to
+/// `MAX_LINE` in all. Past that, the line's whole content (what `line` holds and the
+/// rest) is hashed into `past` as it goes by, with its length, for the line's identity.
+/// Whether this piece went past.
+fn keep_piece(
+    line: &mut Vec<u8>,
+    piece: &[u8],
+    past: &mut Option<(Xxh3, u64)>,
+    number: u64,
+) -> bool {
+    let room = MAX_LINE - line.len();
+    let content = piece.len();
+    line.extend_from_slice(&piece[..content.min(room)]);
+    if content > room || past.is_some() {
+        let (hasher, len) = past.get_or_insert_with(|| {
+            let mut hasher = Xxh3::with_seed(number);
+            hasher.update(line);
+            (hasher, line.len() as u64)
+        });
+        let beyond = &piece[room.min(content)..];
+        hasher.update(beyond);
+        *len += beyond.len() as u64;
+    }
+    content > room
+}
 #[cfg(test)]
 mod prop_tests;
 #[cfg(test)]

@@ -18,7 +18,8 @@ use std::path::Path;
 use super::kind::State;
 use super::split::{self, Split};
 use super::{
-    Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, ReadAs, Shard, MAX_LINE, READ_BUFFER,
+    Chunk, Codec, Corpus, Format, Kind, Lines, LoadError, ReadAs, Record, Shard, MAX_LINE,
+    READ_BUFFER,
 };
 
 /// Bytes read at a time when counting line endings.
@@ -119,6 +120,27 @@ impl Corpus {
     }
 }
 
+/// Read the lines of `head` before byte `first` that settle the format: none for a
+/// text corpus whose first line is a puzzle, the header for a CSV one. The header read,
+/// if any, and the error that ended the reading, if one did.
+fn settle_layout(head: &mut Corpus, first: u64) -> (Option<Record>, Option<LoadError>) {
+    let mut chunk = Chunk::new(Lines::All);
+    let mut header = None;
+    while head.state.layout.is_none() && head.bytes_read < first {
+        match head.read_chunk(&mut chunk, 1) {
+            Ok(0) => break,
+            Ok(_) => {
+                let record = &chunk.records()[0];
+                if record.kind == Kind::Header {
+                    header = Some(record.clone());
+                }
+            }
+            Err(error) => return (header, Some(error)),
+        }
+    }
+    (header, None)
+}
+
 /// Part `shard` of the uncompressed regular file `head` was opened on.
 fn by_bytes(mut head: Corpus, path: &Path, shard: Shard, size: u64) -> Result<Corpus, LoadError> {
     let (start, end) = shard.byte_range(size);
@@ -146,25 +168,7 @@ fn by_bytes(mut head: Corpus, path: &Path, shard: Shard, size: u64) -> Result<Co
         source,
     })?;
     let first = next_line_start(&mut file, start).map_err(read_err)?;
-    // The lines before the range that settle the format: none for a text corpus whose
-    // first line is a puzzle, the header for a CSV one.
-    let mut chunk = Chunk::new(Lines::All);
-    let (mut header, mut failed) = (None, None);
-    while head.state.layout.is_none() && head.bytes_read < first {
-        match head.read_chunk(&mut chunk, 1) {
-            Ok(0) => break,
-            Ok(_) => {
-                let record = &chunk.records()[0];
-                if record.kind == Kind::Header {
-                    header = Some(record.clone());
-                }
-            }
-            Err(error) => {
-                failed = Some(error);
-                break;
-            }
-        }
-    }
+    let (header, failed) = settle_layout(&mut head, first);
     let line = match failed {
         Some(_) => head.state.line,
         None => {

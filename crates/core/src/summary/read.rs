@@ -224,6 +224,8 @@ fn check_row(r: &SummaryRow) -> Result<(), Fault> {
     Ok(())
 }
 
+/// A group's state against the row shown in its place: the same corpus and strategy, and
+/// the same figures recomputed.
 fn check_group(g: &GroupState, row: &SummaryRow) -> Result<(), Fault> {
     if (g.corpus.as_str(), g.strategy.as_str()) != (row.corpus.as_str(), row.strategy.as_str()) {
         return Err((
@@ -234,7 +236,6 @@ fn check_group(g: &GroupState, row: &SummaryRow) -> Result<(), Fault> {
             ),
         ));
     }
-    let count = |name: &str| g.counts.get(name).copied().unwrap_or(0);
     let puzzles: u128 = g.counts.values().map(|&n| n as u128).sum();
     let number = |field: &str, value: &str| -> Result<u128, Fault> {
         value.parse().map_err(|_| {
@@ -281,6 +282,12 @@ fn check_group(g: &GroupState, row: &SummaryRow) -> Result<(), Fault> {
             ));
         }
     }
+    check_bounds(g, puzzles, time_sum)
+}
+
+/// The group's counters each within what bounds it: a subset no larger than its set.
+fn check_bounds(g: &GroupState, puzzles: u128, time_sum: u128) -> Result<(), Fault> {
+    let count = |name: &str| g.counts.get(name).copied().unwrap_or(0);
     let searchable = puzzles - count("invalid") as u128 - count("malformed") as u128;
     let searched = g.searched as u128;
     at_most(
