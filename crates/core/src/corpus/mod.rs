@@ -1021,7 +1021,7 @@ fn check_stop(
     state: &State,
     stopped_in: &mut Option<u64>,
 ) -> Result<(), LoadError> {
-    if !stop.is_some_and(|s| s.load(Ordering::Relaxed) != 0) {
+    if stop.is_none_or(|s| s.load(Ordering::Relaxed) == 0) {
         return Ok(());
     }
     let line = state.line + 1;
