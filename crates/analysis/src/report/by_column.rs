@@ -164,20 +164,8 @@ fn read(
             }
             split(bytes, &mut fields);
             if is_header {
-                let position = fields.iter().position(|f| {
-                    String::from_utf8_lossy(f.trim_ascii()).eq_ignore_ascii_case(column)
-                });
-                let Some(i) = position else {
-                    let found: Vec<String> = fields
-                        .iter()
-                        .map(|f| String::from_utf8_lossy(f.trim_ascii()).into_owned())
-                        .collect();
-                    return Err(failed(format!(
-                        "line {}: the header has no such column; found: {}",
-                        record.line,
-                        found.join(", ")
-                    )));
-                };
+                let i = position(&fields, column)
+                    .map_err(|why| failed(format!("line {}: {why}", record.line)))?;
                 at = Some(i);
                 continue;
             }
@@ -198,6 +186,23 @@ fn read(
         return Err(failed("not a CSV corpus (no header line)".into()));
     }
     Ok((values, keys))
+}
+
+/// Where `column` is among a header's `fields`, by name, ignoring case; or why not,
+/// naming the columns there are.
+fn position(fields: &csv::ByteRecord, column: &str) -> Result<usize, String> {
+    let name = |f: &[u8]| String::from_utf8_lossy(f.trim_ascii()).into_owned();
+    if let Some(i) = fields
+        .iter()
+        .position(|f| name(f).eq_ignore_ascii_case(column))
+    {
+        return Ok(i);
+    }
+    let found: Vec<String> = fields.iter().map(name).collect();
+    Err(format!(
+        "the header has no such column; found: {}",
+        found.join(", ")
+    ))
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {
