@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use sudoku_bench::history::record::finished_at;
-use sudoku_bench::history::{parse_time, read_runs_with, shown_time, Db, Placement, Taken};
+use sudoku_bench::history::{
+    parse_time, read_runs_with, shown_time, store::RunRecord, Db, Placement, Taken,
+};
 
 use super::super::exit::Exit;
 use super::DEFAULT_DB;
@@ -92,15 +94,8 @@ fn shown(files: &[PathBuf]) -> String {
     names.join(", ")
 }
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let Some(commit) = &args.commit else {
-        bail!(
-            "{}: no commit to place the runs under: give --commit SHA (e.g. --commit \
-             $(git rev-parse HEAD))",
-            shown(&args.files)
-        );
-    };
-    let commit = commit_hash(commit)?;
+/// Each `--label` key and each strategy of `--strategy FROM=TO` given once.
+fn check_once(args: &Args) -> anyhow::Result<()> {
     for (i, (key, _)) in args.labels.iter().enumerate() {
         if args.labels[..i].iter().any(|(k, _)| k == key) {
             bail!("--label {key}: given twice");
@@ -120,6 +115,47 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             }
         }
     }
+    Ok(())
+}
+
+/// When the earliest of `runs` finished: the time they are placed at unless `--time`.
+fn earliest(runs: &[RunRecord]) -> anyhow::Result<i64> {
+    let mut earliest = None;
+    for run in runs {
+        let at = finished_at(run).with_context(|| {
+            format!(
+                "{}: its date {:?} cannot be read: give --time",
+                run.source.display(),
+                run.date
+            )
+        })?;
+        earliest = Some(earliest.map_or(at, |e: i64| e.min(at)));
+    }
+    earliest.context("no summary given: a comparison goes with its run's summary")
+}
+
+/// The database `--db` names, or the default SQLite file, its folder made.
+fn database(db: Option<PathBuf>) -> anyhow::Result<Db> {
+    if let Some(db) = db {
+        return Ok(Db::parse(&db));
+    }
+    let db = PathBuf::from(DEFAULT_DB);
+    if let Some(dir) = db.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    }
+    Ok(Db::Sqlite(db))
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let Some(commit) = &args.commit else {
+        bail!(
+            "{}: no commit to place the runs under: give --commit SHA (e.g. --commit \
+             $(git rev-parse HEAD))",
+            shown(&args.files)
+        );
+    };
+    let commit = commit_hash(commit)?;
+    check_once(&args)?;
     let given = match args.time.as_deref() {
         Some(t) => Some(parse_time(t).with_context(|| {
             format!(
@@ -133,20 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let runs = read_runs_with(&args.files, &args.take, args.relative_to.as_deref())?;
     let time = match given {
         Some(t) => t,
-        None => {
-            let mut earliest = None;
-            for run in &runs {
-                let at = finished_at(run).with_context(|| {
-                    format!(
-                        "{}: its date {:?} cannot be read: give --time",
-                        run.source.display(),
-                        run.date
-                    )
-                })?;
-                earliest = Some(earliest.map_or(at, |e: i64| e.min(at)));
-            }
-            earliest.context("no summary given: a comparison goes with its run's summary")?
-        }
+        None => earliest(&runs)?,
     };
     let placement = Placement {
         commit,
@@ -155,17 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         branch: args.branch,
         labels: args.labels,
     };
-    let db = match args.db {
-        Some(db) => Db::parse(&db),
-        None => {
-            let db = PathBuf::from(DEFAULT_DB);
-            if let Some(dir) = db.parent() {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot make {}", dir.display()))?;
-            }
-            Db::Sqlite(db)
-        }
-    };
+    let db = database(args.db)?;
     let mut store = db.open_or_create()?;
     let added = store.add(&placement, &runs)?;
     for file in &added.already {
