@@ -30,15 +30,21 @@ pub(crate) fn libraries() -> Option<&'static (PathBuf, PathBuf, PathBuf)> {
     built.as_ref()
 }
 
-/// Compile tests/solvers/NAME.c with `flags` into `out` (warnings are errors).
+/// Compile tests/solvers/NAME.c with `flags` into `out` (warnings are errors). Written
+/// beside it and renamed into place: a test runner that runs each test in a process of its
+/// own (cargo-nextest) builds the same library in several at once, and a run must never
+/// load one half written (or rewritten under it).
 pub(crate) fn compile(name: &str, flags: &[&str], out: &Path) {
     let source = format!("{}/tests/solvers/{name}.c", env!("CARGO_MANIFEST_DIR"));
+    let mut partial = out.as_os_str().to_owned();
+    partial.push(format!(".{}.partial", std::process::id()));
+    let partial = PathBuf::from(partial);
     let made = Command::new("cc")
         .args(["-O2", "-Wall", "-Wextra", "-Werror"])
         .args(flags)
         .arg(&source)
         .arg("-o")
-        .arg(out)
+        .arg(&partial)
         .output()
         .unwrap();
     assert!(
@@ -46,6 +52,7 @@ pub(crate) fn compile(name: &str, flags: &[&str], out: &Path) {
         "cc {source}: {}",
         String::from_utf8_lossy(&made.stderr)
     );
+    std::fs::rename(&partial, out).unwrap();
 }
 
 fn solver(name: &str, library: &Path, symbol: Option<&str>) -> String {
