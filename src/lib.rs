@@ -16,7 +16,7 @@
 pub use sudoku_bench_analysis::{compare, history, merge, noise, report, resume};
 pub use sudoku_bench_core::{
     canonical, classify, clock, compress, corpus, cpus, dedupe, engine, generate, grid, interrupt,
-    machine, permute, preemption, results, rng, runner, strategy, summary, valgrind,
+    machine, results, rng, runner, strategy, summary, valgrind,
 };
 pub use sudoku_bench_foreign as foreign;
 pub use sudoku_bench_render as render;

@@ -145,7 +145,7 @@ pub fn current() -> Option<usize> {
 }
 
 /// Pin the calling thread to `cpu`: it runs there only, and so do the processes it starts.
-pub fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
+pub(crate) fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
     os::pin(cpu)
 }
 

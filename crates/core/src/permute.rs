@@ -14,7 +14,7 @@ use crate::rng::Rng;
 /// One element of the Sudoku symmetry group (9! x 6^8 x 2 of them): output cell `i` takes
 /// the digit of input cell `source[i]`, relabelled by `digits`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Transform {
+pub(crate) struct Transform {
     /// Input cell of each output cell: a permutation of `0..81`.
     source: [u8; 81],
     /// New label of each digit; `digits[0]` is 0 (a blank stays blank).
@@ -40,6 +40,7 @@ const STREAM: u64 = 0x7065_726d_7574_6521; // "permute!"
 
 impl Transform {
     /// The identity: every grid maps to itself.
+    #[cfg(test)]
     pub const IDENTITY: Transform = {
         let mut source = [0u8; 81];
         let mut i = 0;

@@ -1003,9 +1003,13 @@ pub fn name_of(path: &Path) -> String {
     name
 }
 
-/// Read a whole corpus into memory, every line with its bytes: for tests and small
-/// inputs only.
-pub fn read_all(name: &str, input: impl Read + Send + 'static) -> Result<Vec<Record>, LoadError> {
+/// Read a whole corpus into memory, every line with its bytes: what the tests compare the
+/// streaming reads with.
+#[cfg(test)]
+pub(crate) fn read_all(
+    name: &str,
+    input: impl Read + Send + 'static,
+) -> Result<Vec<Record>, LoadError> {
     let mut corpus = Corpus::from_reader(name, Box::new(BufReader::new(input)), None, None);
     let mut chunk = Chunk::new(Lines::All);
     let mut out = Vec::new();

@@ -20,7 +20,7 @@ pub struct Batch<'a> {
     /// Each strategy's wall-clock time for these records: its share of its phase.
     pub walls: &'a [u64],
     /// Per strategy, how many of these records' kept times other work on the machine may
-    /// hold (its share of its phase's); `None` where that is not told (see
-    /// [`crate::preemption`]).
+    /// hold (its share of its phase's); `None` where that is not told (off Linux, and for
+    /// a solver in a process of its own).
     pub preemptions: &'a [Option<u64>],
 }

@@ -22,7 +22,7 @@
 //! in the run, else it solves each chunk after the timed phases, untimed. When both
 //! searches finished and the counts differ, the result is a mismatch with an `error`; the
 //! run goes on. With `Settings::permute`, every strategy solves each puzzle as the same
-//! equivalent grid ([`crate::permute`]), and its solution is mapped back to the puzzle as
+//! equivalent grid (one of the Sudoku symmetries, drawn per line), and its solution is mapped back to the puzzle as
 //! read before it is checked.
 //!
 //! A run can be stopped (`Runner::stop_when`): the workers look at the flag before each
@@ -134,7 +134,7 @@ impl Default for Settings {
 /// the rows finished more than a second ago are written (the CSV's writer writes what it
 /// holds at least every `results::writer::WRITE_WITHIN`), while parts of a fast solver
 /// stay as large as the chunks.
-pub const PART_NS: u64 = 250_000_000;
+pub(crate) const PART_NS: u64 = 250_000_000;
 
 /// Work finished so far, updated by the workers as each task of solves ends, so a
 /// progress display can move within a batch (a slow strategy can spend minutes on one),

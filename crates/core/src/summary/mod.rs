@@ -119,7 +119,7 @@ pub struct SummaryRow {
     /// Puzzles whose kept time may hold other work's: in a task during which other work on
     /// the machine held the worker off its core for a tenth or more of the task's time, and
     /// 50 us or more, in every round, the fewest of its puzzles whose times can hold what
-    /// it lost (see [`crate::preemption`]). `null` where that is not told: off Linux, and
+    /// it lost (told by the thread's scheduler statistics). `null` where that is not told: off Linux, and
     /// for a solver in a process of its own.
     #[serde(default)]
     pub preemptions: Option<u64>,
