@@ -1069,13 +1069,23 @@ mod tests {
             assert_eq!(held(|_| true, false, 1), (None, None));
             return;
         }
-        // Asleep in every solve: every puzzle; `fast` beside it, never asleep: none.
-        assert_eq!(held(|_| true, false, 1), (Some(20), Some(0)));
-        assert_eq!(held(|_| true, false, 2), (Some(20), Some(0)));
+        // What is never asleep is held off only by the machine's real neighbours (other
+        // tests, other work), now and then, a task of puzzles at a time: a few, never
+        // all 20, which is what a solve asleep in every kept time gives.
+        let few = |n: Option<u64>| n.is_some_and(|n| n < 20);
+        // Asleep in every solve: every puzzle; `fast` beside it, never asleep: few.
+        for repeat in [1, 2] {
+            let (asleep, fast) = held(|_| true, false, repeat);
+            assert_eq!(asleep, Some(20), "repeat {repeat}");
+            assert!(few(fast), "repeat {repeat}: {fast:?}");
+        }
         // Asleep in the first round only: the second round's time is kept, clean.
-        assert_eq!(held(|r| r == 1, false, 2), (Some(0), Some(0)));
+        let (asleep, fast) = held(|r| r == 1, false, 2);
+        assert!(few(asleep) && few(fast), "{asleep:?} {fast:?}");
         // A solver in a process of its own: its worker waits for it, so nothing is told.
-        assert_eq!(held(|_| true, true, 1), (None, Some(0)));
+        let (asleep, fast) = held(|_| true, true, 1);
+        assert_eq!(asleep, None);
+        assert!(few(fast), "{fast:?}");
     }
 
     /// `fast`, logging every puzzle it is given, in order.
