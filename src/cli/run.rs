@@ -681,19 +681,59 @@ fn solve(
     Ok(solved)
 }
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
-    if args.measure == Metric::Instructions {
-        // Before Valgrind is looked for: these are refusals of the command itself.
-        if args.timeout.is_some_and(|t| !t.is_zero()) {
-            bail!(
-                "--measure instructions takes no --timeout: a count cut short by the clock \
-                 would depend on the machine's load; bound searches with --max-nodes"
-            );
-        }
-        if args.repeat > 1 {
-            bail!("--measure instructions takes no --repeat: a solve's count does not vary");
-        }
+/// The options `--measure instructions` does not take.
+fn refuse_with_instructions(args: &Args) -> anyhow::Result<()> {
+    if args.measure != Metric::Instructions {
+        return Ok(());
     }
+    if args.timeout.is_some_and(|t| !t.is_zero()) {
+        bail!(
+            "--measure instructions takes no --timeout: a count cut short by the clock would \
+             depend on the machine's load; bound searches with --max-nodes"
+        );
+    }
+    if args.repeat > 1 {
+        bail!("--measure instructions takes no --repeat: a solve's count does not vary");
+    }
+    Ok(())
+}
+
+/// The rows a resumed run keeps were measured as it measures, or the CSV would mix two
+/// metrics.
+fn check_kept_metric(measure: Metric, kept: &Summary) -> anyhow::Result<()> {
+    let (searched, counted) = kept.instructions_counted();
+    match measure {
+        Metric::Instructions if counted < searched => bail!(
+            "--resume --measure instructions: {} of the CSV's kept rows have no instruction \
+             count: it was written by a run that timed; resume it without --measure",
+            searched - counted
+        ),
+        Metric::Time if counted > 0 => bail!(
+            "--resume: the CSV's kept rows count instructions: resume it with --measure \
+             instructions"
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Say how many solves of a run that counted instructions have no count.
+fn warn_uncounted(summary: &Summary) {
+    let (searched, counted) = summary.instructions_counted();
+    if counted < searched {
+        eprintln!(
+            "warning: {} of {searched} solves have no instruction count (callgrind's file \
+             could not be read back; or a cmd: solver that does not read its stdin through \
+             the C library's read(), did not wait for the next request within 10 s of \
+             answering, or whose /proc/PID/syscall cannot be read): compare refuses a run \
+             with such rows",
+            searched - counted
+        );
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    // Before Valgrind is looked for: these are refusals of the command itself.
+    refuse_with_instructions(&args)?;
     if callgrind::relaunch_needed(args.measure)? {
         return callgrind::relaunch();
     }
@@ -716,20 +756,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         ControlFlow::Continue(appending) => appending,
         ControlFlow::Break(exit) => return Ok(exit),
     };
-    // The kept rows were measured as this run measures, or the CSV would mix two metrics.
-    let (searched, counted) = summary.instructions_counted();
-    match measure {
-        Metric::Instructions if counted < searched => bail!(
-            "--resume --measure instructions: {} of the CSV's kept rows have no instruction \
-             count: it was written by a run that timed; resume it without --measure",
-            searched - counted
-        ),
-        Metric::Time if counted > 0 => bail!(
-            "--resume: the CSV's kept rows count instructions: resume it with --measure \
-             instructions"
-        ),
-        _ => {}
-    }
+    check_kept_metric(measure, &summary)?;
     // Every output is created before any work, so one that cannot be fails at once; the
     // summary's is written at the end.
     let (csv, mut outputs) = plan.create(appending)?;
@@ -750,17 +777,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         &mut summary,
     )?;
     if measure == Metric::Instructions {
-        let (searched, counted) = summary.instructions_counted();
-        if counted < searched {
-            eprintln!(
-                "warning: {} of {searched} solves have no instruction count (callgrind's \
-                 file could not be read back; or a cmd: solver that does not read its stdin \
-                 through the C library's read(), did not wait for the next request within 10 \
-                 s of answering, or whose /proc/PID/syscall cannot be read): compare refuses a \
-                 run with such rows",
-                searched - counted
-            );
-        }
+        warn_uncounted(&summary);
     }
     // The run's wall time ends with its CSV written, before what was not reached is
     // counted and the summary is made (which reads /proc/cpuinfo for the machine's name).
