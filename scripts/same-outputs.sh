@@ -103,18 +103,24 @@ DATE = re.compile(r'\d{4}-\d\d-\d\dT\d\d:?\d\d:?\d\dZ')
 # A number with a time unit: a measured time (timeouts shown this way are masked with them).
 TIME = re.compile(r'\d[\d,]*(?:\.\d+)?\s?(?:ns|µs|us|ms|s)\b')
 # Warnings about a heavy tail or preemptions come and go with the machine's load.
+# A merge states the parts' CPUs only when they were the same ones.
 NOISY_LINE = re.compile(
-    r'slowest 1% of puzzles carry|were preempted \d+ times|held the workers off their cores')
+    r'slowest 1% of puzzles carry|were preempted \d+ times|held the workers off their cores'
+    r'|^workers pinned to CPUs')
 MASK = '<masked>'
+# Which CPUs the workers were pinned to follows where the process started.
+PINNED = re.compile(r'pinned to CPUs? [\d, -]+')
+# The temporary directory the commands ran in.
+WORKDIR = re.compile(re.escape(work.rstrip('/')))
 
 def noisy_key(k):  # JSON keys and CSV columns: times, rates, and what depends on them
     return ((k.endswith('_ns') and k != 'timeout_ns') or 'per_s' in k or k in
             {'date', 'machine', 'machines', 'slowest_1pct_share', 'preemptions', 'times',
-             'time_ratio', 'ci', 'pipes'})
+             'time_ratio', 'ci', 'pipes', 'throughput_ratio', 'throughput_ci', 'replicate'})  # a record's replicate follows the part sizes the pace sets
 
 def noisy_heading(h):  # table headings in text, Markdown and HTML
     h = re.sub(r'<[^>]+>', '', h).strip().lower()
-    return ('/s' in h or 'time' in h or 'preempt' in h or
+    return ('/s' in h or 'time' in h or 'preempt' in h or 'throughput' in h or
             h in {'mean', 'median', 'p50', 'p90', 'p99', 'max', '95% ci'})
 
 def cell(heading, text, masked=MASK):  # "-" (not searched) stays: only numbers are noise
@@ -122,7 +128,8 @@ def cell(heading, text, masked=MASK):  # "-" (not searched) stays: only numbers 
 
 def json_mask(v):
     if isinstance(v, dict):
-        return {k: MASK if noisy_key(k) else json_mask(x) for k, x in v.items()}
+        return {k: MASK if noisy_key(k) else json_mask(x) for k, x in v.items()
+                if k != 'placement'}  # present in a merge when the parts' CPUs were the same
     if isinstance(v, list):
         return [json_mask(x) for x in v]
     return v
@@ -180,6 +187,7 @@ def text_mask(t):
     # Where dropped warnings were: blank lines around them, at the end of a Markdown summary.
     t = re.sub(r'\n{3,}', '\n\n', '\n'.join(out)).rstrip('\n')
     t = t + '\n' if t else ''
+    t = WORKDIR.sub('<work>', PINNED.sub('pinned to CPUs <cpus>', t))
     return TIME.sub('<time>', DATE.sub('<date>', t))
 
 def svg(m):  # plots are all times: keep what the plot is and its words, not its numbers
@@ -197,11 +205,15 @@ def html_table(m):
 
 def html_mask(t):
     t = '\n'.join(l for l in t.split('\n') if not NOISY_LINE.search(l))
+    t = WORKDIR.sub('<work>', t)
     t = re.sub(r'<details class="warn"><summary>[^<]*</summary>\n</details>\n?', '', t)
     t = re.sub(r'\d+ (warnings? about how far these times)', r'<n> \1', t)
     # compare's counts of slower and faster puzzles, its ratios and the histogram's range.
     t = re.sub(r'.* timed on both sides: .*',
                lambda l: re.sub(r'\d[\d,./]*x?', '<n>', l.group()), t)
+    # Whether some puzzles fall outside the histogram's range is timing too.
+    t = re.sub(r'; the end bins also hold the <n> puzzles below and the <n> above that range\.',
+               '.', t)
     t = re.sub(r'<svg.*?</svg>', svg, t, flags=re.S)
     # Which puzzles are the slowest is itself timing: keep only how many are listed.
     t = re.sub(r'<h3>Slowest puzzles</h3>.*?(?=<h[23]>|</body>)',
@@ -210,6 +222,7 @@ def html_mask(t):
                                 s.group(), flags=re.S),
                t, flags=re.S)
     t = re.sub(r'<table[^>]*>.*?</table>', html_table, t, flags=re.S)
+    t = WORKDIR.sub('<work>', PINNED.sub('pinned to CPUs <cpus>', t))
     return TIME.sub('<time>', DATE.sub('<date>', t))
 
 for dirpath, dirs, files in os.walk(work):
