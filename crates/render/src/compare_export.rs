@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::markdown;
-use crate::table::thousands;
+use crate::numbers::thousands;
 use sudoku_bench_analysis::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
 use sudoku_bench_core::results::Metric;
 

@@ -8,8 +8,8 @@ use std::fmt::Write;
 
 use super::compare_export::{self as export, CompareExporter};
 use crate::html::{Align, Page};
+use crate::numbers::thousands;
 use crate::plot::{Axis, Chart, Mark};
-use crate::table::thousands;
 use sudoku_bench_analysis::compare::histogram::Histogram;
 use sudoku_bench_analysis::compare::{
     Comparison, ComparisonRow, GateOutcome, Mode, PuzzleTime, Verdict,

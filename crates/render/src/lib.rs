@@ -7,7 +7,7 @@
 //! report ([`history`]), `history report`'s page ([`history_page`]) and `history export`'s
 //! Bencher metric format ([`bmf`]), all drawn with one [`html`] page, one [`plot`] module,
 //! one Markdown escaper ([`markdown`]) and one set of number and duration formats
-//! (`table::duration` and its neighbours).
+//! ([`numbers`]).
 
 pub mod bmf;
 pub mod compare_export;
@@ -17,6 +17,7 @@ pub mod history_page;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod numbers;
 pub mod plot;
 pub mod report_page;
 pub mod summary_csv;

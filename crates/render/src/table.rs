@@ -10,6 +10,7 @@ use std::fmt::Write;
 use std::time::Duration;
 
 use crate::markdown::escape;
+use crate::numbers::{duration, rate, short_duration, significant, thousands};
 use sudoku_bench_core::results::{Metric, Status};
 use sudoku_bench_core::summary::{SummaryReport, SummaryRow};
 
@@ -91,76 +92,6 @@ fn columns() -> Vec<Column> {
         }),
         when("instructions", |r| r.total_instructions.unwrap_or(0)),
     ]
-}
-
-/// A rate with thousands separators and no false precision.
-pub fn rate(per_s: f64) -> String {
-    if per_s >= 100.0 {
-        thousands(per_s.round() as u64)
-    } else {
-        format!("{per_s:.1}")
-    }
-}
-
-/// `n` with commas between groups of three digits.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// Nanoseconds in the unit that keeps 3 significant digits.
-pub(crate) fn duration(ns: f64) -> String {
-    if ns < 1e3 {
-        format!("{ns:.0} ns")
-    } else if ns < 1e6 {
-        format!("{:.3} µs", ns / 1e3)
-    } else if ns < 1e9 {
-        format!("{:.3} ms", ns / 1e6)
-    } else {
-        format!("{:.3} s", ns / 1e9)
-    }
-}
-
-/// `x` with 3 significant digits, scaled by k, M or G past 999: "9.75", "647", "12.4k".
-pub(crate) fn significant(x: f64) -> String {
-    scaled(x, &[(1.0, ""), (1e3, "k"), (1e6, "M"), (1e9, "G")])
-}
-
-/// Nanoseconds with 3 significant digits in the unit that keeps them under 1000 (seconds
-/// past that): "850 ns", "7.91 µs", "296 ms", "1.28 s".
-pub(crate) fn short_duration(ns: f64) -> String {
-    if ns < 999.5 {
-        // Whole nanoseconds: the clock has no finer grain.
-        return format!("{ns:.0} ns");
-    }
-    scaled(ns, &[(1.0, " ns"), (1e3, " µs"), (1e6, " ms"), (1e9, " s")])
-}
-
-/// `x` / the first scale that keeps it under 1000 once rounded to 3 significant digits,
-/// with that scale's suffix; the last scale takes any size.
-fn scaled(x: f64, scales: &[(f64, &str)]) -> String {
-    for (k, (scale, suffix)) in scales.iter().enumerate() {
-        let v = x / scale;
-        // The bounds are where rounding would carry into one more digit.
-        let digits = if v.abs() < 9.995 {
-            2
-        } else if v.abs() < 99.95 {
-            1
-        } else if v.abs() < 999.5 || k + 1 == scales.len() {
-            0
-        } else {
-            continue;
-        };
-        return format!("{v:.digits$}{suffix}");
-    }
-    format!("{x}")
 }
 
 /// The columns shown for `report`, with every row's cells.
@@ -633,32 +564,6 @@ fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_readable() {
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(rate(12.345), "12.3");
-        assert_eq!(rate(304_000.4), "304,000");
-        assert_eq!(duration(850.0), "850 ns");
-        assert_eq!(duration(12_345.0), "12.345 µs");
-        assert_eq!(duration(2_500_000.0), "2.500 ms");
-        assert_eq!(duration(3e9), "3.000 s");
-        assert_eq!(short_duration(850.0), "850 ns");
-        assert_eq!(short_duration(999.6), "1.00 µs");
-        assert_eq!(short_duration(7_907.0), "7.91 µs");
-        assert_eq!(short_duration(296_485_000.0), "296 ms");
-        assert_eq!(short_duration(999_600_000.0), "1.00 s");
-        assert_eq!(short_duration(1_283e6), "1.28 s");
-        assert_eq!(short_duration(4_000e9), "4000 s");
-        assert_eq!(significant(9.75), "9.75");
-        assert_eq!(significant(9.996), "10.0");
-        assert_eq!(significant(647.1), "647");
-        assert_eq!(significant(999.7), "1.00k");
-        assert_eq!(significant(12_388.5), "12.4k");
-        assert_eq!(significant(426_864.2), "427k");
-        assert_eq!(significant(2.5e12), "2500G");
-    }
 
     /// A row of `strategy` on `corpus` with the given statuses (in `Status::ALL`'s order)
     /// and figures.
