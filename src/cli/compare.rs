@@ -11,11 +11,12 @@ use anyhow::Context;
 use clap::ValueEnum;
 use sudoku_bench::compare::stats::Bootstrap;
 use sudoku_bench::compare::{self, CompareOptions, GateOutcome, Run};
-use sudoku_bench::render::compare_export::{
-    self as export, CompareExporter, CompareJsonExporter, CompareMarkdownExporter,
-    CompareTableExporter,
-};
 use sudoku_bench::render::compare_html::CompareHtmlExporter;
+use sudoku_bench::render::export::comparison as export;
+use sudoku_bench::render::export::json::CompareJsonExporter;
+use sudoku_bench::render::export::markdown::CompareMarkdownExporter;
+use sudoku_bench::render::export::table::CompareTableExporter;
+use sudoku_bench::render::export::CompareExporter;
 
 use super::args::parse_pair;
 use super::exit::Exit;

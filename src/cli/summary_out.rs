@@ -4,9 +4,11 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use sudoku_bench::render::json::JsonExporter;
-use sudoku_bench::render::summary_csv::CsvExporter;
-use sudoku_bench::render::table::{Exporter, MarkdownExporter, TableExporter, WideTableExporter};
+use sudoku_bench::render::export::csv::CsvExporter;
+use sudoku_bench::render::export::json::JsonExporter;
+use sudoku_bench::render::export::markdown::MarkdownExporter;
+use sudoku_bench::render::export::table::{TableExporter, WideTableExporter};
+use sudoku_bench::render::export::Exporter;
 use sudoku_bench::summary::SummaryReport;
 
 /// `--summary`, `--summary-format` and `--wide`.

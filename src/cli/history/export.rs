@@ -1,5 +1,5 @@
 //! `sudoku-bench history export --format bmf`: one commit's numbers from the history in
-//! Bencher Metric Format, for `bencher run --adapter json` (render::bmf says what is sent).
+//! Bencher Metric Format, for `bencher run --adapter json` (render::export::bmf says what is sent).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context};
 use sudoku_bench::history::check::commit_index;
 use sudoku_bench::history::{series, CheckError, SqliteStore};
-use sudoku_bench::render::bmf::bmf;
+use sudoku_bench::render::export::bmf::bmf;
 
 use super::super::exit::Exit;
 use super::super::outputs::{self, Output};

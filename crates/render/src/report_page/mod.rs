@@ -6,7 +6,7 @@ mod tests;
 
 use std::path::Path;
 
-use crate::html::{Align, Page};
+use crate::export::html::{Align, Page};
 use crate::numbers::{duration, rate, short_duration, thousands};
 use crate::plot::{Axis, Chart, Mark};
 use sudoku_bench_analysis::noise;
