@@ -1,10 +1,16 @@
 //! The summary's formats, each checked on reports made here (no run timed).
 
+use super::csv::CsvExporter;
+use super::json::CompareJsonExporter;
 use super::json::JsonExporter;
+use super::markdown::CompareMarkdownExporter;
 use super::markdown::MarkdownExporter;
+use super::table::CompareTableExporter;
 use super::table::{counted, fit_path, statuses, wrap, TableExporter, WideTableExporter};
-use super::Exporter;
-use sudoku_bench_core::summary::{SummaryReport, SummaryRow};
+use super::{CompareExporter, Exporter};
+use sudoku_bench_analysis::compare::{compare, CompareOptions, Comparison, Run};
+use sudoku_bench_core::machine::Machine;
+use sudoku_bench_core::summary::{PipeCost, SolverResources, SummaryReport, SummaryRow};
 
 /// A row of `strategy` on `corpus` with the given statuses (in `Status::ALL`'s order)
 /// and figures.
@@ -49,15 +55,6 @@ fn report(rows: Vec<SummaryRow>) -> SummaryReport {
     SummaryReport {
         rows,
         ..settings.summary_report(&sudoku_bench_core::summary::Summary::default(), 2, 1)
-    }
-}
-
-/// A report of no rows, `interrupted` with `not_reached` puzzles left.
-fn cut(interrupted: bool, not_reached: Option<u64>) -> SummaryReport {
-    SummaryReport {
-        interrupted,
-        not_reached,
-        ..report(Vec::new())
     }
 }
 
@@ -273,55 +270,6 @@ fn unreturned_shows_only_when_some_row_has_any() {
 }
 
 #[test]
-fn pipe_costs_are_stated_under_the_tables_and_kept_in_json() {
-    use sudoku_bench_core::summary::PipeCost;
-    let mut piped = cut(false, Some(0));
-    piped.pipes.push(PipeCost {
-        strategy: "py".into(),
-        round_trip_ns: 52_449,
-    });
-    let note = "cmd solver py: a round trip through the pipe costs ~52.449 µs, included \
-                in its times";
-    for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
-        assert!(exporter.export(&piped).contains(note));
-        assert!(!exporter.export(&cut(false, Some(0))).contains("cmd solver"));
-    }
-    let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&piped)).unwrap();
-    assert_eq!(back, piped);
-    assert!(!JsonExporter.export(&cut(false, Some(0))).contains("pipes"));
-}
-
-/// Names are the user's (a corpus path, a strategy from the library, a CPU model): in
-/// Markdown none may split a cell or become HTML, in the table or in a note quoting it.
-#[test]
-fn markdown_escapes_the_names_in_its_cells_and_notes() {
-    use sudoku_bench_core::summary::PipeCost;
-    let name = "x|<i>&`y`";
-    let mut report = report(vec![row("a|<b>.txt", name, [3, 0, 0, 0, 0, 0, 0])]);
-    report.pipes.push(PipeCost {
-        strategy: name.into(),
-        round_trip_ns: 1_000,
-    });
-    report.machine.cpu = "cpu <fast> | 2".into();
-    let md = MarkdownExporter.export(&report);
-    let shown = "x\\|&lt;i&gt;&amp;\\`y\\`";
-    assert!(
-        md.contains(&format!("\n| a\\|&lt;b&gt;.txt | {shown} | 3 |")),
-        "{md}"
-    );
-    assert!(
-        md.contains(&format!("cmd solver {shown}: a round trip")),
-        "{md}"
-    );
-    assert!(md.contains("on cpu &lt;fast&gt; \\| 2 ("), "{md}");
-    assert!(!md.contains('<'), "{md}");
-    assert_eq!(md.matches('`').count(), md.matches("\\`").count(), "{md}");
-    // The text table shows the names as they are.
-    let text = WideTableExporter.export(&report);
-    assert!(text.contains(name) && text.contains("a|<b>.txt"), "{text}");
-}
-
-#[test]
 fn aborted_searches_are_explained_in_one_line_with_the_limits_that_lift_them() {
     let line = |r: &SummaryReport| {
         let table = TableExporter.export(r);
@@ -375,20 +323,165 @@ fn aborted_searches_are_explained_in_one_line_with_the_limits_that_lift_them() {
         .any(|l| l == "aborted: out of time (--timeout 2s 500ms); 0 lifts it"));
 }
 
-#[test]
-fn an_interrupted_report_says_so_and_what_was_not_reached() {
-    assert_eq!(cut(false, Some(0)).interrupted_note(), None);
-    let counted = cut(true, Some(12));
-    let unknown = cut(true, None);
-    for exporter in [&TableExporter as &dyn Exporter, &MarkdownExporter] {
-        assert!(exporter.export(&counted).contains("12 puzzles not reached"));
-        assert!(exporter
-            .export(&unknown)
-            .contains("an unknown number of puzzles not reached"));
-        assert!(!exporter
-            .export(&cut(false, Some(0)))
-            .contains("interrupted"));
+/// `report` with what changes from machine to machine and release to release (the CPU, the
+/// version, the date) fixed, so that its snapshots hold anywhere.
+fn fixed(rows: Vec<SummaryRow>) -> SummaryReport {
+    SummaryReport {
+        version: "0.0.0".into(),
+        date: "2026-01-01T00:00:00Z".into(),
+        machine: Machine {
+            cpu: "Test CPU".into(),
+            cores: 8,
+            os: "linux".into(),
+            arch: "x86_64".into(),
+        },
+        ..report(rows)
     }
-    let json = JsonExporter.export(&unknown);
-    assert!(json.contains("\"interrupted\": true") && json.contains("\"not_reached\": null"));
+}
+
+/// Every note a summary can carry at once: a user's names that Markdown must escape (in a
+/// corpus path, a strategy, the CPU model), a piped solver's round trip and resources,
+/// searches aborted under a node budget and a timeout, and an interrupted run.
+fn eventful() -> SummaryReport {
+    let name = "x|<i>&`y`";
+    let mut piped = row("a|<b>.txt", name, [3, 0, 0, 0, 0, 0, 0]);
+    piped.mean_nodes = None;
+    let mut guessing = row(
+        "datasets/minimal.txt",
+        "backtrack",
+        [958, 1, 0, 0, 1, 0, 40],
+    );
+    guessing.mean_guesses = Some(12.5);
+    let mut r = fixed(vec![
+        piped,
+        guessing,
+        row("datasets/minimal.txt", "dlx", [1000, 0, 0, 0, 0, 0, 0]),
+    ]);
+    r.machine.cpu = "cpu <fast> | 2".into();
+    r.pipes.push(PipeCost {
+        strategy: name.into(),
+        round_trip_ns: 52_449,
+    });
+    r.resources.push(SolverResources {
+        strategy: name.into(),
+        processes: 2,
+        max_rss_kib: 10_240,
+        cpu_ns: 1_500_000_000,
+    });
+    r.max_nodes = Some(1_000_000);
+    r.timeout_ns = Some(10_000_000_000);
+    r.interrupted = true;
+    r.not_reached = Some(12);
+    r
+}
+
+/// One format's whole output of the plain report (one corpus, two strategies, no note),
+/// of the eventful one, and of a run stopped before its first row, not knowing how much
+/// was left.
+fn snapshots(format: &str, exporter: &dyn Exporter) {
+    let plain = fixed(vec![
+        row(
+            "datasets/minimal.txt",
+            "backtrack",
+            [1000, 0, 0, 0, 0, 0, 0],
+        ),
+        row("datasets/minimal.txt", "dlx", [1000, 0, 0, 0, 0, 0, 0]),
+    ]);
+    insta::assert_snapshot!(format!("summary_{format}_plain"), exporter.export(&plain));
+    insta::assert_snapshot!(
+        format!("summary_{format}_eventful"),
+        exporter.export(&eventful())
+    );
+    let stopped = SummaryReport {
+        interrupted: true,
+        not_reached: None,
+        ..fixed(Vec::new())
+    };
+    insta::assert_snapshot!(
+        format!("summary_{format}_stopped"),
+        exporter.export(&stopped)
+    );
+}
+
+#[test]
+fn the_summary_table_shows_every_note_under_its_rows() {
+    snapshots("table", &TableExporter);
+}
+
+#[test]
+fn the_wide_summary_table_shows_every_field() {
+    snapshots("wide", &WideTableExporter);
+}
+
+/// Names are the user's (a corpus path, a strategy from the library, a CPU model): in
+/// Markdown none may split a cell or become HTML, in the table or in a note quoting it.
+#[test]
+fn the_markdown_summary_escapes_the_names_in_its_cells_and_notes() {
+    snapshots("markdown", &MarkdownExporter);
+    let md = MarkdownExporter.export(&eventful());
+    assert!(!md.contains('<'), "{md}");
+    assert_eq!(md.matches('`').count(), md.matches("\\`").count(), "{md}");
+}
+
+#[test]
+fn the_json_summary_keeps_every_field_and_reads_back_the_same() {
+    snapshots("json", &JsonExporter);
+    let report = eventful();
+    let back: SummaryReport = serde_json::from_str(&JsonExporter.export(&report)).unwrap();
+    assert_eq!(back, report);
+}
+
+#[test]
+fn the_csv_summary_has_one_row_per_corpus_and_strategy() {
+    snapshots("csv", &CsvExporter);
+}
+
+/// A per-puzzle CSV as `run` writes it, of (strategy, line, time in ns) rows on one corpus.
+fn per_puzzle_run(dir: &std::path::Path, name: &str, rows: &[(&str, u64, u64)]) -> Run {
+    let mut text = String::from("corpus,line,strategy,status,nodes,time_ns,puzzle\n");
+    for (strategy, line, time) in rows {
+        text.push_str(&format!(
+            "minimal.txt,{line},{strategy},unique,10,{time},{line:.>81}\n"
+        ));
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    Run::load(&path).unwrap()
+}
+
+/// A comparison of fixed times (its bootstrap is seeded), two runs a side: `dlx` as fast on
+/// both, `backtrack` half again slower, a puzzle only in the baseline and a strategy only
+/// in the current runs.
+fn comparison() -> Comparison {
+    let dir = tempfile::TempDir::new().unwrap();
+    let runs = |side: &str, slowdown: u64, extra: bool| -> Vec<Run> {
+        (0..2u64)
+            .map(|run| {
+                let mut rows = Vec::new();
+                for line in 1..=8 {
+                    let wobble = line * 7 + run * 13;
+                    rows.push(("dlx", line, 1_000 + wobble));
+                    rows.push(("backtrack", line, 20_000 * slowdown / 2 + wobble));
+                    if extra {
+                        rows.push(("naive", line, 90_000 + wobble));
+                    }
+                }
+                if !extra {
+                    rows.push(("dlx", 9, 1_000));
+                }
+                per_puzzle_run(dir.path(), &format!("{side}-{run}.csv"), &rows)
+            })
+            .collect()
+    };
+    let baseline = runs("baseline", 2, false);
+    let current = runs("current", 3, true);
+    compare(&baseline, &current, &CompareOptions::default()).unwrap()
+}
+
+#[test]
+fn a_comparison_reads_the_same_in_each_format() {
+    let cmp = comparison();
+    insta::assert_snapshot!("compare_table", CompareTableExporter.export(&cmp));
+    insta::assert_snapshot!("compare_markdown", CompareMarkdownExporter.export(&cmp));
+    insta::assert_snapshot!("compare_json", CompareJsonExporter.export(&cmp));
 }
