@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::comparison::{cells, headings, method, unpaired_line};
-use super::summary::{budget_note, grid, pipe_notes, NAME_COLUMNS};
+use super::summary::{grid, notes, NAME_COLUMNS};
 use super::{CompareExporter, Exporter};
 use crate::numbers::thousands;
 use sudoku_bench_analysis::compare::{Comparison, Mode};
@@ -98,20 +98,11 @@ impl Exporter for MarkdownExporter {
         for row in cells {
             let _ = writeln!(out, "| {} |", row.join(" | "));
         }
-        for note in pipe_notes(report) {
-            let _ = writeln!(out, "\n{note}");
-        }
-        if let Some(note) = budget_note(report) {
-            let _ = writeln!(out, "\n{note}");
-        }
-        if let Some(note) = report.interrupted_note() {
-            let _ = writeln!(out, "\n**{note}**");
-        }
-        if let Some(note) = report.failed_note() {
-            let _ = writeln!(out, "\n**{note}**");
-        }
-        if let Some(note) = report.machines_note() {
-            let _ = writeln!(out, "\n**{note}**");
+        for (note, stressed) in notes(report) {
+            let _ = match stressed {
+                true => writeln!(out, "\n**{note}**"),
+                false => writeln!(out, "\n{note}"),
+            };
         }
         for warning in sudoku_bench_analysis::noise::warnings(report) {
             let _ = writeln!(out, "\n**warning:** {warning}");

@@ -108,7 +108,7 @@ pub(crate) const NAME_COLUMNS: usize = 2;
 /// summary does not tell the node budget's aborts from the timeout's, so it names each
 /// budget that could have stopped them: the node budget only bounds strategies that count
 /// nodes.
-pub(crate) fn budget_note(report: &SummaryReport) -> Option<String> {
+fn budget_note(report: &SummaryReport) -> Option<String> {
     let stopped: Vec<&SummaryRow> = report
         .rows
         .iter()
@@ -137,7 +137,7 @@ pub(crate) fn budget_note(report: &SummaryReport) -> Option<String> {
 
 /// One line per `cmd:` solver on what part of its times is the pipe, and one per solver
 /// in processes of its own on what they used.
-pub(crate) fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String> + '_ {
+fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String> + '_ {
     let pipes = report.pipes.iter().map(|p| {
         format!(
             "cmd solver {}: a round trip through the pipe costs ~{}, included in its times",
@@ -156,4 +156,20 @@ pub(crate) fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String>
         )
     });
     pipes.chain(resources)
+}
+
+/// The notes under a summary's table, in order, each with whether it is stressed (Markdown
+/// sets those in bold): the solvers' costs, the budgets that aborted searches, then what
+/// makes the numbers incomplete or mixed.
+pub(crate) fn notes(report: &SummaryReport) -> Vec<(String, bool)> {
+    let plain = pipe_notes(report).chain(budget_note(report));
+    let stressed = [
+        report.interrupted_note(),
+        report.failed_note(),
+        report.machines_note(),
+    ];
+    plain
+        .map(|note| (note, false))
+        .chain(stressed.into_iter().flatten().map(|note| (note, true)))
+        .collect()
 }

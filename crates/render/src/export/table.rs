@@ -8,7 +8,7 @@
 //! field, as the Markdown summary has them.
 
 use super::comparison::{cells, headings, method, unpaired_line};
-use super::summary::{budget_note, grid, pipe_notes, NAME_COLUMNS};
+use super::summary::{grid, NAME_COLUMNS};
 use super::{CompareExporter, Exporter};
 use crate::numbers::{rate, short_duration, significant, thousands};
 use std::fmt::Write;
@@ -85,19 +85,7 @@ fn notes(out: &mut String, report: &SummaryReport) {
     if let Some(placement) = &report.placement {
         let _ = writeln!(out, "{}", placement.describe());
     }
-    for note in pipe_notes(report) {
-        let _ = writeln!(out, "{note}");
-    }
-    if let Some(note) = budget_note(report) {
-        let _ = writeln!(out, "{note}");
-    }
-    if let Some(note) = report.interrupted_note() {
-        let _ = writeln!(out, "{note}");
-    }
-    if let Some(note) = report.failed_note() {
-        let _ = writeln!(out, "{note}");
-    }
-    if let Some(note) = report.machines_note() {
+    for (note, _) in super::summary::notes(report) {
         let _ = writeln!(out, "{note}");
     }
 }
