@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use crate::clock::MonotonicClock;
 use crate::corpus::{Corpus, LoadError};
-use crate::render::json::JsonExporter;
-use crate::render::table::Exporter;
+use crate::render::export::json::JsonExporter;
+use crate::render::export::Exporter;
 use crate::results::CsvSink;
 use crate::runner::{RunError, Runner, Settings};
 use crate::strategy::{Limits, StrategyInfo};

@@ -8,31 +8,20 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::ValueEnum;
 use sudoku_bench::compare::stats::Bootstrap;
 use sudoku_bench::compare::{self, CompareOptions, GateOutcome, Run};
-use sudoku_bench::render::compare_export::{
-    self as export, CompareExporter, CompareJsonExporter, CompareMarkdownExporter,
-    CompareTableExporter,
-};
 use sudoku_bench::render::compare_html::CompareHtmlExporter;
+use sudoku_bench::render::export::comparison as export;
+use sudoku_bench::render::export::json::CompareJsonExporter;
+use sudoku_bench::render::export::markdown::CompareMarkdownExporter;
+use sudoku_bench::render::export::table::CompareTableExporter;
+use sudoku_bench::render::export::CompareExporter;
 
 use super::args::parse_pair;
 use super::exit::Exit;
+use super::output_format::OutputFormat;
 use super::outputs::{self, Output};
 use super::signals;
-
-/// `--format`: `markdown` (or `md`) as `run --summary-format` takes it.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum OutputFormat {
-    Table,
-    #[value(alias = "md")]
-    Markdown,
-    Json,
-    /// One self-contained page with the verdicts and, per compared pair, plots of the
-    /// per-puzzle time ratios.
-    Html,
-}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -71,7 +60,7 @@ pub struct Args {
     confidence: f64,
 
     /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, value_parser = OutputFormat::parser(OutputFormat::COMPARISON), default_value = "table")]
     format: OutputFormat,
 
     /// Write the comparison to PATH instead of stdout (`-`).
@@ -245,6 +234,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             min_paired: args.min_paired,
         }
         .export(&cmp),
+        OutputFormat::Csv | OutputFormat::Bmf => {
+            unreachable!("--format takes only OutputFormat::COMPARISON")
+        }
     };
     // Not `print!`, which panics on a write error: a full disk is an error like any other
     // (exit 2), and a closed pipe is for `main` to call success.

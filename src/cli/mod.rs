@@ -10,6 +10,7 @@ mod filter;
 mod generate;
 mod history;
 mod merge;
+mod output_format;
 mod outputs;
 mod progress;
 mod reference;

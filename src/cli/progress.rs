@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sudoku_bench::corpus::LoadError;
-use sudoku_bench::render::table::{rate, thousands};
+use sudoku_bench::render::numbers::{rate, thousands};
 use sudoku_bench::runner::WorkDone;
 
 use super::eta::{self, Eta};

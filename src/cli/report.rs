@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use sudoku_bench::render::html::Page;
+use sudoku_bench::render::export::html::Page;
 use sudoku_bench::render::report_page::{render, unmatched_summaries, ReportOptions};
 use sudoku_bench::report::Inputs;
 use sudoku_bench::summary::SummaryReport;

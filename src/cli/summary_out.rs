@@ -4,10 +4,14 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use sudoku_bench::render::json::JsonExporter;
-use sudoku_bench::render::summary_csv::CsvExporter;
-use sudoku_bench::render::table::{Exporter, MarkdownExporter, TableExporter, WideTableExporter};
+use sudoku_bench::render::export::csv::CsvExporter;
+use sudoku_bench::render::export::json::JsonExporter;
+use sudoku_bench::render::export::markdown::MarkdownExporter;
+use sudoku_bench::render::export::table::{TableExporter, WideTableExporter};
+use sudoku_bench::render::export::Exporter;
 use sudoku_bench::summary::SummaryReport;
+
+use super::output_format::OutputFormat;
 
 /// `--summary`, `--summary-format` and `--wide`.
 #[derive(Debug, clap::Args)]
@@ -17,8 +21,8 @@ pub struct SummaryArgs {
     pub path: Option<PathBuf>,
 
     /// The --summary's format; default: from its extension (.json, .md, .csv), else JSON.
-    #[arg(long, value_enum, requires = "summary")]
-    summary_format: Option<SummaryFormat>,
+    #[arg(long, value_parser = OutputFormat::parser(OutputFormat::SUMMARY), requires = "summary")]
+    summary_format: Option<OutputFormat>,
 
     /// Show every column of the summary table (by default it fits 100 columns; the
     /// Markdown, JSON and CSV summaries always have every field).
@@ -29,9 +33,7 @@ pub struct SummaryArgs {
 impl SummaryArgs {
     /// `report` as the --summary file at `path` holds it.
     pub fn text(&self, path: &Path, report: &SummaryReport) -> String {
-        SummaryFormat::of(self.summary_format, path)
-            .exporter()
-            .export(report)
+        exporter(summary_format(self.summary_format, path)).export(report)
     }
 
     /// Prints the summary table to stderr, as wide as --wide says.
@@ -45,32 +47,25 @@ impl SummaryArgs {
     }
 }
 
-/// `--summary-format`: the words `compare --format` takes for the same formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum SummaryFormat {
-    Json,
-    #[value(alias = "md")]
-    Markdown,
-    Csv,
+/// The format `--summary-format` names, else the one `path`'s extension names, else JSON.
+fn summary_format(flag: Option<OutputFormat>, path: &Path) -> OutputFormat {
+    let by_extension = || match path.extension()?.to_str()? {
+        "json" => Some(OutputFormat::Json),
+        "md" => Some(OutputFormat::Markdown),
+        "csv" => Some(OutputFormat::Csv),
+        _ => None,
+    };
+    flag.or_else(by_extension).unwrap_or(OutputFormat::Json)
 }
 
-impl SummaryFormat {
-    /// The format `--summary-format` names, else the one `path`'s extension names, else JSON.
-    fn of(flag: Option<SummaryFormat>, path: &Path) -> SummaryFormat {
-        let by_extension = || match path.extension()?.to_str()? {
-            "json" => Some(SummaryFormat::Json),
-            "md" => Some(SummaryFormat::Markdown),
-            "csv" => Some(SummaryFormat::Csv),
-            _ => None,
-        };
-        flag.or_else(by_extension).unwrap_or(SummaryFormat::Json)
-    }
-
-    fn exporter(self) -> &'static dyn Exporter {
-        match self {
-            SummaryFormat::Json => &JsonExporter,
-            SummaryFormat::Markdown => &MarkdownExporter,
-            SummaryFormat::Csv => &CsvExporter,
+/// The summary's exporter in `format`, one of [`OutputFormat::SUMMARY`].
+fn exporter(format: OutputFormat) -> &'static dyn Exporter {
+    match format {
+        OutputFormat::Json => &JsonExporter,
+        OutputFormat::Markdown => &MarkdownExporter,
+        OutputFormat::Csv => &CsvExporter,
+        OutputFormat::Table | OutputFormat::Html | OutputFormat::Bmf => {
+            unreachable!("--summary-format takes only OutputFormat::SUMMARY")
         }
     }
 }

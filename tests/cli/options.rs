@@ -246,3 +246,45 @@ fn solutions_is_generates_class_and_check_solves_with_solve() {
         .assert()
         .success();
 }
+
+/// One set of output format names for the summary, the comparison and the history's
+/// export: each option takes the formats its output has and refuses another output's,
+/// naming the option, the format given and the ones it takes.
+#[test]
+fn each_output_option_refuses_another_outputs_format_by_name() {
+    let mixed = fixture("mixed.txt");
+    let cases: [(Vec<&str>, &str, &str, &str); 3] = [
+        (
+            vec![
+                "run",
+                &mixed,
+                "--summary",
+                "s.json",
+                "--summary-format",
+                "html",
+            ],
+            "--summary-format <SUMMARY_FORMAT>",
+            "html",
+            "json, markdown, csv",
+        ),
+        (
+            vec!["compare", "a.csv", "b.csv", "--format", "csv"],
+            "--format <FORMAT>",
+            "csv",
+            "table, markdown, json, html",
+        ),
+        (
+            vec!["history", "export", "--format", "table"],
+            "--format <FORMAT>",
+            "table",
+            "bmf",
+        ),
+    ];
+    for (args, option, given, taken) in cases {
+        bench().args(&args).assert().code(2).stderr(
+            predicate::str::contains(format!("invalid value '{given}' for '{option}'")).and(
+                predicate::str::contains(format!("[possible values: {taken}]")),
+            ),
+        );
+    }
+}

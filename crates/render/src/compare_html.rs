@@ -6,10 +6,11 @@
 
 use std::fmt::Write;
 
-use super::compare_export::{self as export, CompareExporter};
-use crate::html::{Align, Page};
+use crate::export::comparison as export;
+use crate::export::html::{Align, Page};
+use crate::export::CompareExporter;
+use crate::numbers::thousands;
 use crate::plot::{Axis, Chart, Mark};
-use crate::table::thousands;
 use sudoku_bench_analysis::compare::histogram::Histogram;
 use sudoku_bench_analysis::compare::{
     Comparison, ComparisonRow, GateOutcome, Mode, PuzzleTime, Verdict,
@@ -413,7 +414,7 @@ mod tests {
         let cmp = compare(std::slice::from_ref(&b), &[c], &CompareOptions::default()).unwrap();
         let html = page(&cmp);
         for cell in export::cells(&cmp, &cmp.rows[0]) {
-            let td = format!(">{}</td>", crate::html::escape(&cell));
+            let td = format!(">{}</td>", crate::export::html::escape(&cell));
             assert!(html.contains(&td), "{td} in {html}");
         }
         assert!(html.contains("Threshold 5.0%"), "{html}");

@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use crate::table::{aligned_table, rate};
+use crate::export::table::aligned_table;
+use crate::numbers::rate;
 use sudoku_bench_analysis::history::changes::Detection;
 use sudoku_bench_analysis::history::{Change, Findings, Measure};
 

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::history::{by_machine, change, change_cells, change_left, knobs_text, short};
-use super::html::{Align, Page};
 use super::plot::{Axis, Chart, Mark};
+use crate::export::html::{Align, Page};
 use sudoku_bench_analysis::history::changes::{Detection, Point};
 use sudoku_bench_analysis::history::median::CONFIDENCE;
 use sudoku_bench_analysis::history::store::SeriesKey;

@@ -1,5 +1,5 @@
 //! `sudoku-bench history export --format bmf`: one commit's numbers from the history in
-//! Bencher Metric Format, for `bencher run --adapter json` (render::bmf says what is sent).
+//! Bencher Metric Format, for `bencher run --adapter json` (render::export::bmf says what is sent).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -7,25 +7,19 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context};
 use sudoku_bench::history::check::commit_index;
 use sudoku_bench::history::{series, CheckError, SqliteStore};
-use sudoku_bench::render::bmf::bmf;
+use sudoku_bench::render::export::bmf::bmf;
 
 use super::super::exit::Exit;
+use super::super::output_format::OutputFormat;
 use super::super::outputs::{self, Output};
 use super::super::signals;
 use super::DEFAULT_DB;
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Format {
-    /// Bencher Metric Format (JSON): throughput, latency, nodes, guesses, instructions,
-    /// time-ratio, relative-time.
-    Bmf,
-}
-
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The format written.
-    #[arg(long, value_name = "FORMAT", value_enum)]
-    format: Format,
+    #[arg(long, value_name = "FORMAT", value_parser = OutputFormat::parser(OutputFormat::HISTORY_EXPORT))]
+    format: OutputFormat,
 
     /// The file to write [default: stdout].
     #[arg(long, short = 'o', value_name = "PATH")]
@@ -42,7 +36,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let Format::Bmf = args.format;
+    // BMF is the one format the parser takes: nothing to choose.
+    debug_assert_eq!(args.format, OutputFormat::Bmf);
     let db = args.db.unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
     signals::all_or_nothing("history export")?;
     let path = args.out.unwrap_or_else(|| PathBuf::from("-"));

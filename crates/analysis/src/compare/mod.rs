@@ -8,7 +8,7 @@
 //! tell a slower build from a busier machine and so gives no time verdict
 //! ([`Verdict::Inconclusive`]) unless times are taken relative to a reference strategy.
 //! Summary JSONs (`summary`) compare medians. The exporters live in sudoku-bench-render
-//! (`compare_export`), the HTML page with its plots beside them (`compare_html`).
+//! (`export`, one file per format), the HTML page with its plots beside them (`compare_html`).
 
 pub(crate) mod between;
 pub(crate) mod counts;

@@ -2,6 +2,7 @@
 //! the value-to-fraction mapping, tick choice and tick labels.
 
 use super::{Labels, Scale};
+use crate::numbers::{tick_duration, tick_number};
 
 /// A value on the axis's own straight line: itself on a linear axis, its decimal log on a
 /// log axis; `None` for what the axis cannot draw (NaN, infinities, log of <= 0).
@@ -187,71 +188,11 @@ fn linear_ticks(lo: f64, hi: f64, most: usize) -> Vec<Tick> {
 pub(super) fn label(labels: Labels, tick: &Tick) -> String {
     let Tick { value, step, .. } = *tick;
     match labels {
-        Labels::Number => number(value, step),
-        Labels::Duration => duration(value, step),
-        Labels::Percent => format!("{}%", number(value * 100.0, step * 100.0)),
-        Labels::Ratio => format!("{}×", number(value, step)),
+        Labels::Number => tick_number(value, step),
+        Labels::Duration => tick_duration(value, step),
+        Labels::Percent => format!("{}%", tick_number(value * 100.0, step * 100.0)),
+        Labels::Ratio => format!("{}×", tick_number(value, step)),
     }
-}
-
-/// 1,500,000 as "1.5M", 0.25 as "0.25", 1e-7 as "1e-7": short enough for a tick.
-fn number(value: f64, step: f64) -> String {
-    if value == 0.0 {
-        return "0".to_string();
-    }
-    if !value.is_finite() {
-        return if value > 0.0 { "∞" } else { "-∞" }.to_string();
-    }
-    let size = value.abs();
-    if !(1e-3..1e15).contains(&size) {
-        return trim(&format!("{value:.2e}"));
-    }
-    let (unit, suffix) = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
-        .into_iter()
-        .find(|(unit, _)| size >= *unit)
-        .unwrap_or((1.0, ""));
-    format!("{}{suffix}", scaled(value / unit, step / unit))
-}
-
-/// A value in nanoseconds, in the largest unit it reaches: "3 ns", "250 µs", "1.5 s".
-fn duration(nanos: f64, step: f64) -> String {
-    if nanos == 0.0 {
-        return "0".to_string();
-    }
-    let size = nanos.abs();
-    if size >= 1e15 {
-        return format!("{} s", number(nanos / 1e9, step / 1e9));
-    }
-    let (unit, suffix) = [(1e9, "s"), (1e6, "ms"), (1e3, "µs")]
-        .into_iter()
-        .find(|(unit, _)| size >= *unit)
-        .unwrap_or((1.0, "ns"));
-    format!("{} {suffix}", scaled(nanos / unit, step / unit))
-}
-
-/// `value` with as many decimals as `step` needs (at most 6), trailing zeros dropped.
-fn scaled(value: f64, step: f64) -> String {
-    let decimals = if step > 0.0 && step.is_finite() {
-        (-step.log10() - 1e-9).ceil().clamp(0.0, 6.0) as usize
-    } else {
-        3
-    };
-    trim(&format!("{value:.decimals$}"))
-}
-
-/// "2.50" as "2.5", "2.00" as "2", "1.50e3" as "1.5e3"; "-0" as "0".
-fn trim(text: &str) -> String {
-    let (mantissa, exponent) = match text.find('e') {
-        Some(at) => text.split_at(at),
-        None => (text, ""),
-    };
-    let mantissa = if mantissa.contains('.') {
-        mantissa.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        mantissa
-    };
-    let mantissa = if mantissa == "-0" { "0" } else { mantissa };
-    format!("{mantissa}{exponent}")
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::axis::{self, position, Range, Tick};
 use super::thin::{self, Px};
 use super::{Axis, Band, Chart, Kind, Mark, Scale, Series, PALETTE};
-use crate::html::escape;
+use crate::export::html::escape;
 
 /// Tick label size; titles and axis labels are a little larger.
 const FONT: f64 = 11.0;

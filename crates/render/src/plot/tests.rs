@@ -359,7 +359,7 @@ fn demo_page_when_asked() {
     wide.line("wide", 5, vec![(1.0, 1.0), (1e6, 3e3), (1e12, 1e12)]);
     let mut narrow = Chart::new("Narrow", Axis::log("x"), Axis::log("y"));
     narrow.line("narrow", 6, vec![(300.0, 3.1), (400.0, 3.3)]);
-    let mut page = crate::html::Page::new("plot demo");
+    let mut page = crate::export::html::Page::new("plot demo");
     let svgs = [
         cactus_chart.svg(),
         ecdf.svg(),

@@ -6,9 +6,9 @@ mod tests;
 
 use std::path::Path;
 
-use crate::html::{Align, Page};
+use crate::export::html::{Align, Page};
+use crate::numbers::{duration, rate, short_duration, thousands};
 use crate::plot::{Axis, Chart, Mark};
-use crate::table::{duration, rate, short_duration, thousands};
 use sudoku_bench_analysis::noise;
 use sudoku_bench_analysis::report::classes::{self, Classing};
 use sudoku_bench_analysis::report::read::{CompactRow, Group, Inputs};

@@ -1,30 +1,11 @@
-//! A `Comparison` in each output format: an aligned table for the terminal, markdown for a
-//! pull-request comment, JSON for tools, and an HTML page with plots ([`super::html`]).
-//! One exporter per format behind one trait, as the run summary's exporters are.
+//! What a comparison says in every format that writes it as text: its table's headings and
+//! cells, its unpaired rows and how its verdicts were reached. The formats are in
+//! [`super::table`], [`super::markdown`], [`super::json`] and the HTML page
+//! ([`crate::compare_html`]), behind [`super::CompareExporter`].
 
-use std::fmt::Write;
-
-use crate::markdown;
-use crate::table::thousands;
+use crate::numbers::thousands;
 use sudoku_bench_analysis::compare::{Comparison, ComparisonRow, Mode, Unpaired, Why};
 use sudoku_bench_core::results::Metric;
-
-/// Turns a comparison into one output format.
-pub trait CompareExporter {
-    /// The whole export, line endings included.
-    fn export(&self, cmp: &Comparison) -> String;
-}
-
-/// Exports the comparison as a table aligned for a terminal, with the unpaired rows and
-/// how the verdicts were reached.
-pub struct CompareTableExporter;
-
-/// Exports the comparison as Markdown, for a pull-request comment: the outcome, the table,
-/// the unpaired rows and how the verdicts were reached.
-pub struct CompareMarkdownExporter;
-
-/// Exports the comparison as pretty-printed JSON: the verdicts, not the per-puzzle times.
-pub struct CompareJsonExporter;
 
 /// Lines of unpaired puzzles shown before "and N more".
 const SHOWN_LINES: usize = 10;
@@ -50,7 +31,7 @@ fn nodes_change(r: &ComparisonRow) -> String {
 }
 
 /// The cells of one row, shared by every exporter that draws a table.
-pub(super) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
+pub(crate) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
     let time = match r.time_ratio {
         _ if r.reference => "reference".to_string(),
         Some(t) => format!("{t:.3}x ({})", percent(t)),
@@ -84,7 +65,7 @@ pub(super) fn cells(cmp: &Comparison, r: &ComparisonRow) -> Vec<String> {
 }
 
 /// The table's headings, one per cell of [`cells`].
-pub(super) fn headings(cmp: &Comparison) -> Vec<String> {
+pub(crate) fn headings(cmp: &Comparison) -> Vec<String> {
     let time = match (cmp.metric, cmp.mode) {
         (Metric::Instructions, _) => "instructions ratio (geo. mean)",
         (_, Mode::PerPuzzle | Mode::InRun) => "time ratio (geo. mean)",
@@ -149,7 +130,7 @@ fn in_run_interval(cmp: &Comparison) -> String {
 
 /// How the verdicts were reached, in words, with [`HOW_TO_DECIDE`] when time has none;
 /// `name` shows the `--relative-to` strategy's name as the format needs it.
-pub(super) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String {
+pub(crate) fn method(cmp: &Comparison, name: impl Fn(&str) -> String) -> String {
     let t = cmp.threshold * 100.0;
     let level = level_percent(cmp.confidence);
     let rule = format!(
@@ -238,106 +219,4 @@ pub fn unpaired_line(u: &Unpaired) -> String {
         u.lines.len(),
         shown.join(", ")
     )
-}
-
-impl CompareExporter for CompareTableExporter {
-    fn export(&self, cmp: &Comparison) -> String {
-        let head = headings(cmp);
-        let rows: Vec<Vec<String>> = cmp.rows.iter().map(|r| cells(cmp, r)).collect();
-        let widths: Vec<usize> = (0..head.len())
-            .map(|i| {
-                rows.iter()
-                    .map(|r| r[i].chars().count())
-                    .chain([head[i].len()])
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let mut out = String::new();
-        let mut line = |values: &[String]| {
-            let mut l = String::new();
-            for (i, v) in values.iter().enumerate() {
-                let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
-                // Names and the verdict read left-aligned, numbers right-aligned.
-                if i < 2 || i + 1 == values.len() {
-                    let _ = write!(l, "{v}{pad}  ");
-                } else {
-                    let _ = write!(l, "{pad}{v}  ");
-                }
-            }
-            out.push_str(l.trim_end());
-            out.push('\n');
-        };
-        line(&head);
-        for r in &rows {
-            line(r);
-        }
-        for u in &cmp.unpaired {
-            let _ = writeln!(out, "unpaired: {}", unpaired_line(u));
-        }
-        let _ = writeln!(out, "{}", method(cmp, |s| format!("`{s}`")));
-        out
-    }
-}
-
-impl CompareExporter for CompareMarkdownExporter {
-    fn export(&self, cmp: &Comparison) -> String {
-        let mut out = String::from(match cmp.mode {
-            Mode::InRun => "### sudoku-bench compare (in-run)\n\n",
-            _ => "### sudoku-bench compare\n\n",
-        });
-        let regressed = cmp.regressed();
-        let _ = writeln!(
-            out,
-            "{}\n",
-            if regressed {
-                "**Regression**: a strategy is slower or its search changed."
-            } else if !cmp.conclusive() {
-                "**No verdict on time** (one run per side): see the note below."
-            } else {
-                "No regression."
-            }
-        );
-        let head = headings(cmp);
-        let _ = writeln!(out, "| {} |", head.join(" | "));
-        let align: Vec<&str> = (0..head.len())
-            .map(|i| {
-                if i < 2 || i + 1 == head.len() {
-                    "---"
-                } else {
-                    "---:"
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "|{}|", align.join("|"));
-        for r in &cmp.rows {
-            // Corpus and strategy names are the user's: any of them may hold `|` or HTML.
-            let mut c: Vec<String> = cells(cmp, r).iter().map(|v| markdown::escape(v)).collect();
-            let last = c.len() - 1;
-            if matches!(
-                r.verdict,
-                sudoku_bench_analysis::compare::Verdict::Slower
-                    | sudoku_bench_analysis::compare::Verdict::SearchChanged
-            ) {
-                c[last] = format!("**{}**", c[last]);
-            }
-            let _ = writeln!(out, "| {} |", c.join(" | "));
-        }
-        if !cmp.unpaired.is_empty() {
-            out.push_str("\nUnpaired:\n\n");
-            for u in &cmp.unpaired {
-                let _ = writeln!(out, "- {}", markdown::escape(&unpaired_line(u)));
-            }
-        }
-        let _ = writeln!(out, "\n<sub>{}</sub>", method(cmp, markdown::escape));
-        out
-    }
-}
-
-impl CompareExporter for CompareJsonExporter {
-    fn export(&self, cmp: &Comparison) -> String {
-        let mut s = serde_json::to_string_pretty(cmp).expect("a comparison always serializes");
-        s.push('\n');
-        s
-    }
 }

@@ -2,7 +2,7 @@
 //! `SummaryRow` field, named as in the JSON summary, for a spreadsheet or a script. Flat:
 //! the run's settings and machine are in the JSON and Markdown summaries.
 
-use super::table::Exporter;
+use super::Exporter;
 use sudoku_bench_core::summary::SummaryReport;
 
 /// Exports the summary's rows as CSV.
@@ -63,7 +63,7 @@ impl Exporter for CsvExporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::JsonExporter;
+    use crate::export::json::JsonExporter;
     use sudoku_bench_core::results::{Ending, PuzzleResult, Status};
     use sudoku_bench_core::summary::{Summary, SummaryRow};
 
