@@ -12,7 +12,7 @@ use crate::plot::{Axis, Chart, Mark};
 use sudoku_bench_analysis::noise;
 use sudoku_bench_analysis::report::classes::{self, Classing};
 use sudoku_bench_analysis::report::read::{CompactRow, Group, Inputs};
-use sudoku_bench_analysis::report::stats::{self, par2, KnownLimits, Stats};
+use sudoku_bench_analysis::report::stats::{self, par2, KnownLimits, Par2, Stats};
 use sudoku_bench_analysis::report::{by_column, ReportError};
 use sudoku_bench_core::corpus::ReadAs;
 use sudoku_bench_core::results::Status;
@@ -70,7 +70,12 @@ pub fn render(inputs: &Inputs, options: &ReportOptions) -> Result<String, Report
         let by = by
             .as_ref()
             .map(|(column, values)| (column.as_str(), &values[i]));
-        section(&mut page, inputs, corpus, &groups, &labels, options, by)?;
+        let part = CorpusPart {
+            corpus,
+            groups: &groups,
+            labels: &labels,
+        };
+        section(&mut page, inputs, &part, options, by)?;
     }
     Ok(page.finish())
 }
@@ -257,23 +262,39 @@ fn time_axis(label: &str) -> Axis {
 
 const TIME_AXIS: &str = "time per puzzle";
 
+/// One corpus's part of the page: its groups, one per strategy, and the labels of every
+/// strategy on the page, whose order gives each its colour.
+struct CorpusPart<'a> {
+    corpus: &'a str,
+    groups: &'a [&'a Group],
+    labels: &'a [String],
+}
+
+impl CorpusPart<'_> {
+    /// A group's colour: its strategy's place among the page's labels, the same in every
+    /// corpus.
+    fn color(&self, g: &Group) -> usize {
+        self.labels.iter().position(|l| *l == g.label).unwrap_or(0)
+    }
+}
+
+/// A corpus's section: its tables of figures and PAR-2, its plots of time per puzzle, its
+/// tables by puzzle class (and by `--by`'s column, `by`), and its slowest puzzles.
 fn section(
     page: &mut Page,
     inputs: &Inputs,
-    corpus: &str,
-    groups: &[&Group],
-    labels: &[String],
+    part: &CorpusPart,
     options: &ReportOptions,
     by: Option<(&str, &ColumnValues)>,
 ) -> Result<(), ReportError> {
+    let groups = part.groups;
     let lines = groups.iter().map(|g| g.rows.len()).max().unwrap_or(0);
-    page.heading(2, &format!("corpus {corpus}"));
+    page.heading(2, &format!("corpus {}", part.corpus));
     page.meta(&format!(
         "{}, {}",
         counted(lines as u64, "puzzle line"),
         counted(groups.len() as u64, "strategy")
     ));
-    let color = |g: &Group| labels.iter().position(|l| *l == g.label).unwrap_or(0);
     let times: Vec<Vec<u64>> = groups
         .iter()
         .map(|g| stats::sorted_times(&g.rows, |_| true))
@@ -286,7 +307,20 @@ fn section(
 
     summary_table(page, groups, &all);
     par2_table(page, inputs, groups);
+    time_plots(page, part, (&times, &all), options);
+    class_tables(page, part, by);
+    slowest_tables(page, groups);
+    Ok(())
+}
 
+/// The cactus plot and the distribution of each strategy's time per puzzle (`times`,
+/// sorted, with their figures `all`), then the scatter plots of pairs of strategies.
+fn time_plots(
+    page: &mut Page,
+    part: &CorpusPart,
+    (times, all): (&[Vec<u64>], &[Stats]),
+    options: &ReportOptions,
+) {
     page.heading(3, "Time per puzzle");
     page.paragraph(
         "Cactus plot: each strategy's finished puzzles (aborted, malformed and invalid ones \
@@ -304,11 +338,11 @@ fn section(
         time_axis(TIME_AXIS),
         Axis::linear("puzzles searched").percent(),
     );
-    for (g, t) in groups.iter().zip(&times) {
+    for (g, t) in part.groups.iter().zip(times) {
         let finished = stats::sorted_times(&g.rows, CompactRow::finished);
         cactus.line(
             &g.label,
-            color(g),
+            part.color(g),
             finished
                 .iter()
                 .enumerate()
@@ -319,7 +353,7 @@ fn section(
         let n = t.len() as f64;
         ecdf.steps(
             &g.label,
-            color(g),
+            part.color(g),
             finished
                 .iter()
                 .enumerate()
@@ -328,11 +362,15 @@ fn section(
         );
     }
     let mut svgs = vec![cactus.svg(), ecdf.svg()];
-    for (a, b) in scatter_pairs(groups, &all, options) {
+    for (a, b) in scatter_pairs(part.groups, all, options) {
         svgs.push(scatter(a, b).svg());
     }
     page.plots(svgs.iter().map(String::as_str));
+}
 
+/// A table per way of classing the corpus's puzzles: by solution count, clues, guesses,
+/// and `--by`'s column when the corpus has it (else a note of why not).
+fn class_tables(page: &mut Page, part: &CorpusPart, by: Option<(&str, &ColumnValues)>) {
     page.heading(3, "By puzzle class");
     page.paragraph(
         "Each cell: a strategy's median time per puzzle on the puzzles of the class it \
@@ -340,13 +378,16 @@ fn section(
          names the fastest: of the strategies that finished the most puzzles of the class, \
          the one with the lowest median. The winner often changes with the class.",
     );
-    let mut classings = vec![classes::solution_count(groups), classes::clues(groups)];
-    classings.extend(classes::guesses(groups));
+    let mut classings = vec![
+        classes::solution_count(part.groups),
+        classes::clues(part.groups),
+    ];
+    classings.extend(classes::guesses(part.groups));
     let mut by_missing = None;
     match by {
         Some((column, Ok(values))) => classings.push(classes::column(
             column,
-            format!("column {column} of {corpus}"),
+            format!("column {column} of {}", part.corpus),
             values.clone(),
         )),
         Some((column, Err(e))) => {
@@ -359,12 +400,15 @@ fn section(
         None => {}
     }
     for classing in &classings {
-        class_table(page, classing, groups);
+        class_table(page, classing, part.groups);
     }
     if let Some(note) = by_missing {
         page.meta(&note);
     }
+}
 
+/// Each strategy's slowest puzzles.
+fn slowest_tables(page: &mut Page, groups: &[&Group]) {
     page.heading(3, "Slowest puzzles");
     for g in groups {
         match g.slowest.len() {
@@ -401,7 +445,6 @@ fn section(
             &rows,
         );
     }
-    Ok(())
 }
 
 fn summary_table(page: &mut Page, groups: &[&Group], all: &[Stats]) {
@@ -496,37 +539,7 @@ fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
     // Only the limits that applied to some strategy have a column.
     let timed = scored.iter().any(|(_, _, p)| p.limits.timeout_ns.is_some());
     let budgeted = scored.iter().any(|(_, _, p)| p.limits.max_nodes.is_some());
-    let mut uncounted = false;
-    let rows: Vec<Vec<String>> = scored
-        .iter()
-        .map(|(label, run, p)| {
-            let mut row = vec![label.to_string()];
-            if timed {
-                row.push(run.timeout_ns.map_or("none".into(), |t| duration(t as f64)));
-            }
-            if budgeted {
-                row.push(match (run.max_nodes, p.limits.max_nodes) {
-                    (_, Some(n)) => thousands(n),
-                    (Some(_), None) => {
-                        uncounted = true;
-                        "-".into()
-                    }
-                    (None, None) => "none".into(),
-                });
-            }
-            row.extend([thousands(p.searched), thousands(p.aborted)]);
-            if timed {
-                row.push(p.time_ns.map_or("-".into(), |t| duration(t as f64)));
-            }
-            if budgeted {
-                row.push(
-                    p.nodes
-                        .map_or("-".into(), |n| thousands(n.min(u64::MAX as u128) as u64)),
-                );
-            }
-            row
-        })
-        .collect();
+    let (rows, uncounted) = par2_rows(&scored, timed, budgeted);
     if !rows.is_empty() {
         let mut headings = vec!["strategy"];
         headings.extend(timed.then_some("timeout"));
@@ -560,6 +573,48 @@ fn par2_table(page: &mut Page, inputs: &Inputs, groups: &[&Group]) {
             unknown.join(", ")
         ));
     }
+}
+
+/// PAR-2's rows, one per `scored` strategy (its label, the run's limits and its score),
+/// with the columns of a timeout (`timed`) and a node budget (`budgeted`) when some
+/// strategy had one; and whether a strategy under a node budget counts no nodes.
+fn par2_rows(
+    scored: &[(&str, KnownLimits, Par2)],
+    timed: bool,
+    budgeted: bool,
+) -> (Vec<Vec<String>>, bool) {
+    let mut uncounted = false;
+    let rows = scored
+        .iter()
+        .map(|(label, run, p)| {
+            let mut row = vec![label.to_string()];
+            if timed {
+                row.push(run.timeout_ns.map_or("none".into(), |t| duration(t as f64)));
+            }
+            if budgeted {
+                row.push(match (run.max_nodes, p.limits.max_nodes) {
+                    (_, Some(n)) => thousands(n),
+                    (Some(_), None) => {
+                        uncounted = true;
+                        "-".into()
+                    }
+                    (None, None) => "none".into(),
+                });
+            }
+            row.extend([thousands(p.searched), thousands(p.aborted)]);
+            if timed {
+                row.push(p.time_ns.map_or("-".into(), |t| duration(t as f64)));
+            }
+            if budgeted {
+                row.push(
+                    p.nodes
+                        .map_or("-".into(), |n| thousands(n.min(u64::MAX as u128) as u64)),
+                );
+            }
+            row
+        })
+        .collect();
+    (rows, uncounted)
 }
 
 /// The pairs to draw: those asked for that this corpus has, or its two fastest.
