@@ -134,10 +134,40 @@ pub(super) fn kill_tree(root: libc::pid_t, with_root: bool) {
             break;
         }
     }
-    for pid in stopped {
+    for &pid in &stopped {
         // SAFETY: kill(2) with plain integers.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
+    // A process ends of a SIGKILL when it next runs: on a busy machine, a moment later.
+    // Waited for (a bounded while), so that none killed here still runs when the caller
+    // goes on to say that the solver ended.
+    let began = std::time::Instant::now();
+    for pid in stopped {
+        while running(pid) && began.elapsed() < KILLED_WITHIN {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// How long [`kill_tree`] waits for the processes it killed to end.
+#[cfg(target_os = "linux")]
+const KILLED_WITHIN: Duration = Duration::from_secs(2);
+
+/// Whether process `pid` exists and has not ended (a zombie has: it only waits to be
+/// reaped).
+#[cfg(target_os = "linux")]
+fn running(pid: libc::pid_t) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| state_in_stat(&stat))
+        .is_some_and(|state| !matches!(state, 'Z' | 'X'))
+}
+
+/// The state letter of a process in its `/proc/PID/stat` line (after the command, which
+/// may hold spaces and parentheses).
+fn state_in_stat(stat: &str) -> Option<char> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().next()?.chars().next()
 }
 
 /// The processes below `root`, from each process's parent in `/proc`.
@@ -172,4 +202,42 @@ fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
 pub(super) fn parent_in_stat(stat: &str) -> Option<libc::pid_t> {
     let (_, rest) = stat.rsplit_once(')')?;
     rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_is_read_after_a_command_with_parentheses() {
+        assert_eq!(state_in_stat("42 (a (b) c) S 1 42 42 0"), Some('S'));
+        assert_eq!(state_in_stat("42 (sleep) Z 1 42"), Some('Z'));
+        assert_eq!(state_in_stat("42 (broken"), None);
+    }
+
+    /// What kill_tree killed has ended when it returns: nothing of it still runs, even
+    /// stopped (as kill_tree leaves each process until its SIGKILL).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn killed_processes_have_ended_when_kill_tree_returns() {
+        for _ in 0..20 {
+            let mut child = std::process::Command::new("sh")
+                .args(["-c", "sleep 60 & sleep 60 & wait"])
+                .spawn()
+                .unwrap();
+            let pid = child.id() as libc::pid_t;
+            // Its two children started (or the tree is only the shell).
+            let began = std::time::Instant::now();
+            while descendants(pid).len() < 2 && began.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let below = descendants(pid);
+            assert_eq!(below.len(), 2, "{below:?}");
+            kill_tree(pid, true);
+            for p in below.iter().chain([&pid]) {
+                assert!(!running(*p), "{p} still runs");
+            }
+            child.wait().unwrap();
+        }
+    }
 }
