@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use super::{rows, MergeError, PartFiles};
+use super::{rows, Checker, MergeError, PartFiles};
 use sudoku_bench_core::corpus::{Chunk, Corpus, Identity, Lines, LoadError, ReadAs, Shard};
 use sudoku_bench_core::grid::Grid;
 
@@ -156,18 +156,9 @@ fn compare(part: &PartFiles, corpus: &str, said: &Identity) -> Result<Option<Str
     }
     match first {
         None => Ok(None),
-        Some(m) => {
-            let grid =
-                |g: Option<Grid>, none: &str| g.map_or(none.to_string(), |g| format!("puzzle {g}"));
-            Err(MergeError::OtherPuzzle {
-                csv: part.csv.clone(),
-                line: m.csv_line,
-                corpus: corpus.to_string(),
-                corpus_line: m.line,
-                row: grid(m.row, "no puzzle"),
-                read: grid(m.read, "no puzzle (a malformed line)"),
-            })
-        }
+        Some(m) => Err(Checker::Merge
+            .other_puzzle(&part.csv, m.csv_line, (corpus, m.line), m.row, m.read)
+            .into()),
     }
 }
 

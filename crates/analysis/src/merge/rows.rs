@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use super::MergeError;
+use super::{Checker, MergeError};
 use sudoku_bench_core::results::csv::{CsvError, CsvRow, RowReader};
 
 /// A part's CSV being read.
@@ -24,11 +24,7 @@ struct Cursor {
 }
 
 pub(super) fn bad(path: &Path, line: u64, message: impl Into<String>) -> MergeError {
-    MergeError::Rows {
-        path: path.to_path_buf(),
-        line,
-        message: message.into(),
-    }
+    Checker::Merge.bad(path, line, message).into()
 }
 
 /// A fault of a part's CSV, as merge reports it: the file and line, and what is wrong.
@@ -39,11 +35,7 @@ pub(super) fn csv_fault(e: CsvError) -> MergeError {
             path,
             line,
             message,
-        } => MergeError::Rows {
-            path,
-            line,
-            message,
-        },
+        } => bad(&path, line, message),
     }
 }
 
@@ -67,14 +59,8 @@ pub(super) fn key(
         .iter()
         .position(|c| *c == row.corpus)
         .ok_or_else(|| {
-            bad(
-                path,
-                row.csv_line,
-                format!(
-                    "corpus {:?} is not one of the run's (its summary lists {corpora:?})",
-                    row.corpus
-                ),
-            )
+            let corpora = corpora.iter().map(String::as_str);
+            Checker::Merge.other_corpus(path, row.csv_line, &row.corpus, corpora)
         })?;
     Ok((corpus, row.line))
 }
@@ -82,11 +68,10 @@ pub(super) fn key(
 /// The row on line `at` of the CSV at `path` goes back in input order: to `line` of
 /// `corpus`.
 pub(super) fn out_of_order(path: &Path, at: u64, line: u64, corpus: &str) -> MergeError {
-    bad(
-        path,
-        at,
-        format!("line {line} of {corpus} comes after a later one: rows out of input order"),
-    )
+    let before = "a later one".to_string();
+    Checker::Merge
+        .out_of_order(path, at, line, corpus, before)
+        .into()
 }
 
 impl Cursor {
