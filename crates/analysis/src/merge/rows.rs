@@ -97,6 +97,34 @@ impl Cursor {
     }
 }
 
+/// The part whose next row comes first in input order (`None`: every part is read),
+/// refused when two parts hold one line.
+fn next_line(cursors: &[Cursor], corpora: &[String]) -> Result<Option<usize>, MergeError> {
+    let mut next: Option<usize> = None;
+    for (i, c) in cursors.iter().enumerate() {
+        let Some(key) = c.key else { continue };
+        match next {
+            Some(j) if cursors[j].key == Some(key) => {
+                let other = &cursors[j];
+                return Err(bad(
+                    c.reader.path(),
+                    c.at,
+                    format!(
+                        "line {} of {} is also in {}:{}: parts overlap",
+                        key.1,
+                        corpora[key.0],
+                        other.reader.path().display(),
+                        other.at
+                    ),
+                ));
+            }
+            Some(j) if cursors[j].key < Some(key) => {}
+            _ => next = Some(i),
+        }
+    }
+    Ok(next)
+}
+
 /// Write the rows of `csvs` (parts of one run over `corpora`, in that order) to `out`
 /// (named `out_path` in errors) in input order, header first; the number of rows written.
 /// Errors name the file and line of a row out of order, a line in two parts, a row `run`
@@ -146,28 +174,7 @@ pub fn merge_rows(
     };
     let mut written = 0u64;
     loop {
-        let mut next: Option<usize> = None;
-        for (i, c) in cursors.iter().enumerate() {
-            let Some(key) = c.key else { continue };
-            match next {
-                Some(j) if cursors[j].key == Some(key) => {
-                    let other = &cursors[j];
-                    return Err(bad(
-                        c.reader.path(),
-                        c.at,
-                        format!(
-                            "line {} of {} is also in {}:{}: parts overlap",
-                            key.1,
-                            corpora[key.0],
-                            other.reader.path().display(),
-                            other.at
-                        ),
-                    ));
-                }
-                Some(j) if cursors[j].key < Some(key) => {}
-                _ => next = Some(i),
-            }
-        }
+        let next = next_line(&cursors, corpora)?;
         let Some(i) = next else { break };
         let c = &mut cursors[i];
         let key = c.key;
