@@ -35,6 +35,43 @@ struct Recount {
     summary: Summary,
 }
 
+impl Recount {
+    /// The rows found of `corpus` and `strategy`, if any.
+    fn found_of(&self, corpus: &str, strategy: &str) -> Option<&Found> {
+        self.found
+            .iter()
+            .find(|f| f.corpus == corpus && f.strategy == strategy)
+    }
+
+    /// The index in `found`, and the summary's group, of the rows of `corpus` and
+    /// `strategy`, made when there are none yet; `current` is the last one asked for, which
+    /// is nearly always the one, as rows come grouped by corpus and strategy.
+    fn group_of(
+        &mut self,
+        current: &mut Option<(usize, usize)>,
+        corpus: &str,
+        strategy: &str,
+    ) -> (usize, usize) {
+        let same = |f: &Found| f.corpus == corpus && f.strategy == strategy;
+        if let Some(at) = current.filter(|&(i, _)| same(&self.found[i])) {
+            return at;
+        }
+        let i = self.found.iter().position(same).unwrap_or_else(|| {
+            self.found.push(Found {
+                corpus: corpus.to_string(),
+                strategy: strategy.to_string(),
+                rows: 0,
+                last: None,
+                lines: 0,
+            });
+            self.found.len() - 1
+        });
+        let at = (i, self.summary.group(corpus, strategy));
+        *current = Some(at);
+        at
+    }
+}
+
 /// Refuse `part` when its CSV ends inside a row, holds a row `run` cannot have written,
 /// holds rows out of input order or a line twice for one strategy, or its rows do not add
 /// up to what its summary counts and says was read; each refusal names the CSV (and the
@@ -64,12 +101,7 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
         found,
         counted,
     };
-    let found_of = |corpus: &str, strategy: &str| {
-        recount
-            .found
-            .iter()
-            .find(|f| f.corpus == corpus && f.strategy == strategy)
-    };
+    let found_of = |corpus: &str, strategy: &str| recount.found_of(corpus, strategy);
     for group in &counted_state.groups {
         let counted: u64 = group.counts.values().sum();
         let rows = found_of(&group.corpus, &group.strategy).map_or(0, |f| f.rows);
@@ -112,12 +144,24 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
             });
         }
     }
-    for group in &counted_state.groups {
+    check_lines(part, &counted, &counted_state.groups, &recount)
+}
+
+/// Refuse `part` when, for a corpus its summary says what its run read of, its rows of a
+/// strategy are not one for each entry line read; `groups` are `counted`'s.
+fn check_lines(
+    part: &PartFiles,
+    counted: &Summary,
+    groups: &[GroupState],
+    recount: &Recount,
+) -> Result<(), MergeError> {
+    for group in groups {
         let Some(identity) = counted.identity(&group.corpus) else {
             continue;
         };
-        let (rows, lines) =
-            found_of(&group.corpus, &group.strategy).map_or((0, 0), |f| (f.rows, f.lines));
+        let (rows, lines) = recount
+            .found_of(&group.corpus, &group.strategy)
+            .map_or((0, 0), |f| (f.rows, f.lines));
         if (rows, lines) != (identity.entries, identity.entry_lines) {
             return Err(MergeError::Lines {
                 csv: part.csv.clone(),
@@ -203,7 +247,7 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
     let mut rows = 0u64;
     // The key, (corpus index, line), of the last row of a listed corpus.
     let mut previous: Option<(usize, u64)> = None;
-    // Rows come grouped by corpus and strategy: the last group is nearly always the one.
+    // The last group rows were counted in.
     let mut current: Option<(usize, usize)> = None;
     loop {
         let row = match reader.read() {
@@ -221,28 +265,7 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
         if reader.bytes_read() == len && !ends_whole {
             return Err(cut(rows, row.csv_line));
         }
-        let same = |f: &Found| f.corpus == row.corpus && f.strategy == row.strategy;
-        let (i, group) = match current.filter(|&(i, _)| same(&recount.found[i])) {
-            Some(at) => at,
-            None => {
-                let i = match recount.found.iter().position(same) {
-                    Some(i) => i,
-                    None => {
-                        recount.found.push(Found {
-                            corpus: row.corpus.clone(),
-                            strategy: row.strategy.clone(),
-                            rows: 0,
-                            last: None,
-                            lines: 0,
-                        });
-                        recount.found.len() - 1
-                    }
-                };
-                let group = recount.summary.group(&row.corpus, &row.strategy);
-                current = Some((i, group));
-                (i, group)
-            }
-        };
+        let (i, group) = recount.group_of(&mut current, &row.corpus, &row.strategy);
         let result = row.result().expect("the status column is required");
         recount.summary.add(group, &result);
         let f = &mut recount.found[i];

@@ -8,6 +8,7 @@
 
 mod counts;
 mod puzzles;
+mod refusal;
 mod rows;
 
 use std::collections::BTreeMap;
@@ -19,6 +20,7 @@ use sudoku_bench_core::summary::read::{parse_summary, RunFileError};
 use sudoku_bench_core::summary::{StateError, Summary, SummaryReport, SummaryState};
 
 pub use puzzles::check_puzzles;
+pub use refusal::{Checker, RowsError};
 pub use rows::merge_rows;
 
 /// One part: its per-puzzle CSV and the summary JSON beside it.
@@ -302,36 +304,9 @@ pub enum MergeError {
         /// The parts' summaries.
         jsons: Vec<PathBuf>,
     },
-    /// A row whose puzzle is not the one on the corpus line it names.
-    #[error(
-        "{csv}:{line}: the row for line {corpus_line} of {corpus} is of {row}, but \
-         {corpus}:{corpus_line} holds {read}: the row was edited, or the part was run over \
-         another file; run that part again"
-    )]
-    OtherPuzzle {
-        /// The part's CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The corpus, as the row names it.
-        corpus: String,
-        /// The corpus line the row names.
-        corpus_line: u64,
-        /// The row's puzzle, for the message.
-        row: String,
-        /// The line's puzzle, for the message.
-        read: String,
-    },
-    /// A CSV cannot be read, or its rows are not in order.
-    #[error("{path}:{line}: {message}")]
-    Rows {
-        /// The CSV.
-        path: PathBuf,
-        /// Its line (the header is line 1).
-        line: u64,
-        /// What is wrong.
-        message: String,
-    },
+    /// A row at fault: the refusals that resume makes too.
+    #[error(transparent)]
+    Rows(#[from] RowsError),
     /// A part could not be read. The reason is the source, said once after this.
     #[error("cannot read {path}")]
     Read {

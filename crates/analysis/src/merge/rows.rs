@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use super::MergeError;
+use super::{Checker, MergeError};
 use sudoku_bench_core::results::csv::{CsvError, CsvRow, RowReader};
 
 /// A part's CSV being read.
@@ -24,11 +24,7 @@ struct Cursor {
 }
 
 pub(super) fn bad(path: &Path, line: u64, message: impl Into<String>) -> MergeError {
-    MergeError::Rows {
-        path: path.to_path_buf(),
-        line,
-        message: message.into(),
-    }
+    Checker::Merge.bad(path, line, message).into()
 }
 
 /// A fault of a part's CSV, as merge reports it: the file and line, and what is wrong.
@@ -39,11 +35,7 @@ pub(super) fn csv_fault(e: CsvError) -> MergeError {
             path,
             line,
             message,
-        } => MergeError::Rows {
-            path,
-            line,
-            message,
-        },
+        } => bad(&path, line, message),
     }
 }
 
@@ -67,14 +59,8 @@ pub(super) fn key(
         .iter()
         .position(|c| *c == row.corpus)
         .ok_or_else(|| {
-            bad(
-                path,
-                row.csv_line,
-                format!(
-                    "corpus {:?} is not one of the run's (its summary lists {corpora:?})",
-                    row.corpus
-                ),
-            )
+            let corpora = corpora.iter().map(String::as_str);
+            Checker::Merge.other_corpus(path, row.csv_line, &row.corpus, corpora)
         })?;
     Ok((corpus, row.line))
 }
@@ -82,11 +68,10 @@ pub(super) fn key(
 /// The row on line `at` of the CSV at `path` goes back in input order: to `line` of
 /// `corpus`.
 pub(super) fn out_of_order(path: &Path, at: u64, line: u64, corpus: &str) -> MergeError {
-    bad(
-        path,
-        at,
-        format!("line {line} of {corpus} comes after a later one: rows out of input order"),
-    )
+    let before = "a later one".to_string();
+    Checker::Merge
+        .out_of_order(path, at, line, corpus, before)
+        .into()
 }
 
 impl Cursor {
@@ -110,6 +95,34 @@ impl Cursor {
         self.key = Some(key);
         Ok(())
     }
+}
+
+/// The part whose next row comes first in input order (`None`: every part is read),
+/// refused when two parts hold one line.
+fn next_line(cursors: &[Cursor], corpora: &[String]) -> Result<Option<usize>, MergeError> {
+    let mut next: Option<usize> = None;
+    for (i, c) in cursors.iter().enumerate() {
+        let Some(key) = c.key else { continue };
+        match next {
+            Some(j) if cursors[j].key == Some(key) => {
+                let other = &cursors[j];
+                return Err(bad(
+                    c.reader.path(),
+                    c.at,
+                    format!(
+                        "line {} of {} is also in {}:{}: parts overlap",
+                        key.1,
+                        corpora[key.0],
+                        other.reader.path().display(),
+                        other.at
+                    ),
+                ));
+            }
+            Some(j) if cursors[j].key < Some(key) => {}
+            _ => next = Some(i),
+        }
+    }
+    Ok(next)
 }
 
 /// Write the rows of `csvs` (parts of one run over `corpora`, in that order) to `out`
@@ -161,28 +174,7 @@ pub fn merge_rows(
     };
     let mut written = 0u64;
     loop {
-        let mut next: Option<usize> = None;
-        for (i, c) in cursors.iter().enumerate() {
-            let Some(key) = c.key else { continue };
-            match next {
-                Some(j) if cursors[j].key == Some(key) => {
-                    let other = &cursors[j];
-                    return Err(bad(
-                        c.reader.path(),
-                        c.at,
-                        format!(
-                            "line {} of {} is also in {}:{}: parts overlap",
-                            key.1,
-                            corpora[key.0],
-                            other.reader.path().display(),
-                            other.at
-                        ),
-                    ));
-                }
-                Some(j) if cursors[j].key < Some(key) => {}
-                _ => next = Some(i),
-            }
-        }
+        let next = next_line(&cursors, corpora)?;
         let Some(i) = next else { break };
         let c = &mut cursors[i];
         let key = c.key;

@@ -7,6 +7,8 @@ use sudoku_bench_core::corpus::{LoadError, Shard};
 use sudoku_bench_core::results::csv::CsvError;
 use sudoku_bench_core::summary::read::RunFileError;
 
+use crate::merge::RowsError;
+
 /// Why `run --resume` cannot go on with a CSV. The OS or reader error behind a variant is its
 /// `source()`, not part of its message, so that a report of the whole chain (anyhow's `{:#}`)
 /// says it once.
@@ -140,30 +142,9 @@ pub enum ResumeError {
     /// The CSV could not be read as a per-puzzle CSV.
     #[error(transparent)]
     Csv(#[from] CsvError),
-    /// A row the per-puzzle CSV reader refuses.
-    #[error("{csv}:{line}: --resume: {message}")]
-    BadRow {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// What is wrong.
-        message: String,
-    },
-    /// A row for a corpus this run does not read (at this point).
-    #[error("{csv}:{line}: --resume: a row for corpus {corpus}, {why} (it reads {corpora})")]
-    OtherCorpus {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The corpus the row names.
-        corpus: String,
-        /// Not read at all, or not in this order.
-        why: &'static str,
-        /// This run's corpora, comma-separated.
-        corpora: String,
-    },
+    /// A row at fault, as merge refuses it too.
+    #[error(transparent)]
+    Rows(#[from] RowsError),
     /// A row for a line outside this run's part of its corpus.
     #[error(
         "{csv}:{line}: --resume: a row for line {corpus_line} of {corpus}, which is not in \
@@ -221,23 +202,6 @@ pub enum ResumeError {
         /// Their names, comma-separated.
         strategies: String,
     },
-    /// A corpus line whose rows come after a later line's.
-    #[error(
-        "{csv}:{line}: --resume: line {corpus_line} of {corpus} comes after line {before}: \
-         rows out of order"
-    )]
-    OutOfOrder {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The corpus line of the row.
-        corpus_line: u64,
-        /// Its corpus.
-        corpus: String,
-        /// The corpus line of the rows before it.
-        before: u64,
-    },
     /// A line's rows not in the order of this run's strategies.
     #[error(
         "{csv}:{line}: --resume: strategy {strategy} where {due} was due: not in this run's \
@@ -254,27 +218,6 @@ pub enum ResumeError {
         due: String,
         /// This run's strategies, comma-separated.
         strategies: String,
-    },
-    /// A kept row whose puzzle is not the one on the corpus line it names.
-    #[error(
-        "{csv}:{line}: --resume: the row for line {corpus_line} of {corpus} is of {row}, but \
-         {corpus}:{corpus_line} holds {read}: the corpus is not the one the CSV was written \
-         from (changed since, or another file of the same name); resume with that corpus, or \
-         run without --resume; nothing was changed"
-    )]
-    OtherPuzzle {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The corpus.
-        corpus: String,
-        /// The corpus line the row names.
-        corpus_line: u64,
-        /// The row's puzzle: `puzzle GRID`, or `no puzzle`.
-        row: String,
-        /// What that corpus line holds: `puzzle GRID`, or no puzzle.
-        read: String,
     },
     /// The lines with kept rows are not the first lines of this run's part of a corpus.
     #[error(

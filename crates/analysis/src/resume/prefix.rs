@@ -14,6 +14,7 @@ use std::path::Path;
 
 use super::error::ResumeError;
 use super::lines::{Origin, Source};
+use crate::merge::Checker;
 use sudoku_bench_core::corpus::{Chunk, Corpus, Lines as Keep, Record};
 use sudoku_bench_core::grid::Grid;
 use sudoku_bench_core::rng::splitmix64;
@@ -102,18 +103,9 @@ impl<'a, 'c> Reread<'a, 'c> {
         };
         for row in rows {
             if row.puzzle != read {
-                return Err(ResumeError::OtherPuzzle {
-                    csv: csv.to_path_buf(),
-                    line: row.csv_line,
-                    corpus: name.to_string(),
-                    corpus_line: line,
-                    row: row
-                        .puzzle
-                        .map_or("no puzzle".to_string(), |g| format!("puzzle {g}")),
-                    read: read.map_or("no puzzle (a malformed line)".to_string(), |g| {
-                        format!("puzzle {g}")
-                    }),
-                });
+                return Err(Checker::Resume
+                    .other_puzzle(csv, row.csv_line, (name, line), row.puzzle, read)
+                    .into());
             }
         }
         Ok(())

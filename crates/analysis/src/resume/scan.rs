@@ -11,6 +11,7 @@ use std::path::Path;
 use super::error::ResumeError;
 use super::lines::Source;
 use super::prefix::{KeptRow, LineTally, Reread};
+use crate::merge::Checker;
 use sudoku_bench_core::results::csv::{ends_in_line_break, CsvError, CsvRow, RowReader, COLUMNS};
 use sudoku_bench_core::results::{PuzzleResult, Status};
 use sudoku_bench_core::summary::Summary;
@@ -136,11 +137,9 @@ fn next(
     }
     match read {
         Ok(row) => Ok(row),
-        Err(CsvError::Bad { line, message, .. }) => Err(ResumeError::BadRow {
-            csv: csv.to_path_buf(),
-            line,
-            message,
-        }),
+        Err(CsvError::Bad { line, message, .. }) => {
+            Err(Checker::Resume.bad(csv, line, message).into())
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -242,23 +241,10 @@ impl Scanner<'_, '_> {
         {
             return Ok(from + i);
         }
-        let why = if self.corpora.iter().any(|c| c.name == row.corpus) {
-            "after rows of a corpus named after it: not in the order of this run's corpora"
-        } else {
-            "which this run does not read"
-        };
-        Err(ResumeError::OtherCorpus {
-            csv: self.csv.to_path_buf(),
-            line: row.csv_line,
-            corpus: row.corpus.clone(),
-            why,
-            corpora: self
-                .corpora
-                .iter()
-                .map(|c| c.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+        let corpora = self.corpora.iter().map(|c| c.name);
+        Err(Checker::Resume
+            .other_corpus(self.csv, row.csv_line, &row.corpus, corpora)
+            .into())
     }
 
     /// Refuse a row for a line outside this run's part of `corpus`.
@@ -313,13 +299,10 @@ impl Scanner<'_, '_> {
         }
         if let Some((c, before)) = self.scan.last {
             if c == corpus && before >= row.line {
-                return Err(ResumeError::OutOfOrder {
-                    csv: self.csv.to_path_buf(),
-                    line: row.csv_line,
-                    corpus_line: row.line,
-                    corpus: row.corpus.clone(),
-                    before,
-                });
+                let before = format!("line {before}");
+                return Err(Checker::Resume
+                    .out_of_order(self.csv, row.csv_line, row.line, &row.corpus, before)
+                    .into());
             }
         }
         self.pending = Some(Pending {
