@@ -1,9 +1,9 @@
 //! When a summary's throughput cannot be taken at face value: a few puzzles carry much
 //! of the summed time (the mean-based `puzzles/s/core` then follows them), or other work
 //! on the machine held the workers off their cores during enough of the solves that the
-//! quantiles carry its time (see [`sudoku_bench_core::preemption`]). Each warning
-//! says what it means for the numbers and what to do; neither is an error (the hardest
-//! corpora are heavy-tailed by nature).
+//! quantiles carry its time (as the runner tells from each thread's scheduler
+//! statistics). Each warning says what it means for the numbers and what to do; neither
+//! is an error (the hardest corpora are heavy-tailed by nature).
 
 use sudoku_bench_core::summary::{SummaryReport, SummaryRow};
 
@@ -32,7 +32,7 @@ pub(crate) fn heavy_tail(row: &SummaryRow) -> Option<f64> {
 }
 
 /// The share of `row`'s puzzles whose kept time may carry other work's, when worth a
-/// warning, as the workers counted them (`preemptions`; see [`sudoku_bench_core::preemption`]).
+/// warning, as the workers counted them (`preemptions`).
 pub fn preempted(row: &SummaryRow) -> Option<f64> {
     let puzzles = row.preemptions?;
     if row.searched < MIN_PUZZLES {

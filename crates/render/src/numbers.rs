@@ -1,8 +1,8 @@
 //! The one set of number and duration formats every output uses. Three ways to write a
-//! duration, each for its place: [`duration`] (the summary's fixed three decimals, "2.500
-//! ms"), [`short_duration`] (three significant digits, for the terminal table and the report page, "296
-//! ms") and [`tick_duration`] (a plot axis's tick, as many decimals as the ticks' step
-//! needs, "1.5 s").
+//! duration, each for its place: `duration` (the summary's fixed three decimals, "2.500
+//! ms"), `short_duration` (three significant digits, for the terminal table and the report
+//! page, "296 ms") and `tick_duration` (a plot axis's tick, as many decimals as the ticks'
+//! step needs, "1.5 s").
 
 /// A rate with thousands separators and no false precision.
 pub fn rate(per_s: f64) -> String {

@@ -41,7 +41,7 @@ pub struct CompareOptions {
     pub allow_search_changes: bool,
     /// How the confidence intervals are drawn.
     pub bootstrap: Bootstrap,
-    /// The threshold when instruction counts are compared ([`counts`]), e.g. 0.01.
+    /// The threshold when instruction counts are compared (the module `counts`), e.g. 0.01.
     pub count_threshold: f64,
 }
 
@@ -349,7 +349,8 @@ pub struct Comparison {
     /// How much evidence it had.
     pub mode: Mode,
     /// What was compared: times, or instruction counts when every searched row of every
-    /// run has them ([`counts`]); the rows' `time_ratio` and intervals are then of counts.
+    /// run has them (see the module `counts`); the rows' `time_ratio` and intervals are
+    /// then of counts.
     pub metric: Metric,
     /// Runs on each side (1 and 1 in an in-run comparison, which has one run).
     pub baseline_runs: usize,

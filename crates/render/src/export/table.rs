@@ -1,4 +1,4 @@
-//! Aligned text tables for a terminal: the one renderer ([`aligned_table`]) every text
+//! Aligned text tables for a terminal: the one renderer (`aligned_table`) every text
 //! table is drawn with (the summary's, the comparison's, `history check`'s), and the summary
 //! and the comparison laid out with it.
 //!

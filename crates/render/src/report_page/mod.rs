@@ -205,7 +205,7 @@ fn summary_of<'a>(inputs: &'a Inputs, group: &Group) -> Option<&'a SummaryReport
 }
 
 /// The names of the summaries given that describe none of the CSVs' groups (see
-/// [`describes`]): their settings are shown nowhere.
+/// `describes`): their settings are shown nowhere.
 pub fn unmatched_summaries(inputs: &Inputs) -> Vec<&str> {
     inputs
         .summaries
