@@ -142,9 +142,10 @@ pub enum ResumeError {
     /// The CSV could not be read as a per-puzzle CSV.
     #[error(transparent)]
     Csv(#[from] CsvError),
-    /// A row at fault, as merge refuses it too.
+    /// A row at fault, as merge refuses it too (boxed: the largest refusal, which would
+    /// make every result that carries this error as large).
     #[error(transparent)]
-    Rows(#[from] RowsError),
+    Rows(Box<RowsError>),
     /// A row for a line outside this run's part of its corpus.
     #[error(
         "{csv}:{line}: --resume: a row for line {corpus_line} of {corpus}, which is not in \
@@ -319,4 +320,10 @@ fn by(shard: &Option<Shard>) -> String {
     shard
         .filter(|s| *s != Shard::WHOLE)
         .map_or("a whole run".to_string(), |s| format!("shard {s}"))
+}
+
+impl From<RowsError> for ResumeError {
+    fn from(e: RowsError) -> ResumeError {
+        ResumeError::Rows(Box::new(e))
+    }
 }
