@@ -166,8 +166,7 @@ fn running(pid: libc::pid_t) -> bool {
 /// The state letter of a process in its `/proc/PID/stat` line (after the command, which
 /// may hold spaces and parentheses).
 fn state_in_stat(stat: &str) -> Option<char> {
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().next()?.chars().next()
+    after_command(stat)?.next()?.chars().next()
 }
 
 /// The processes below `root`, from each process's parent in `/proc`.
@@ -200,8 +199,14 @@ fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
 /// The parent's id in the text of `/proc/PID/stat`: after the command's name, in
 /// parentheses (which may hold anything), the state, then the parent's id.
 pub(super) fn parent_in_stat(stat: &str) -> Option<libc::pid_t> {
+    after_command(stat)?.nth(1)?.parse().ok()
+}
+
+/// The fields of a `/proc/PID/stat` line after the command (which may hold spaces and
+/// parentheses), from the state on.
+fn after_command(stat: &str) -> Option<std::str::SplitWhitespace<'_>> {
     let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().nth(1)?.parse().ok()
+    Some(rest.split_whitespace())
 }
 
 #[cfg(test)]

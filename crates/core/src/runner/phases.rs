@@ -274,6 +274,7 @@ impl Runner<'_> {
             p.phase.store(s, Ordering::Relaxed);
         }
         let ranges = self.ranges_of(s, n, owners);
+        let slots = tasks(records, &ranges, &mut results[..n], &mut timed[..n], upto);
         let mut work = PhaseWork {
             s,
             info: &self.engine.strategies()[s],
@@ -285,11 +286,10 @@ impl Runner<'_> {
             stop: &self.stop,
             harness: &self.harness,
             progress: self.progress.as_deref().zip(bytes),
-            slots: tasks(records, &ranges, &mut results[..n], &mut timed[..n], upto),
-            tasks: 0,
+            tasks: slots.len(),
+            slots,
             ranges,
         };
-        work.tasks = work.slots.len();
         for round in 0..work.rounds {
             if round > 0 && self.stop.requested() {
                 break;
