@@ -238,12 +238,11 @@ fn a_real_history_page_renders_with_its_series_and_band() {
     let Some(s) = crate::history::Setup::new() else {
         return;
     };
-    // Six a side: fewer could not make a p-value of 0.01 (C(8, 4) = 70 orders). Sleeps
-    // of 40 and 20 ms, as tests/cli/history.rs's: a loaded machine oversleeps by a few ms
-    // (more when it runs four tests a core), which sleeps of 4 and 2 ms did not survive
-    // (no change found) and 10 and 5 ms not always (the step placed a commit early).
+    // Six a side: fewer could not make a p-value of 0.01 (C(8, 4) = 70 orders). Made-up
+    // runs, not timed ones: this test is about the page, and a loaded machine once hid a
+    // timed step of 40 to 20 ms.
     for i in 0..12 {
-        s.commit(i, if i < 6 { "0.040" } else { "0.020" });
+        s.commit(i, if i < 6 { 40 } else { 20 });
     }
     let page = s.path("history.html");
     bench()

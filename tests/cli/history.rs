@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use sudoku_bench::corpus::{Chunk, Lines};
+use sudoku_bench::results::Ending;
+use sudoku_bench::{Corpus, PuzzleResult, Settings, Status, Summary};
+
 use crate::{bench, outcome, say_skipped};
 
 /// A solved grid; the corpus is it with two cells blanked per line, so that the solver's
@@ -87,11 +91,49 @@ impl Setup {
         summary
     }
 
-    /// Commit `i` of a stepped history: a run at `seconds` a puzzle, added under
-    /// `sha(i)`.
-    pub(crate) fn commit(&self, i: usize, seconds: &str) {
+    /// Commit `i`: a real run at `seconds` a puzzle, added under `sha(i)`.
+    pub(crate) fn commit_run(&self, i: usize, seconds: &str) {
         let summary = self.run(&format!("s{i}.json"), seconds);
         let added = self.add(&summary, i);
+        assert_eq!(
+            added.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&added.stderr)
+        );
+    }
+
+    /// Commit `i` of a stepped history whose run is made up rather than timed: strategy
+    /// `slow` takes `ms` milliseconds a puzzle over the corpus's eight lines, give or take
+    /// a little that differs from commit to commit, as a quiet machine's runs would. For
+    /// tests of what a history shows: a loaded machine cannot blur their step.
+    pub(crate) fn commit(&self, i: usize, ms: u64) {
+        let corpus_path = self.path("easy.txt");
+        let name = corpus_path.display().to_string();
+        let mut corpus = Corpus::open(&corpus_path, None).unwrap();
+        let mut chunk = Chunk::new(Lines::Entries);
+        while corpus.read_chunk(&mut chunk, 64).unwrap() > 0 {}
+        let mut summary = Summary::default();
+        summary.set_identity(&name, corpus.identity());
+        let group = summary.group(&name, "slow");
+        for line in 0..8u64 {
+            let jitter_us = (line * 37 + i as u64 * 101) % 400;
+            summary.add(
+                group,
+                &PuzzleResult {
+                    status: Status::Unique,
+                    solutions: Some(1),
+                    time_ns: Some(ms * 1_000_000 + jitter_us * 1_000),
+                    ended: Some(Ending::Finished),
+                    ..PuzzleResult::default()
+                },
+            );
+        }
+        let wall_ns = 8 * (ms + 1) * 1_000_000;
+        let report = Settings::default().summary_report(&summary, 1, wall_ns);
+        let path = self.path(&format!("s{i}.json"));
+        std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
+        let added = self.add(&path, i);
         assert_eq!(
             added.status.code(),
             Some(0),
@@ -500,7 +542,7 @@ fn history(s: &Setup, command: &str, args: &[&str]) -> (Option<i32>, String, Str
     )
 }
 
-/// Commits 0-5 at 40 ms a puzzle, 6-11 at 20 ms: the page draws the series with a band
+/// Commits 0-5 at 40 ms a puzzle, 6-11 at 20 ms (made up): the page draws the series with a band
 /// between commits 5 and 6, and tables the change `check` reports.
 #[test]
 fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
@@ -513,7 +555,7 @@ fn report_draws_the_series_the_change_band_and_the_table_check_reports() {
     assert!(err.contains("no history there"), "{err}");
     assert!(!page.exists());
     for i in 0..12 {
-        s.commit(i, if i < 6 { "0.040" } else { "0.020" });
+        s.commit(i, if i < 6 { 40 } else { 20 });
     }
     let (code, out, err) = history(&s, "check", &["--min-change", "20%"]);
     assert_eq!(code, Some(0), "{err}");
@@ -579,7 +621,7 @@ fn number(v: &serde_json::Value) -> f64 {
 fn export_writes_a_commit_s_numbers_in_bencher_metric_format() {
     let Some(s) = Setup::new() else { return };
     for (i, seconds) in ["0.004", "0.002", "0.003"].iter().enumerate() {
-        s.commit(i, seconds);
+        s.commit_run(i, seconds);
     }
     let summary = |i: usize| -> serde_json::Value {
         let text = std::fs::read_to_string(s.path(&format!("s{i}.json"))).unwrap();
