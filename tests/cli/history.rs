@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use sudoku_bench::corpus::{Chunk, Lines};
+use sudoku_bench::machine::Machine;
 use sudoku_bench::results::Ending;
-use sudoku_bench::{Corpus, PuzzleResult, Settings, Status, Summary};
+use sudoku_bench::{Corpus, PuzzleResult, Settings, Status, Summary, SummaryReport};
 
 use crate::{bench, outcome, say_skipped};
 
@@ -109,13 +110,13 @@ impl Setup {
     /// tests of what a history shows: a loaded machine cannot blur their step.
     pub(crate) fn commit(&self, i: usize, ms: u64) {
         let corpus_path = self.path("easy.txt");
-        let name = corpus_path.display().to_string();
+        let name = "easy.txt";
         let mut corpus = Corpus::open(&corpus_path, None).unwrap();
         let mut chunk = Chunk::new(Lines::Entries);
         while corpus.read_chunk(&mut chunk, 64).unwrap() > 0 {}
         let mut summary = Summary::default();
-        summary.set_identity(&name, corpus.identity());
-        let group = summary.group(&name, "slow");
+        summary.set_identity(name, corpus.identity());
+        let group = summary.group(name, "slow");
         for line in 0..8u64 {
             let jitter_us = (line * 37 + i as u64 * 101) % 400;
             summary.add(
@@ -130,7 +131,17 @@ impl Setup {
             );
         }
         let wall_ns = 8 * (ms + 1) * 1_000_000;
-        let report = Settings::default().summary_report(&summary, 1, wall_ns);
+        // The machine is named, not detected: a snapshot of what the history shows holds on
+        // any machine.
+        let report = SummaryReport {
+            machine: Machine {
+                cpu: "Made-up CPU".to_string(),
+                cores: 2,
+                os: "linux".to_string(),
+                arch: "x86_64".to_string(),
+            },
+            ..Settings::default().summary_report(&summary, 1, wall_ns)
+        };
         let path = self.path(&format!("s{i}.json"));
         std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
         let added = self.add(&path, i);
@@ -1029,4 +1040,21 @@ fn check_refuses_a_branch_with_no_run() {
         assert_eq!(code, Some(0), "{args:?}: {err}");
         assert!(out.contains("no slowdown"), "{args:?}: {out}");
     }
+}
+
+/// A made-up history, 0-5 at 40 ms a puzzle and 6-11 at 20 ms, read back whole: `check`'s
+/// table and `export`'s metrics of the newest commit, as a reviewed snapshot (their
+/// figures are the runs' own, so no machine's noise is in them).
+#[test]
+fn check_and_export_of_a_made_up_history_read_as_their_snapshots() {
+    let Some(s) = Setup::new() else { return };
+    for i in 0..12 {
+        s.commit(i, if i < 6 { 40 } else { 20 });
+    }
+    let (code, out, err) = history(&s, "check", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    insta::assert_snapshot!("history_check", out);
+    let (code, out, err) = history(&s, "export", &["--format", "bmf"]);
+    assert_eq!(code, Some(0), "{err}");
+    insta::assert_snapshot!("history_export_bmf", out);
 }
