@@ -15,6 +15,7 @@ use sudoku_bench_core::results::Status;
 use sudoku_bench_core::summary::{GroupState, Summary};
 
 use super::rows::{bad, csv_fault, out_of_order};
+use super::validate::{each_row, CutRow};
 use super::{MergeError, PartFiles};
 
 /// The rows of one (corpus, strategy) found in a CSV.
@@ -244,27 +245,11 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
         found: Vec::new(),
         summary: Summary::default(),
     };
-    let mut rows = 0u64;
     // The key, (corpus index, line), of the last row of a listed corpus.
     let mut previous: Option<(usize, u64)> = None;
     // The last group rows were counted in.
     let mut current: Option<(usize, usize)> = None;
-    loop {
-        let row = match reader.read() {
-            Ok(Some(row)) => row,
-            Ok(None) => break,
-            // A row that cannot be read is a cut one when nothing follows it.
-            Err(e) => {
-                return Err(match reader.read() {
-                    Ok(None) => cut(rows + 1, e.line().unwrap_or(0)),
-                    _ => csv_fault(e),
-                })
-            }
-        };
-        rows += 1;
-        if reader.bytes_read() == len && !ends_whole {
-            return Err(cut(rows, row.csv_line));
-        }
+    let tail = each_row(&mut reader, (len, ends_whole), csv_fault, |row, _| {
         let (i, group) = recount.group_of(&mut current, &row.corpus, &row.strategy);
         let result = row.result().expect("the status column is required");
         recount.summary.add(group, &result);
@@ -290,6 +275,10 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
         f.rows += 1;
         f.last = Some((row.line, row.csv_line));
         f.lines = f.lines.wrapping_add(Identity::entry_line(row.line));
+        Ok(())
+    })?;
+    if let Some(CutRow { row, line }) = tail {
+        return Err(cut(row, line));
     }
     Ok(recount)
 }
