@@ -52,3 +52,43 @@ pub(crate) fn each_row<R: BufRead, E>(
         each(&row, reader.bytes_read())?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use sudoku_bench_core::results::csv::COLUMNS;
+
+    /// The rows each_row hands on (their corpus lines), and the cut tail it finds, of `text`.
+    fn read(text: &[u8]) -> Result<(Vec<u64>, Option<CutRow>), CsvError> {
+        let ends_whole = text.ends_with(b"\n");
+        let mut reader = RowReader::new(Path::new("t.csv"), text).unwrap();
+        let mut lines = Vec::new();
+        let tail = each_row(
+            &mut reader,
+            (text.len() as u64, ends_whole),
+            |e| e,
+            |row, _| {
+                lines.push(row.line);
+                Ok(())
+            },
+        )?;
+        Ok((lines, tail))
+    }
+
+    #[test]
+    fn a_cut_last_row_is_the_tail_and_a_bad_row_before_it_a_fault() {
+        let row = |line: u64| format!("a.txt,{line},fast,unique,1,10,0,100,25,,,,finished,,\n");
+        let whole = format!("{}\n{}{}", COLUMNS.join(","), row(1), row(2)).into_bytes();
+        assert_eq!(read(&whole).unwrap(), (vec![1, 2], None));
+        // Cut inside its last field: it still reads, but lacks the line break.
+        let cut = &whole[..whole.len() - 2];
+        let tail = Some(CutRow { row: 2, line: 3 });
+        assert_eq!(read(cut).unwrap(), (vec![1], tail));
+        // Cut so short that it cannot be read at all.
+        let short = &whole[..whole.len() - row(2).len() + 6];
+        assert_eq!(read(short).unwrap().1.map(|c| c.row), Some(2));
+        let bad = format!("{}\na.txt,1,fast,unique\n{}", COLUMNS.join(","), row(2));
+        assert!(read(bad.as_bytes()).is_err());
+    }
+}
