@@ -15,61 +15,23 @@ use sudoku_bench_core::results::Status;
 use sudoku_bench_core::summary::{GroupState, Summary};
 
 use super::rows::{bad, csv_fault, out_of_order};
+use super::validate::{each_row, CutRow};
 use super::{MergeError, PartFiles};
 
-/// The rows of one (corpus, strategy) found in a CSV.
-struct Found {
-    corpus: String,
-    strategy: String,
-    rows: u64,
+/// The corpus lines of one (corpus, strategy)'s rows found in a CSV.
+#[derive(Default)]
+struct GroupLines {
     /// The last row's corpus line, and its own line in the CSV.
     last: Option<(u64, u64)>,
     /// Wrapping sum of [`Identity::entry_line`] over the corpus lines of its rows.
-    lines: u64,
+    sum: u64,
 }
 
-/// What a part's CSV holds: its groups' rows, and their results counted as a run counts
-/// them.
+/// What a part's CSV holds: its rows counted as a run counts them, and the lines of each of
+/// that summary's groups (at its index).
 struct Recount {
-    found: Vec<Found>,
     summary: Summary,
-}
-
-impl Recount {
-    /// The rows found of `corpus` and `strategy`, if any.
-    fn found_of(&self, corpus: &str, strategy: &str) -> Option<&Found> {
-        self.found
-            .iter()
-            .find(|f| f.corpus == corpus && f.strategy == strategy)
-    }
-
-    /// The index in `found`, and the summary's group, of the rows of `corpus` and
-    /// `strategy`, made when there are none yet; `current` is the last one asked for, which
-    /// is nearly always the one, as rows come grouped by corpus and strategy.
-    fn group_of(
-        &mut self,
-        current: &mut Option<(usize, usize)>,
-        corpus: &str,
-        strategy: &str,
-    ) -> (usize, usize) {
-        let same = |f: &Found| f.corpus == corpus && f.strategy == strategy;
-        if let Some(at) = current.filter(|&(i, _)| same(&self.found[i])) {
-            return at;
-        }
-        let i = self.found.iter().position(same).unwrap_or_else(|| {
-            self.found.push(Found {
-                corpus: corpus.to_string(),
-                strategy: strategy.to_string(),
-                rows: 0,
-                last: None,
-                lines: 0,
-            });
-            self.found.len() - 1
-        });
-        let at = (i, self.summary.group(corpus, strategy));
-        *current = Some(at);
-        at
-    }
+    lines: Vec<GroupLines>,
 }
 
 /// Refuse `part` when its CSV ends inside a row, holds a row `run` cannot have written,
@@ -93,43 +55,44 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
         }
     }
     let recount = read(part, &corpora)?;
-    let row_count = |corpus: &str, strategy: &str, found: u64, counted: u64| MergeError::RowCount {
+    let recounted = recount.summary.state();
+    let rows_of = |g: &GroupState| g.counts.values().sum::<u64>();
+    let mine = |corpus: &str, strategy: &str| {
+        let mut groups = recounted.groups.iter();
+        groups.position(|g| g.corpus == corpus && g.strategy == strategy)
+    };
+    let row_count = |g: &GroupState, found: u64, counted: u64| MergeError::RowCount {
         csv: part.csv.clone(),
         json: part.json.clone(),
-        corpus: corpus.to_string(),
-        strategy: strategy.to_string(),
+        corpus: g.corpus.clone(),
+        strategy: g.strategy.clone(),
         found,
         counted,
     };
-    let found_of = |corpus: &str, strategy: &str| recount.found_of(corpus, strategy);
     for group in &counted_state.groups {
-        let counted: u64 = group.counts.values().sum();
-        let rows = found_of(&group.corpus, &group.strategy).map_or(0, |f| f.rows);
+        let counted = rows_of(group);
+        let rows =
+            mine(&group.corpus, &group.strategy).map_or(0, |i| rows_of(&recounted.groups[i]));
         if rows != counted {
-            return Err(row_count(&group.corpus, &group.strategy, rows, counted));
+            return Err(row_count(group, rows, counted));
         }
     }
     // Rows of a group the summary does not list: checked by name, as the summary names it.
-    for f in &recount.found {
+    for g in &recounted.groups {
         let listed = state
             .groups
             .iter()
-            .any(|g| g.corpus == f.corpus && g.strategy == f.strategy);
+            .any(|s| s.corpus == g.corpus && s.strategy == g.strategy);
         if !listed {
-            return Err(row_count(&f.corpus, &f.strategy, f.rows, 0));
+            return Err(row_count(g, rows_of(g), 0));
         }
     }
-    let recounted = recount.summary.state();
     for group in &counted_state.groups {
-        let Some(mine) = recounted
-            .groups
-            .iter()
-            .find(|g| g.corpus == group.corpus && g.strategy == group.strategy)
-        else {
+        let Some(i) = mine(&group.corpus, &group.strategy) else {
             // No rows, as the summary counts none: nothing to tell apart.
             continue;
         };
-        let differing = figures(mine)
+        let differing = figures(&recounted.groups[i])
             .into_iter()
             .zip(figures(group))
             .find(|(a, b)| a.1 != b.1);
@@ -144,24 +107,14 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
             });
         }
     }
-    check_lines(part, &counted, &counted_state.groups, &recount)
-}
-
-/// Refuse `part` when, for a corpus its summary says what its run read of, its rows of a
-/// strategy are not one for each entry line read; `groups` are `counted`'s.
-fn check_lines(
-    part: &PartFiles,
-    counted: &Summary,
-    groups: &[GroupState],
-    recount: &Recount,
-) -> Result<(), MergeError> {
-    for group in groups {
+    // Where the summary says what its run read of a corpus: one row per entry line read.
+    for group in &counted_state.groups {
         let Some(identity) = counted.identity(&group.corpus) else {
             continue;
         };
-        let (rows, lines) = recount
-            .found_of(&group.corpus, &group.strategy)
-            .map_or((0, 0), |f| (f.rows, f.lines));
+        let (rows, lines) = mine(&group.corpus, &group.strategy).map_or((0, 0), |i| {
+            (rows_of(&recounted.groups[i]), recount.lines[i].sum)
+        });
         if (rows, lines) != (identity.entries, identity.entry_lines) {
             return Err(MergeError::Lines {
                 csv: part.csv.clone(),
@@ -241,34 +194,19 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
     }
     reader.require(&["status"]).map_err(csv_fault)?;
     let mut recount = Recount {
-        found: Vec::new(),
         summary: Summary::default(),
+        lines: Vec::new(),
     };
-    let mut rows = 0u64;
     // The key, (corpus index, line), of the last row of a listed corpus.
     let mut previous: Option<(usize, u64)> = None;
-    // The last group rows were counted in.
-    let mut current: Option<(usize, usize)> = None;
-    loop {
-        let row = match reader.read() {
-            Ok(Some(row)) => row,
-            Ok(None) => break,
-            // A row that cannot be read is a cut one when nothing follows it.
-            Err(e) => {
-                return Err(match reader.read() {
-                    Ok(None) => cut(rows + 1, e.line().unwrap_or(0)),
-                    _ => csv_fault(e),
-                })
-            }
-        };
-        rows += 1;
-        if reader.bytes_read() == len && !ends_whole {
-            return Err(cut(rows, row.csv_line));
-        }
-        let (i, group) = recount.group_of(&mut current, &row.corpus, &row.strategy);
+    let tail = each_row(&mut reader, (len, ends_whole), csv_fault, |row, _| {
+        let group = recount.summary.group(&row.corpus, &row.strategy);
         let result = row.result().expect("the status column is required");
         recount.summary.add(group, &result);
-        let f = &mut recount.found[i];
+        if group == recount.lines.len() {
+            recount.lines.push(GroupLines::default());
+        }
+        let f = &mut recount.lines[group];
         if let Some(corpus) = corpora.iter().position(|c| *c == row.corpus) {
             let key = (corpus, row.line);
             if previous.is_some_and(|p| key < p) {
@@ -287,9 +225,12 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
                 ));
             }
         }
-        f.rows += 1;
         f.last = Some((row.line, row.csv_line));
-        f.lines = f.lines.wrapping_add(Identity::entry_line(row.line));
+        f.sum = f.sum.wrapping_add(Identity::entry_line(row.line));
+        Ok(())
+    })?;
+    if let Some(CutRow { row, line }) = tail {
+        return Err(cut(row, line));
     }
     Ok(recount)
 }

@@ -10,6 +10,7 @@ mod counts;
 mod puzzles;
 mod refusal;
 mod rows;
+pub(crate) mod validate;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -126,8 +126,10 @@ impl Resuming<'_> {
             self.corpora,
             self.strategies,
             max_solutions,
-            summary,
         )?;
+        // The kept rows are one part of the run, the rows solved from here another: the
+        // run's summary starts from the kept part's as merge adds up a split run's parts.
+        summary.merge(&scan.summary);
         if self.finished(&scan, earlier.report.as_ref(), summary) {
             return Ok(Prepared::Finished(Resume {
                 kept_rows: scan.rows,

@@ -11,6 +11,7 @@ use std::path::Path;
 use super::error::ResumeError;
 use super::lines::Source;
 use super::prefix::{KeptRow, LineTally, Reread};
+use crate::merge::validate::each_row;
 use crate::merge::Checker;
 use sudoku_bench_core::results::csv::{ends_in_line_break, CsvError, CsvRow, RowReader, COLUMNS};
 use sudoku_bench_core::results::{PuzzleResult, Status};
@@ -33,18 +34,19 @@ pub(crate) struct Scan {
     pub(crate) kept: Vec<LineTally>,
     /// Whether the part of the last kept line's corpus holds lines after it.
     pub(crate) lines_after: bool,
+    /// The whole lines' rows, counted as the run counts them: the kept part's summary.
+    pub(crate) summary: Summary,
 }
 
 /// Read the CSV `file` at `csv` (a run's, with its header), checking its rows against
 /// `corpora` and `strategies` (the run's, in order), and the whole lines' against the
-/// corpora read again (see `prefix`), and counting their rows into `summary`.
+/// corpora read again (see `prefix`), and counting their rows into the kept part's summary.
 pub(crate) fn scan(
     csv: &Path,
     file: &File,
     corpora: &[Source],
     strategies: &[&str],
     max_solutions: u32,
-    summary: &mut Summary,
 ) -> Result<Scan, ResumeError> {
     let unreadable = |source| ResumeError::Read {
         path: csv.to_path_buf(),
@@ -57,7 +59,6 @@ pub(crate) fn scan(
         corpora,
         strategies,
         max_solutions,
-        summary,
         scan: Scan {
             len,
             keep: 0,
@@ -66,6 +67,7 @@ pub(crate) fn scan(
             last: None,
             kept: vec![LineTally::default(); corpora.len()],
             lines_after: false,
+            summary: Summary::default(),
         },
         pending: None,
         begun: 0,
@@ -76,15 +78,14 @@ pub(crate) fn scan(
     }
     let mut reader = RowReader::new(csv, BufReader::new(file))?;
     scanner.scan.keep = reader.bytes_read();
-    loop {
-        let read = reader.read();
-        let end = reader.bytes_read();
-        let last = (end == len, ends_whole);
-        match next(csv, read, last, &mut scanner.scan.dropped)? {
-            Some(row) => scanner.row(&row, end)?,
-            None => break,
-        }
-    }
+    let fault = |e| match e {
+        CsvError::Bad { line, message, .. } => Checker::Resume.bad(csv, line, message).into(),
+        e => ResumeError::from(e),
+    };
+    let tail = each_row(&mut reader, (len, ends_whole), fault, |row, end| {
+        scanner.row(row, end)
+    })?;
+    scanner.scan.dropped += u64::from(tail.is_some());
     let mut scan = scanner.scan;
     scan.dropped += scanner.pending.map_or(0, |p| p.results.len() as u64);
     scan.lines_after = scanner.reread.finish(&scan.kept, scan.last)?;
@@ -115,35 +116,6 @@ fn has_header(csv: &Path, file: &File, len: u64) -> Result<bool, ResumeError> {
     })
 }
 
-/// The row `read` gave; `None` at the end, or when it is the last one, cut short (then
-/// counted in `dropped`). A row that cannot be read is refused, but for the last one, in
-/// the file's `last_record`: that is one cut short, unless the file `ends_whole`.
-fn next(
-    csv: &Path,
-    read: Result<Option<CsvRow>, CsvError>,
-    (last_record, ends_whole): (bool, bool),
-    dropped: &mut u64,
-) -> Result<Option<CsvRow>, ResumeError> {
-    // An unreadable last row is one cut where a line break happened to fall.
-    let cut = last_record
-        && match &read {
-            Ok(Some(_)) => !ends_whole,
-            Ok(None) => false,
-            Err(_) => true,
-        };
-    if cut {
-        *dropped += 1;
-        return Ok(None);
-    }
-    match read {
-        Ok(row) => Ok(row),
-        Err(CsvError::Bad { line, message, .. }) => {
-            Err(Checker::Resume.bad(csv, line, message).into())
-        }
-        Err(e) => Err(e.into()),
-    }
-}
-
 /// The rows of the line being read, until every strategy's is there.
 struct Pending {
     corpus: usize,
@@ -160,7 +132,6 @@ struct Scanner<'a, 'c> {
     strategies: &'a [&'a str],
     /// The run's `--max-solutions`, which every kept count must fit.
     max_solutions: u32,
-    summary: &'a mut Summary,
     scan: Scan,
     pending: Option<Pending>,
     /// Corpora whose groups the summary has, in the run's order.
@@ -321,13 +292,13 @@ impl Scanner<'_, '_> {
         // Every corpus up to this one gets its groups in the run's order, rows or not.
         while self.begun <= p.corpus {
             for s in self.strategies {
-                self.summary.group(self.corpora[self.begun].name, s);
+                self.scan.summary.group(self.corpora[self.begun].name, s);
             }
             self.begun += 1;
         }
         for (s, result) in self.strategies.iter().zip(&p.results) {
-            let group = self.summary.group(self.corpora[p.corpus].name, s);
-            self.summary.add(group, result);
+            let group = self.scan.summary.group(self.corpora[p.corpus].name, s);
+            self.scan.summary.add(group, result);
         }
         self.scan.rows += p.results.len() as u64;
         self.scan.keep = end;
