@@ -95,13 +95,7 @@ impl Setup {
     /// Commit `i`: a real run at `seconds` a puzzle, added under `sha(i)`.
     pub(crate) fn commit_run(&self, i: usize, seconds: &str) {
         let summary = self.run(&format!("s{i}.json"), seconds);
-        let added = self.add(&summary, i);
-        assert_eq!(
-            added.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&added.stderr)
-        );
+        self.add_ok(&summary, i);
     }
 
     /// Commit `i` of a stepped history whose run is made up rather than timed: strategy
@@ -144,7 +138,12 @@ impl Setup {
         };
         let path = self.path(&format!("s{i}.json"));
         std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
-        let added = self.add(&path, i);
+        self.add_ok(&path, i);
+    }
+
+    /// [`Setup::add`], which must succeed.
+    fn add_ok(&self, summary: &Path, i: usize) {
+        let added = self.add(summary, i);
         assert_eq!(
             added.status.code(),
             Some(0),
