@@ -1,42 +1,27 @@
-//! Each part's CSV against its summary, read back with the one reader of the per-puzzle
-//! CSV: per (corpus, strategy), as many rows as the summary counts records, and the same
-//! figures (rows per status, wrong answers, failures, solve times, nodes, guesses); every
-//! line at most once, in input order; and, where the summary says what the part read of a
-//! corpus ([`sudoku_bench_core::corpus::Identity`]), one row for each entry line it read and none for
-//! another. A part's CSV that lost rows (cut short at a row boundary, copied in part),
-//! holds another run's rows, or was edited would otherwise merge into a run that never was.
+//! Each part's CSV against its summary, read back by the one validator of a run's rows
+//! ([`super::validate::Lines`]: whole lines, in input order, each once, of the summary's
+//! corpora and strategies in its order, every count one its `--max-solutions` can give):
+//! per (corpus, strategy), as many rows as the summary counts records, and the same figures
+//! (rows per status, wrong answers, failures, solve times, nodes, guesses); and, where the
+//! summary says what the part read of a corpus ([`sudoku_bench_core::corpus::Identity`]),
+//! one line for each entry line it read and none for another. A part's CSV that lost rows
+//! (cut short at a row boundary, copied in part), holds another run's rows, or was edited
+//! would otherwise merge into a run that never was.
 
 use std::fs::File;
 use std::io::BufReader;
 
-use sudoku_bench_core::corpus::Identity;
 use sudoku_bench_core::results::csv::{ends_in_line_break, RowReader};
 use sudoku_bench_core::results::Status;
-use sudoku_bench_core::summary::{GroupState, Summary};
+use sudoku_bench_core::summary::{GroupState, Summary, SummaryState};
 
-use super::rows::{bad, csv_fault, out_of_order};
-use super::validate::{each_row, CutRow};
-use super::{MergeError, PartFiles};
+use super::rows::csv_fault;
+use super::validate::{each_row, CutRow, LineTally, Lines, Run};
+use super::{Checker, MergeError, PartFiles};
 
-/// The corpus lines of one (corpus, strategy)'s rows found in a CSV.
-#[derive(Default)]
-struct GroupLines {
-    /// The last row's corpus line, and its own line in the CSV.
-    last: Option<(u64, u64)>,
-    /// Wrapping sum of [`Identity::entry_line`] over the corpus lines of its rows.
-    sum: u64,
-}
-
-/// What a part's CSV holds: its rows counted as a run counts them, and the lines of each of
-/// that summary's groups (at its index).
-struct Recount {
-    summary: Summary,
-    lines: Vec<GroupLines>,
-}
-
-/// Refuse `part` when its CSV ends inside a row, holds a row `run` cannot have written,
-/// holds rows out of input order or a line twice for one strategy, or its rows do not add
-/// up to what its summary counts and says was read; each refusal names the CSV (and the
+/// Refuse `part` when its CSV ends inside a row, holds a row `run` cannot have written or
+/// rows its run cannot have written together (see [`super::validate`]), or its rows do not
+/// add up to what its summary counts and says was read; each refusal names the CSV (and the
 /// line, where one row is at fault).
 pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
     let state = part.state()?;
@@ -48,51 +33,39 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
     // wrote them.
     let counted = Summary::from_state(state).map_err(bad_state)?;
     let counted_state = counted.state();
-    let mut corpora: Vec<String> = Vec::new();
-    for g in &state.groups {
-        if !corpora.contains(&g.corpus) {
-            corpora.push(g.corpus.clone());
-        }
-    }
-    let recount = read(part, &corpora)?;
-    let recounted = recount.summary.state();
-    let rows_of = |g: &GroupState| g.counts.values().sum::<u64>();
-    let mine = |corpus: &str, strategy: &str| {
-        let mut groups = recounted.groups.iter();
-        groups.position(|g| g.corpus == corpus && g.strategy == strategy)
+    let (corpora, strategies) = run_of(state);
+    let run = Run {
+        csv: &part.csv,
+        by: Checker::Merge,
+        corpora: &corpora,
+        strategies: &strategies,
+        max_solutions: part.report.max_solutions,
     };
-    let row_count = |g: &GroupState, found: u64, counted: u64| MergeError::RowCount {
-        csv: part.csv.clone(),
-        json: part.json.clone(),
-        corpus: g.corpus.clone(),
-        strategy: g.strategy.clone(),
-        found,
-        counted,
+    let lines = read(part, run)?;
+    let found = Found {
+        state: lines.summary.state(),
+        tallies: &lines.tallies,
+        corpora: &corpora,
     };
     for group in &counted_state.groups {
-        let counted = rows_of(group);
-        let rows =
-            mine(&group.corpus, &group.strategy).map_or(0, |i| rows_of(&recounted.groups[i]));
+        let (rows, counted) = (found.rows(group), rows_of(group));
         if rows != counted {
-            return Err(row_count(group, rows, counted));
-        }
-    }
-    // Rows of a group the summary does not list: checked by name, as the summary names it.
-    for g in &recounted.groups {
-        let listed = state
-            .groups
-            .iter()
-            .any(|s| s.corpus == g.corpus && s.strategy == g.strategy);
-        if !listed {
-            return Err(row_count(g, rows_of(g), 0));
+            return Err(MergeError::RowCount {
+                csv: part.csv.clone(),
+                json: part.json.clone(),
+                corpus: group.corpus.clone(),
+                strategy: group.strategy.clone(),
+                found: rows,
+                counted,
+            });
         }
     }
     for group in &counted_state.groups {
-        let Some(i) = mine(&group.corpus, &group.strategy) else {
+        let Some(mine) = found.group(group) else {
             // No rows, as the summary counts none: nothing to tell apart.
             continue;
         };
-        let differing = figures(&recounted.groups[i])
+        let differing = figures(mine)
             .into_iter()
             .zip(figures(group))
             .find(|(a, b)| a.1 != b.1);
@@ -107,15 +80,72 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
             });
         }
     }
-    // Where the summary says what its run read of a corpus: one row per entry line read.
-    for group in &counted_state.groups {
+    check_lines(part, &counted, &counted_state.groups, &found)
+}
+
+/// The corpora and strategies of the run whose summary is `state`, in its order: a run's
+/// summary lists every corpus's groups, one per strategy in the run's order.
+fn run_of(state: &SummaryState) -> (Vec<&str>, Vec<&str>) {
+    let mut corpora: Vec<&str> = Vec::new();
+    for g in &state.groups {
+        if !corpora.contains(&g.corpus.as_str()) {
+            corpora.push(&g.corpus);
+        }
+    }
+    let strategies = state
+        .groups
+        .iter()
+        .take_while(|g| g.corpus == corpora[0])
+        .map(|g| g.strategy.as_str())
+        .collect();
+    (corpora, strategies)
+}
+
+/// What a part's CSV holds: its rows counted per group, and the whole lines of each of
+/// `corpora`.
+struct Found<'a> {
+    state: SummaryState,
+    tallies: &'a [LineTally],
+    corpora: &'a [&'a str],
+}
+
+impl Found<'_> {
+    /// The rows found of the group the summary calls `like`.
+    fn group(&self, like: &GroupState) -> Option<&GroupState> {
+        let mut groups = self.state.groups.iter();
+        groups.find(|g| g.corpus == like.corpus && g.strategy == like.strategy)
+    }
+
+    fn rows(&self, like: &GroupState) -> u64 {
+        self.group(like).map_or(0, rows_of)
+    }
+
+    /// The whole lines found of `corpus`.
+    fn lines(&self, corpus: &str) -> LineTally {
+        let at = self.corpora.iter().position(|c| *c == corpus);
+        at.map_or_else(LineTally::default, |c| self.tallies[c])
+    }
+}
+
+fn rows_of(g: &GroupState) -> u64 {
+    g.counts.values().sum()
+}
+
+/// Where `counted`, a part's summary of `groups`, says what its run read of a corpus: one
+/// whole line of rows per entry line read, and none for another.
+fn check_lines(
+    part: &PartFiles,
+    counted: &Summary,
+    groups: &[GroupState],
+    found: &Found,
+) -> Result<(), MergeError> {
+    for group in groups {
         let Some(identity) = counted.identity(&group.corpus) else {
             continue;
         };
-        let (rows, lines) = mine(&group.corpus, &group.strategy).map_or((0, 0), |i| {
-            (rows_of(&recounted.groups[i]), recount.lines[i].sum)
-        });
-        if (rows, lines) != (identity.entries, identity.entry_lines) {
+        let (rows, lines) = (found.rows(group), found.lines(&group.corpus));
+        let read = (identity.entries, identity.entries, identity.entry_lines);
+        if (rows, lines.lines, lines.sum) != read {
             return Err(MergeError::Lines {
                 csv: part.csv.clone(),
                 json: part.json.clone(),
@@ -164,9 +194,9 @@ fn figures(g: &GroupState) -> Vec<(&'static str, u128)> {
     out
 }
 
-/// Read every row of `part`'s CSV, checked, into its groups; `corpora` are the run's, in
-/// order (the rows of a corpus not among them are counted, not ordered).
-fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
+/// Read every row of `part`'s CSV, checked as rows of `run`, into whole lines, and count
+/// every row (those of a line short of some strategies' too).
+fn read<'a>(part: &PartFiles, run: Run<'a>) -> Result<Lines<'a>, MergeError> {
     let path = &part.csv;
     let io = |source| MergeError::Read {
         path: path.clone(),
@@ -193,44 +223,19 @@ fn read(part: &PartFiles, corpora: &[String]) -> Result<Recount, MergeError> {
         return Err(cut(0, 1));
     }
     reader.require(&["status"]).map_err(csv_fault)?;
-    let mut recount = Recount {
-        summary: Summary::default(),
-        lines: Vec::new(),
-    };
-    // The key, (corpus index, line), of the last row of a listed corpus.
-    let mut previous: Option<(usize, u64)> = None;
-    let tail = each_row(&mut reader, (len, ends_whole), csv_fault, |row, _| {
-        let group = recount.summary.group(&row.corpus, &row.strategy);
-        let result = row.result().expect("the status column is required");
-        recount.summary.add(group, &result);
-        if group == recount.lines.len() {
-            recount.lines.push(GroupLines::default());
+    let mut lines = Lines::new(run);
+    let tail = each_row(&mut reader, (len, ends_whole), csv_fault, |row, end| {
+        let corpus = lines.corpus_of(row)?;
+        if lines.row(corpus, row, end)? {
+            lines.keep();
         }
-        let f = &mut recount.lines[group];
-        if let Some(corpus) = corpora.iter().position(|c| *c == row.corpus) {
-            let key = (corpus, row.line);
-            if previous.is_some_and(|p| key < p) {
-                return Err(out_of_order(path, row.csv_line, row.line, &row.corpus));
-            }
-            previous = Some(key);
-            if let Some((line, at)) = f.last.filter(|&(line, _)| line == row.line) {
-                return Err(bad(
-                    path,
-                    row.csv_line,
-                    format!(
-                        "line {line} of {} has a second row for {} (the first on line {at}): \
-                         one line twice",
-                        row.corpus, row.strategy
-                    ),
-                ));
-            }
-        }
-        f.last = Some((row.line, row.csv_line));
-        f.sum = f.sum.wrapping_add(Identity::entry_line(row.line));
         Ok(())
     })?;
     if let Some(CutRow { row, line }) = tail {
         return Err(cut(row, line));
     }
-    Ok(recount)
+    // Rows the file ends in, short of a line: counted, so that the refusal of their group
+    // says how many rows the file holds.
+    lines.count_pending();
+    Ok(lines)
 }

@@ -113,9 +113,105 @@ pub enum RowsError {
         /// Whose refusal.
         by: Checker,
     },
+    /// A row for a strategy the run does not time.
+    #[error(
+        "{csv}:{line}: {}a row for strategy {strategy}, which this run does not time \
+         (-s {strategies})",
+        by.tag()
+    )]
+    OtherStrategy {
+        /// The CSV.
+        csv: PathBuf,
+        /// The row's line in it.
+        line: u64,
+        /// The strategy the row names.
+        strategy: String,
+        /// The run's strategies, comma-separated.
+        strategies: String,
+        /// Whose refusal.
+        by: Checker,
+    },
+    /// A row for a strategy before its turn in the run's order.
+    #[error(
+        "{csv}:{line}: {}strategy {strategy} where {due} was due: not in this run's \
+         order ({strategies})",
+        by.tag()
+    )]
+    StrategyOrder {
+        /// The CSV.
+        csv: PathBuf,
+        /// The row's line in it.
+        line: u64,
+        /// The strategy the row names.
+        strategy: String,
+        /// The one due.
+        due: String,
+        /// The run's strategies, comma-separated.
+        strategies: String,
+        /// Whose refusal.
+        by: Checker,
+    },
+    /// A corpus line with rows for only some strategies, and rows after it.
+    #[error(
+        "{csv}:{line}: {}line {corpus_line} of {corpus} has rows for {rows} of this \
+         run's {count} strategies ({strategies}), and rows follow: not a CSV of a run with \
+         these strategies",
+        by.tag()
+    )]
+    MissingRows {
+        /// The CSV.
+        csv: PathBuf,
+        /// The line of the row that follows.
+        line: u64,
+        /// The corpus line short of rows.
+        corpus_line: u64,
+        /// Its corpus.
+        corpus: String,
+        /// Rows it has.
+        rows: usize,
+        /// Strategies the run times.
+        count: usize,
+        /// Their names, comma-separated.
+        strategies: String,
+        /// Whose refusal.
+        by: Checker,
+    },
+    /// A row whose status and count the run's `--max-solutions` cannot give.
+    #[error(
+        "{csv}:{line}: {}this row is {status} with {solutions} solutions, which a run \
+         counting to {now} (--max-solutions) cannot give: {}",
+        by.tag(), by.other_limit_remedy()
+    )]
+    OtherMaxSolutions {
+        /// The CSV.
+        csv: PathBuf,
+        /// The row's line in it.
+        line: u64,
+        /// The row's status.
+        status: String,
+        /// Its count (`-` when it has none).
+        solutions: String,
+        /// The run's `--max-solutions`.
+        now: u32,
+        /// Whose refusal.
+        by: Checker,
+    },
 }
 
 impl Checker {
+    /// What a row whose count the run's `--max-solutions` cannot give calls for.
+    fn other_limit_remedy(self) -> &'static str {
+        match self {
+            Checker::Merge => {
+                "its summary says the part counted to that limit: the CSV is another run's, or \
+                 was edited; run that part again"
+            }
+            Checker::Resume => {
+                "the earlier run counted to another limit; resume with its --max-solutions"
+            }
+        }
+    }
+
     /// Refuse line `line` of `csv`, saying `message`.
     pub(crate) fn bad(self, csv: &Path, line: u64, message: impl Into<String>) -> RowsError {
         RowsError::Bad {

@@ -537,3 +537,35 @@ fn a_part_whose_puzzle_was_edited_with_its_clues_is_refused_against_the_corpus()
         "{unchecked:?}"
     );
 }
+
+/// A part's rows checked as resume checks the rows it keeps, by the one validator: one
+/// row per strategy on each line, in the run's order, and counts its `--max-solutions`
+/// can give. Edits that keep every figure of the summary.
+#[test]
+fn rows_a_run_cannot_have_written_together_are_refused_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let csvs = write_parts(dir.path(), 2);
+    let text = std::fs::read_to_string(&csvs[0]).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    // Line 1's naive row before its fast row.
+    lines.swap(1, 2);
+    std::fs::write(&csvs[0], lines.join("\n") + "\n").unwrap();
+    let err = refusal(&csvs);
+    assert!(
+        err.contains(
+            "part-1.csv:2: strategy naive where fast was due: not in this run's order (fast,naive)"
+        ),
+        "{err}"
+    );
+    // A count of 3 in a part counting to 2: refused as it is read, before the figures are
+    // compared with the summary's.
+    let at = text.replacen(",unique,1,", ",multiple,3,", 1);
+    std::fs::write(&csvs[0], &at).unwrap();
+    let err = refusal(&csvs);
+    assert!(
+        err.contains(
+            "part-1.csv:2: this row is multiple with 3 solutions, which a run counting to 2"
+        ) && err.contains("its summary says the part counted to that limit"),
+        "{err}"
+    );
+}

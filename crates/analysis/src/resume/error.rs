@@ -80,25 +80,6 @@ pub enum ResumeError {
         /// This run's part.
         now: Option<Shard>,
     },
-    /// A kept row's count is one the run's `--max-solutions` cannot give: the earlier run
-    /// counted to another limit.
-    #[error(
-        "{csv}:{line}: --resume: this row is {status} with {solutions} solutions, which a run \
-         counting to {now} (--max-solutions) cannot give: the earlier run counted to another \
-         limit; resume with its --max-solutions"
-    )]
-    OtherMaxSolutions {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The row's status.
-        status: String,
-        /// Its count (`-` when it has none).
-        solutions: String,
-        /// This run's `--max-solutions`.
-        now: u32,
-    },
     /// The earlier run failed (exit 2): its summary says why.
     #[error(
         "--resume: the run that wrote {csv} failed (exit 2), as its summary {summary} says: \
@@ -165,60 +146,6 @@ pub enum ResumeError {
         part: String,
         /// Which part the line is in instead.
         why: String,
-    },
-    /// A row for a strategy this run does not time.
-    #[error(
-        "{csv}:{line}: --resume: a row for strategy {strategy}, which this run does not time \
-         (-s {strategies})"
-    )]
-    OtherStrategy {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The strategy the row names.
-        strategy: String,
-        /// This run's strategies, comma-separated.
-        strategies: String,
-    },
-    /// A corpus line with rows for only some strategies, and rows after it.
-    #[error(
-        "{csv}:{line}: --resume: line {corpus_line} of {corpus} has rows for {rows} of this \
-         run's {count} strategies ({strategies}), and rows follow: not a CSV of a run with \
-         these strategies"
-    )]
-    MissingRows {
-        /// The CSV.
-        csv: PathBuf,
-        /// The line of the row that follows.
-        line: u64,
-        /// The corpus line short of rows.
-        corpus_line: u64,
-        /// Its corpus.
-        corpus: String,
-        /// Rows it has.
-        rows: usize,
-        /// Strategies this run times.
-        count: usize,
-        /// Their names, comma-separated.
-        strategies: String,
-    },
-    /// A line's rows not in the order of this run's strategies.
-    #[error(
-        "{csv}:{line}: --resume: strategy {strategy} where {due} was due: not in this run's \
-         order ({strategies})"
-    )]
-    StrategyOrder {
-        /// The CSV.
-        csv: PathBuf,
-        /// The row's line in it.
-        line: u64,
-        /// The strategy the row names.
-        strategy: String,
-        /// The one due.
-        due: String,
-        /// This run's strategies, comma-separated.
-        strategies: String,
     },
     /// The lines with kept rows are not the first lines of this run's part of a corpus.
     #[error(

@@ -1,12 +1,14 @@
 //! `run --resume`: going on with a per-puzzle CSV that a run left cut short (an interrupt, a
-//! pre-empted job). The CSV is read once, streamed: its whole rows are checked against the
-//! run's corpora, strategies and the lines of its `--shard` part, and counted back into the
-//! summary; what follows the last whole line (a cut row, a line missing some strategies'
+//! pre-empted job). The CSV's whole lines are one part of the run, the lines solved from
+//! here another, as [`crate::merge`] puts a split run together: the CSV is read once,
+//! streamed, by merge's one validator of a run's rows (against the run's corpora,
+//! strategies and `--max-solutions`), with the lines of its `--shard` part and the corpora
+//! read again beside it, and its whole lines' summary is added to the run's as merge adds
+//! up parts. What follows the last whole line (a cut row, a line missing some strategies'
 //! rows) is cut off the file, and the run appends from there, so the file ends as one
 //! uninterrupted run would have written it. Everything is refused ([`ResumeError`]) before
 //! the file is touched.
 //!
-//! The twin of [`crate::merge`]: both put a run's rows back together from what it wrote.
 //! The steps, as `run --resume` takes them: [`Resuming::check_csv`], [`Earlier::read`]
 //! (whose [`Earlier::note`] says what cannot be checked without the earlier summary), then
 //! [`Resuming::prepare`], whose [`Resume`] says where each corpus goes on, unless the run

@@ -14,42 +14,12 @@ use std::path::Path;
 
 use super::error::ResumeError;
 use super::lines::{Origin, Source};
+use crate::merge::validate::{Line, LineTally};
 use crate::merge::Checker;
 use sudoku_bench_core::corpus::{Chunk, Corpus, Lines as Keep, Record};
-use sudoku_bench_core::grid::Grid;
-use sudoku_bench_core::rng::splitmix64;
-
-/// Lines of one corpus that have rows, in order: how many, the last, and a hash of them
-/// all, which tells the same count of other lines apart without keeping every line.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct LineTally {
-    /// How many lines.
-    pub(crate) lines: u64,
-    /// The last one (0: none).
-    pub(crate) last: u64,
-    hash: u64,
-}
-
-impl LineTally {
-    /// Count `line`, which comes after every line counted so far.
-    pub(crate) fn add(&mut self, line: u64) {
-        self.lines += 1;
-        self.last = line;
-        self.hash = splitmix64(self.hash ^ splitmix64(line));
-    }
-}
 
 /// Records read again per call: the run's own batch size does not matter here.
 const CHUNK: usize = 4096;
-
-/// A kept row, as the check of its puzzle needs it.
-#[derive(Debug)]
-pub(crate) struct KeptRow {
-    /// Its line in the CSV.
-    pub(crate) csv_line: u64,
-    /// Its `puzzle` column's grid (`None`: empty, as for a malformed line).
-    pub(crate) puzzle: Option<Grid>,
-}
 
 /// The run's corpora read again, one at a time, as the scan of the CSV keeps their lines.
 pub(crate) struct Reread<'a, 'c> {
@@ -79,15 +49,11 @@ impl<'a, 'c> Reread<'a, 'c> {
         }
     }
 
-    /// `line` of corpus `corpus` is kept with `rows`: refused when one of them is not of its
-    /// puzzle. Corpora come in order, lines in order within each. A line the part does not
-    /// hold, or a corpus that cannot be read again, is refused by [`Reread::finish`].
-    pub(crate) fn kept(
-        &mut self,
-        corpus: usize,
-        line: u64,
-        rows: &[KeptRow],
-    ) -> Result<(), ResumeError> {
+    /// `kept` is a whole line: refused when one of its rows is not of its puzzle. Corpora
+    /// come in order, lines in order within each. A line the part does not hold, or a
+    /// corpus that cannot be read again, is refused by [`Reread::finish`].
+    pub(crate) fn kept(&mut self, kept: &Line) -> Result<(), ResumeError> {
+        let (corpus, line) = (kept.corpus, kept.line);
         let (csv, name) = (self.csv, self.corpora[corpus].name);
         let reading = self.reach(corpus);
         let Ok(cursor) = &mut reading.cursor else {
@@ -101,10 +67,10 @@ impl<'a, 'c> Reread<'a, 'c> {
                 return Ok(());
             }
         };
-        for row in rows {
-            if row.puzzle != read {
+        for (&at, &puzzle) in kept.at.iter().zip(&kept.puzzles) {
+            if puzzle != read {
                 return Err(Checker::Resume
-                    .other_puzzle(csv, row.csv_line, (name, line), row.puzzle, read)
+                    .other_puzzle(csv, at, (name, line), puzzle, read)
                     .into());
             }
         }
@@ -269,22 +235,5 @@ impl Cursor {
             self.next += 1;
         }
         Ok((self.tally, false))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tallies_of_other_lines_differ_even_with_the_same_count() {
-        let of = |lines: &[u64]| {
-            let mut t = LineTally::default();
-            lines.iter().for_each(|l| t.add(*l));
-            t
-        };
-        assert_eq!(of(&[1, 2, 5]), of(&[1, 2, 5]));
-        assert_ne!(of(&[1, 3, 5]), of(&[2, 3, 5]));
-        assert_ne!(of(&[1, 2]), of(&[1, 2, 5]));
     }
 }
