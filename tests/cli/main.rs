@@ -7,6 +7,7 @@
 use assert_cmd::Command;
 
 mod agreement;
+mod bench;
 #[cfg(unix)]
 mod browser;
 #[cfg(unix)]
