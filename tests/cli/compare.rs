@@ -203,6 +203,13 @@ fn one_and_a_half_times_slower_is_slower() {
         (v["baseline_runs"].as_u64(), v["current_runs"].as_u64()),
         (Some(3), Some(3))
     );
+    // The whole table and Markdown outputs (the figures of the seeded bootstrap, the
+    // verdicts, the footnote that says how they were reached), as their reviewed snapshots
+    // in tests/cli/snapshots.
+    let table = sides(&dir, &slow, shifts, &[]).code(1);
+    insta::assert_snapshot!("compare_table", stdout(&table));
+    let markdown = sides(&dir, &slow, shifts, &["--format", "markdown"]).code(1);
+    insta::assert_snapshot!("compare_markdown", stdout(&markdown));
     // And the other way round it is faster, which is no regression.
     let faster: Vec<Row> = baseline()
         .into_iter()
@@ -211,23 +218,6 @@ fn one_and_a_half_times_slower_is_slower() {
     sides(&dir, &faster, shifts, &[])
         .code(0)
         .stdout(predicate::str::contains("faster"));
-}
-
-/// The whole table and Markdown outputs of three runs a side, the current half again as
-/// slow: the columns, the figures of the seeded bootstrap, the verdicts and the footnote
-/// that says how they were reached, as their reviewed snapshots (tests/cli/snapshots).
-#[test]
-fn three_runs_a_side_half_again_as_slow_read_as_their_snapshots() {
-    let dir = TempDir::new().unwrap();
-    let slow: Vec<Row> = baseline()
-        .into_iter()
-        .map(|(l, s, n, t)| (l, s, n, t * 3 / 2))
-        .collect();
-    let shifts: (&[f64], &[f64]) = (&[1.0, 1.03, 0.98], &[1.02, 0.97, 1.0]);
-    let table = sides(&dir, &slow, shifts, &[]).code(1);
-    insta::assert_snapshot!("compare_table", stdout(&table));
-    let markdown = sides(&dir, &slow, shifts, &["--format", "markdown"]).code(1);
-    insta::assert_snapshot!("compare_markdown", stdout(&markdown));
 }
 
 /// Runs that move as a whole by up to 8% (a busy neighbour) do not make a 5% verdict when
