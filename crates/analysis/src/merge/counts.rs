@@ -86,12 +86,7 @@ pub(super) fn check_rows(part: &PartFiles) -> Result<(), MergeError> {
 /// The corpora and strategies of the run whose summary is `state`, in its order: a run's
 /// summary lists every corpus's groups, one per strategy in the run's order.
 fn run_of(state: &SummaryState) -> (Vec<&str>, Vec<&str>) {
-    let mut corpora: Vec<&str> = Vec::new();
-    for g in &state.groups {
-        if !corpora.contains(&g.corpus.as_str()) {
-            corpora.push(&g.corpus);
-        }
-    }
+    let corpora = super::corpora_of(&state.groups);
     let strategies = state
         .groups
         .iter()

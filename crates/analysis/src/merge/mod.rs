@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use sudoku_bench_core::corpus::{FileIdentity, Identity, Shard};
 use sudoku_bench_core::machine::Machine;
 use sudoku_bench_core::summary::read::{parse_summary, RunFileError};
-use sudoku_bench_core::summary::{StateError, Summary, SummaryReport, SummaryState};
+use sudoku_bench_core::summary::{GroupState, StateError, Summary, SummaryReport, SummaryState};
 
 pub use puzzles::check_puzzles;
 pub use refusal::{Checker, RowsError};
@@ -549,14 +549,19 @@ fn check_shards(parts: &[PartFiles]) -> Result<(), MergeError> {
 
 /// The corpora in the run's order (the order of the summaries' groups).
 pub fn corpora(parts: &[PartFiles]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for g in parts
+    let groups = parts
         .iter()
         .filter_map(|p| p.report.state.as_ref())
-        .flat_map(|s| &s.groups)
-    {
-        if !out.contains(&g.corpus) {
-            out.push(g.corpus.clone());
+        .flat_map(|s| &s.groups);
+    corpora_of(groups).into_iter().map(String::from).collect()
+}
+
+/// The corpora `groups` name, in the order they first appear.
+fn corpora_of<'a>(groups: impl IntoIterator<Item = &'a GroupState>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for g in groups {
+        if !out.contains(&g.corpus.as_str()) {
+            out.push(&g.corpus);
         }
     }
     out

@@ -13,7 +13,7 @@ use std::path::Path;
 use super::error::ResumeError;
 use super::lines::Source;
 use super::prefix::Reread;
-use crate::merge::validate::{each_row, LineTally, Lines, Run};
+use crate::merge::validate::{each_row, Lines, Run};
 use crate::merge::Checker;
 use sudoku_bench_core::results::csv::{ends_in_line_break, CsvError, CsvRow, RowReader, COLUMNS};
 use sudoku_bench_core::summary::Summary;
@@ -31,8 +31,6 @@ pub(crate) struct Scan {
     pub(crate) dropped: u64,
     /// The last whole line: (index of its corpus, line).
     pub(crate) last: Option<(usize, u64)>,
-    /// The lines with rows, of each corpus.
-    pub(crate) kept: Vec<LineTally>,
     /// Whether the part of the last kept line's corpus holds lines after it.
     pub(crate) lines_after: bool,
     /// The whole lines' rows, counted as the run counts them: the kept part's summary.
@@ -56,6 +54,17 @@ pub(crate) fn scan(
     };
     let len = file.metadata().map_err(unreadable)?.len();
     let ends_whole = ends_in_line_break(file).map_err(unreadable)?;
+    if !has_header(csv, file, len)? {
+        return Ok(Scan {
+            len,
+            keep: 0,
+            rows: 0,
+            dropped: 0,
+            last: None,
+            lines_after: false,
+            summary: Summary::default(),
+        });
+    }
     let names: Vec<&str> = corpora.iter().map(|c| c.name).collect();
     let mut lines = Lines::new(Run {
         csv,
@@ -65,20 +74,6 @@ pub(crate) fn scan(
         max_solutions,
     });
     let mut reread = Reread::new(csv, corpora);
-    let mut scan = Scan {
-        len,
-        keep: 0,
-        rows: 0,
-        dropped: 0,
-        last: None,
-        kept: Vec::new(),
-        lines_after: false,
-        summary: Summary::default(),
-    };
-    if !has_header(csv, file, len)? {
-        scan.kept = lines.tallies;
-        return Ok(scan);
-    }
     let mut reader = RowReader::new(csv, BufReader::new(file))?;
     let header = reader.bytes_read();
     let fault = |e| match e {
@@ -95,14 +90,16 @@ pub(crate) fn scan(
         Ok(())
     })?;
     let pending = lines.pending().map_or(0, |p| p.results.len() as u64);
-    scan.dropped = u64::from(tail.is_some()) + pending;
-    scan.last = lines.last();
-    scan.lines_after = reread.finish(&lines.tallies, scan.last)?;
-    scan.keep = lines.end.max(header);
-    scan.rows = lines.rows;
-    scan.kept = lines.tallies;
-    scan.summary = lines.summary;
-    Ok(scan)
+    let last = lines.last();
+    Ok(Scan {
+        len,
+        keep: lines.end.max(header),
+        rows: lines.rows,
+        dropped: u64::from(tail.is_some()) + pending,
+        last,
+        lines_after: reread.finish(&lines.tallies, last)?,
+        summary: lines.summary,
+    })
 }
 
 /// Whether the CSV starts with the header `run` writes: `false` when it holds only part of
