@@ -2,7 +2,7 @@
 # Calibration of the in-run comparison (`run` two solvers, `compare --between a,b`) on the
 # machine it runs on: how often it calls a change where there is none, how often its interval
 # holds the true ratio, and how often it finds a known slowdown. One table row per (solver
-# kind, workers, load); every trial's CSV and comparison is kept under target/verdicts/.
+# kind, workers, load); every trial's CSV and comparisons are kept under target/verdicts/.
 #
 #   scripts/verdicts.sh                     20 trials a cell (about 20 minutes on 2 cores)
 #   TRIALS=3 scripts/verdicts.sh            a quick look
@@ -21,6 +21,9 @@
 # Counted per cell, over TRIALS comparisons each:
 #   A/A past threshold   slower or faster verdicts for identical code (wrong ones)
 #   A/A holds 1          intervals that hold 1, the true ratio of identical code
+#   A/A run spread       how far identical code's runs move apart beyond what the run's
+#                        replicates show (compare's --run-spread, which widens the intervals
+#                        above by the default; measured from the intervals without it)
 #   10% slower           `slower` verdicts for b10
 #   holds true           b10's intervals that hold the true ratio, taken as the median of
 #                        the cell's b10 ratios (a spin of 10% of a solve is not exactly 10%
@@ -104,10 +107,22 @@ for kind in $KINDS; do
                     calm
                     "$bin" compare "$OUT/$cell/$side-$t.csv" --between "$(pair_of "$kind")" --format json \
                         >"$OUT/$cell/$side-$t.json" || true
-                    rm -f "$OUT/$cell/$side-$t.csv"
+                    # The replicates' own interval, to measure the run spread with.
+                    "$bin" compare "$OUT/$cell/$side-$t.csv" --between "$(pair_of "$kind")" --format json \
+                        --run-spread 0 >"$OUT/$cell/$side-$t.replicates.json" || true
                 done
             done
-            rowsof() { jq -c '.rows[] | select(.reference | not) | [.time_ratio, .ci[0], .ci[1], .verdict]' "$OUT/$cell"/"$1"-*.json; }
+            rowsof() { jq -c '.rows[] | select(.reference | not) | [.time_ratio, .ci[0], .ci[1], .verdict]' $(seq -f "$OUT/$cell/$1-%g.json" "$TRIALS"); }
+            # The run spread: how far identical code's runs move apart beyond what their
+            # replicates' intervals allow, sqrt(mean(ln r)^2 - mean(se^2)) over the trials,
+            # with se = ln(hi / lo) / (2 t), t Student's for 8 replicates (7 degrees of
+            # freedom, the run's default) at 95%; 0 when the replicates already hold it.
+            spread=$(jq -rs '[.[] | .rows[] | select(.reference | not) | select(.replicates == 8)
+                             | [(.time_ratio | log), ((.ci[1] / .ci[0]) | log) / (2 * 2.365)]]
+                            | if length == 0 then "-" else
+                              ((map(.[0] * .[0]) | add / length) - (map(.[1] * .[1]) | add / length))
+                              | if . > 0 then sqrt * 100000 | round / 1000 | "\(.)%" else "0%" end end' \
+                         "$OUT/$cell"/b-*.replicates.json)
             aa_wrong=$(rowsof b | grep -cE '"(slower|faster)"\]$' || true)
             aa_holds=$(rowsof b | jq -s '[.[] | select(.[1] <= 1 and 1 <= .[2])] | length')
             aa_range=$(rowsof b | jq -rs 'map(.[0]) | "\(min*1000|round/1000)-\(max*1000|round/1000)"')
@@ -122,7 +137,7 @@ for kind in $KINDS; do
             # The machine's 1-minute load average at the trials' starts (other tenants'
             # work, and the spinner's in a busy cell): what "idle" meant here.
             avg=$(printf '%s\n' "${loads[@]}" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }')
-            rows+=("| $kind | $j | $load ($avg) | $aa_wrong of $TRIALS | $aa_holds of $TRIALS | $aa_range $ab |")
+            rows+=("| $kind | $j | $load ($avg) | $aa_wrong of $TRIALS | $aa_holds of $TRIALS | $aa_range | $spread $ab |")
             printf '%s\n' "${rows[-1]}" >&2
         done
     done
@@ -130,7 +145,7 @@ done
 
 cat <<REPORT
 $(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, commit $commit, TRIALS=$TRIALS
-| kind | -j | load (load average) | A/A past threshold | A/A holds 1 | A/A ratios | 10% slower found | true ratio | holds true |
-|---|---:|---|---:|---:|---|---:|---:|---:|
+| kind | -j | load (load average) | A/A past threshold | A/A holds 1 | A/A ratios | A/A run spread | 10% slower found | true ratio | holds true |
+|---|---:|---|---:|---:|---|---:|---:|---:|---:|
 $(printf '%s\n' "${rows[@]}")
 REPORT

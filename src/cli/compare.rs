@@ -59,6 +59,14 @@ pub struct Args {
     #[arg(long, value_name = "LEVEL", default_value = "95%", value_parser = parse_confidence)]
     confidence: f64,
 
+    /// How far runs of identical code move apart beyond what their replicates show: a log
+    /// ratio's standard deviation between runs (`0.3%` or `0.003`), added in quadrature to
+    /// the error of an in-run interval over replicates. The default was measured on this
+    /// project's machines; `scripts/verdicts.sh` measures it on yours. `0`: the replicates
+    /// alone.
+    #[arg(long, value_name = "SPREAD", default_value_t = compare::DEFAULT_RUN_SPREAD, value_parser = parse_run_spread)]
+    run_spread: f64,
+
     /// Output format.
     #[arg(long, value_parser = OutputFormat::parser(OutputFormat::COMPARISON), default_value = "table")]
     format: OutputFormat,
@@ -110,6 +118,15 @@ pub(super) fn parse_threshold(s: &str) -> Result<f64, String> {
         ));
     }
     Ok(value)
+}
+
+fn parse_run_spread(s: &str) -> Result<f64, String> {
+    match parse_fraction(s) {
+        Some(v) if (0.0..0.5).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a run spread from 0 to below 50% (try 0.3% or 0.003)"
+        )),
+    }
 }
 
 fn parse_confidence(s: &str) -> Result<f64, String> {
@@ -209,6 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             ..Bootstrap::default()
         },
         count_threshold: args.count_threshold,
+        run_spread: args.run_spread,
     };
     let inputs: Vec<PathBuf> = [&args.files, &args.baseline, &args.current]
         .into_iter()

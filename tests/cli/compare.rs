@@ -1252,3 +1252,83 @@ fn an_in_run_interval_is_over_the_replicates_and_holds_what_they_differ_by() {
     let text = stdout(&between(&replicated_run(&dir, true), &["--between", "a,b"]));
     assert!(text.contains("over the run's replicates"), "{text}");
 }
+
+#[test]
+fn the_run_spread_widens_an_interval_over_replicates_and_is_said() {
+    // Every replicate reads b 1% slower, as one run's shared layout would make it: the
+    // replicates alone cannot see that the next run may read otherwise.
+    let dir = TempDir::new().unwrap();
+    let mut text = String::from(
+        "corpus,line,strategy,status,solutions,nodes,guesses,time_ns,clues,puzzle,solution,error,ended,replicate\n",
+    );
+    for line in 1..=160u64 {
+        let replicate = (line - 1) / 10 % 8;
+        let puzzle = format!("{line:.>81}");
+        let base = 10_000 * (1 + line * 37 % 97);
+        let wobble = 1.0 + 0.0005 * (line % 3) as f64;
+        for (strategy, factor) in [("a", 1.0), ("b", 1.01 * wobble)] {
+            text.push_str(&format!(
+                "syn.txt,{line},{strategy},unique,1,,,{},,{puzzle},,,finished,{replicate}\n",
+                (base as f64 * factor) as u64
+            ));
+        }
+    }
+    let run = dir.path().join("run.csv");
+    std::fs::write(&run, text).unwrap();
+    let row_of = |spread: &str| -> serde_json::Value {
+        let out = between(
+            &run,
+            &[
+                "--between",
+                "a,b",
+                "--format",
+                "json",
+                "--run-spread",
+                spread,
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(v["run_spread"].as_f64(), Some(parse_spread(spread)), "{v}");
+        v["rows"][0].clone()
+    };
+    let ci = |row: &serde_json::Value| {
+        (
+            row["ci"][0].as_f64().unwrap(),
+            row["ci"][1].as_f64().unwrap(),
+        )
+    };
+    let alone = row_of("0");
+    let (lo, hi) = ci(&alone);
+    assert!(lo > 1.0, "{alone}");
+    assert_eq!(alone["verdict"], "slower_not_past_threshold", "{alone}");
+    let spread = row_of("1%");
+    let (wlo, whi) = ci(&spread);
+    // Wider on both sides, about the same centre, and now holding 1.
+    assert!(wlo < lo && hi < whi, "{spread}");
+    assert!(wlo < 1.0 && 1.0 < whi, "{spread}");
+    assert_eq!(spread["verdict"], "no_change", "{spread}");
+    assert_eq!(alone["time_ratio"], spread["time_ratio"]);
+    let text = stdout(&between(&run, &["--between", "a,b", "--run-spread", "1%"]));
+    assert!(
+        text.contains("with a spread between runs of 1.00% added"),
+        "{text}"
+    );
+    let text = stdout(&between(&run, &["--between", "a,b", "--run-spread", "0"]));
+    assert!(!text.contains("spread between runs"), "{text}");
+    for bad in ["50%", "-1%", "x"] {
+        let flag = format!("--run-spread={bad}");
+        let out = between(&run, &["--between", "a,b", &flag]).code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains("is not a run spread from 0 to below 50%"),
+            "{bad}: {err}"
+        );
+    }
+}
+
+fn parse_spread(s: &str) -> f64 {
+    match s.strip_suffix('%') {
+        Some(p) => p.parse::<f64>().unwrap() / 100.0,
+        None => s.parse().unwrap(),
+    }
+}

@@ -184,8 +184,9 @@ impl PairedTimes {
         let level = options.bootstrap.confidence;
         let over_replicates = groups.and_then(|g| {
             let diffs: Vec<f64> = xn[0].iter().zip(&xo[0]).map(|(n, o)| n - o).collect();
-            let ci = replicates::log_mean_interval(&diffs, &g, level)?;
-            let throughput = replicates::sum_ratio_interval(&to_ns, &tn_ns, &g, level);
+            let spread = options.run_spread;
+            let ci = replicates::log_mean_interval(&diffs, &g, level, spread)?;
+            let throughput = replicates::sum_ratio_interval(&to_ns, &tn_ns, &g, level, spread);
             let count = g.iter().collect::<BTreeSet<_>>().len() as u32;
             Some((ci, throughput, count))
         });

@@ -58,8 +58,10 @@ pub(crate) fn judged(run: &Samples, metric: Metric) -> Cow<'_, Samples> {
 pub(crate) fn options(options: &CompareOptions, metric: Metric) -> CompareOptions {
     match metric {
         Metric::Time => options.clone(),
+        // Counts do not move between runs as times do.
         Metric::Instructions => CompareOptions {
             threshold: options.count_threshold,
+            run_spread: 0.0,
             ..options.clone()
         },
     }

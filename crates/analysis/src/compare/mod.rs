@@ -43,7 +43,17 @@ pub struct CompareOptions {
     pub bootstrap: Bootstrap,
     /// The threshold when instruction counts are compared (the module `counts`), e.g. 0.01.
     pub count_threshold: f64,
+    /// How far a run's log time ratio moves from one run to the next beyond what its
+    /// replicates show (a standard deviation, e.g. 0.003): added in quadrature to an
+    /// in-run interval over replicates (see `replicates`). Measured by
+    /// `scripts/verdicts.sh`; [`DEFAULT_RUN_SPREAD`] by default.
+    pub run_spread: f64,
 }
+
+/// [`CompareOptions::run_spread`] by default: the largest spread between runs of identical
+/// code beyond their replicates' that `scripts/verdicts.sh` measured on this project's
+/// machines (docs/measurements.md, "The run spread").
+pub const DEFAULT_RUN_SPREAD: f64 = 0.003;
 
 impl Default for CompareOptions {
     fn default() -> Self {
@@ -53,6 +63,7 @@ impl Default for CompareOptions {
             allow_search_changes: false,
             bootstrap: Bootstrap::default(),
             count_threshold: 0.01,
+            run_spread: DEFAULT_RUN_SPREAD,
         }
     }
 }
@@ -366,6 +377,9 @@ pub struct Comparison {
     pub confidence: f64,
     /// Bootstrap resamples per interval.
     pub resamples: usize,
+    /// The spread between runs added to intervals over replicates (see
+    /// [`CompareOptions::run_spread`]).
+    pub run_spread: f64,
     /// One per paired corpus and strategy (in-run: per corpus and pair).
     pub rows: Vec<ComparisonRow>,
     /// What was left out of the comparison, and why.
@@ -430,6 +444,7 @@ impl Comparison {
             allow_search_changes: options.allow_search_changes,
             confidence: options.bootstrap.confidence,
             resamples: options.bootstrap.resamples,
+            run_spread: options.run_spread,
             rows: Vec::new(),
             unpaired: Vec::new(),
             coverage: Coverage::default(),

@@ -8,16 +8,24 @@
 //! values); the interval is Student's t over the replicates instead, with the
 //! cluster-robust variance of the pooled estimate: each replicate weighs as many puzzles as
 //! it solved, so the interval is centred on the ratio over all puzzles.
+//!
+//! Runs still differ by more than their replicates do: whatever every replicate of a run
+//! shares (for in-process solvers the one process and its heap; for all, where the run's
+//! files lie in memory, the machine's state over its minutes) moves the whole run. No
+//! replicate of one run can show it, so it is taken as measured across runs
+//! (`scripts/verdicts.sh`: the run spread, [`super::CompareOptions::run_spread`]) and added
+//! to the replicates' standard error in quadrature.
 
 /// The two-sided interval at `confidence` of the mean of `values` (logarithms of per-puzzle
 /// ratios), each in replicate `groups[i]`, over the replicates: `exp` of the pooled mean
 /// plus and minus Student's t with one degree of freedom less than the replicates, times
-/// the cluster-robust standard error. `None` with fewer than two replicates, or lengths
-/// that differ.
+/// the cluster-robust standard error and `run_spread` (a log ratio's standard deviation
+/// between runs) together. `None` with fewer than two replicates, or lengths that differ.
 pub(crate) fn log_mean_interval(
     values: &[f64],
     groups: &[u32],
     confidence: f64,
+    run_spread: f64,
 ) -> Option<(f64, f64)> {
     if values.len() != groups.len() {
         return None;
@@ -26,20 +34,22 @@ pub(crate) fn log_mean_interval(
     let n: f64 = sums.iter().map(|(_, w)| w).sum();
     let mean = sums.iter().map(|(s, _)| s).sum::<f64>() / n;
     // The residual of each replicate: its sum less what the pooled mean gives its size.
-    let spread = cluster_se(sums.iter().map(|(s, w)| s - w * mean), n)?;
+    let spread = cluster_se(sums.iter().map(|(s, w)| s - w * mean), n)?.hypot(run_spread);
     let t = t_quantile(confidence, sums.len() - 1);
     Some(((mean - t * spread).exp(), (mean + t * spread).exp()))
 }
 
 /// The interval at `confidence` of summed `current` times over summed `baseline` times
 /// (per puzzle, each in replicate `groups[i]`), over the replicates, as
-/// [`log_mean_interval`] (the ratio's standard error by the delta method, on its log).
-/// `None` with fewer than two replicates, lengths that differ, or no baseline time.
+/// [`log_mean_interval`] (the ratio's standard error by the delta method, on its log, with
+/// `run_spread`). `None` with fewer than two replicates, lengths that differ, or no
+/// baseline time.
 pub(crate) fn sum_ratio_interval(
     baseline: &[f64],
     current: &[f64],
     groups: &[u32],
     confidence: f64,
+    run_spread: f64,
 ) -> Option<(f64, f64)> {
     if baseline.len() != groups.len() || current.len() != groups.len() {
         return None;
@@ -53,7 +63,8 @@ pub(crate) fn sum_ratio_interval(
     }
     let ratio = c / b;
     // The log ratio's error: the replicates' residuals against the ratio, over the total.
-    let spread = cluster_se(sums.iter().map(|(ci, bi)| ci - ratio * bi), b)? / ratio;
+    let spread =
+        (cluster_se(sums.iter().map(|(ci, bi)| ci - ratio * bi), b)? / ratio).hypot(run_spread);
     let t = t_quantile(confidence, sums.len() - 1);
     Some((
         (ratio.ln() - t * spread).exp(),
@@ -160,7 +171,7 @@ mod tests {
         // Four replicates of two puzzles each; their means are 0.00, 0.02, -0.02, 0.04.
         let values = [0.01, -0.01, 0.03, 0.01, -0.02, -0.02, 0.05, 0.03];
         let groups = [0, 0, 1, 1, 2, 2, 3, 3];
-        let (lo, hi) = log_mean_interval(&values, &groups, 0.95).unwrap();
+        let (lo, hi) = log_mean_interval(&values, &groups, 0.95, 0.0).unwrap();
         let means = [0.0f64, 0.02, -0.02, 0.04];
         let m = means.iter().sum::<f64>() / 4.0;
         let sd = (means.iter().map(|x| (x - m).powi(2)).sum::<f64>() / 3.0).sqrt();
@@ -184,15 +195,15 @@ mod tests {
                 groups.push(g as u32);
             }
         }
-        let (lo, hi) = log_mean_interval(&values, &groups, 0.95).unwrap();
+        let (lo, hi) = log_mean_interval(&values, &groups, 0.95, 0.0).unwrap();
         assert!(lo < 0.995 && hi > 1.005, "{lo} .. {hi}");
         assert!(lo < 1.0 && hi > 1.0);
         // One replicate alone has no spread to show.
         assert_eq!(
-            log_mean_interval(&values[..500], &groups[..500], 0.95),
+            log_mean_interval(&values[..500], &groups[..500], 0.95, 0.0),
             None
         );
-        assert_eq!(log_mean_interval(&values, &groups[1..], 0.95), None);
+        assert_eq!(log_mean_interval(&values, &groups[1..], 0.95, 0.0), None);
     }
 
     #[test]
@@ -208,21 +219,50 @@ mod tests {
                 groups.push(g as u32);
             }
         }
-        let (lo, hi) = sum_ratio_interval(&b, &c, &groups, 0.95).unwrap();
+        let (lo, hi) = sum_ratio_interval(&b, &c, &groups, 0.95, 0.0).unwrap();
         let ratio = c.iter().sum::<f64>() / b.iter().sum::<f64>();
         assert!(lo < ratio && ratio < hi, "{lo} {ratio} {hi}");
         assert!(lo > 1.05 && hi < 1.16, "{lo} .. {hi}");
         // Without noise between replicates the interval closes on the ratio.
         let exact: Vec<f64> = b.iter().map(|x| x * 1.1).collect();
-        let (lo, hi) = sum_ratio_interval(&b, &exact, &groups, 0.95).unwrap();
+        let (lo, hi) = sum_ratio_interval(&b, &exact, &groups, 0.95, 0.0).unwrap();
         assert!((lo - 1.1).abs() < 1e-9 && (hi - 1.1).abs() < 1e-9);
         assert_eq!(
-            sum_ratio_interval(&b[..50], &c[..50], &groups[..50], 0.95),
+            sum_ratio_interval(&b[..50], &c[..50], &groups[..50], 0.95, 0.0),
             None
         );
         assert_eq!(
-            sum_ratio_interval(&[0.0; 4], &[1.0; 4], &[0, 0, 1, 1], 0.95),
+            sum_ratio_interval(&[0.0; 4], &[1.0; 4], &[0, 0, 1, 1], 0.95, 0.0),
             None
+        );
+    }
+
+    #[test]
+    fn the_run_spread_adds_to_the_replicates_error_in_quadrature() {
+        // Four replicates whose means are 0.00, 0.02, -0.02, 0.04 (as above).
+        let values = [0.01, -0.01, 0.03, 0.01, -0.02, -0.02, 0.05, 0.03];
+        let groups = [0, 0, 1, 1, 2, 2, 3, 3];
+        let half = |(lo, hi): (f64, f64)| (hi.ln() - lo.ln()) / 2.0;
+        let alone = half(log_mean_interval(&values, &groups, 0.95, 0.0).unwrap());
+        let se = alone / t_quantile(0.95, 3);
+        let run_spread = 0.02;
+        let (lo, hi) = log_mean_interval(&values, &groups, 0.95, run_spread).unwrap();
+        let expected = t_quantile(0.95, 3) * (se * se + run_spread * run_spread).sqrt();
+        assert!((half((lo, hi)) - expected).abs() < 1e-12, "{lo} .. {hi}");
+        // Still centred on the pooled mean, 0.01.
+        assert!(((lo.ln() + hi.ln()) / 2.0 - 0.01).abs() < 1e-12);
+        // Replicates that agree exactly leave the run spread alone.
+        let b = [100.0, 200.0, 100.0, 200.0];
+        let c = [110.0, 220.0, 110.0, 220.0];
+        let (lo, hi) = sum_ratio_interval(&b, &c, &[0, 0, 1, 1], 0.95, run_spread).unwrap();
+        let t = t_quantile(0.95, 1);
+        assert!(
+            (lo.ln() - (1.1f64.ln() - t * run_spread)).abs() < 1e-12,
+            "{lo}"
+        );
+        assert!(
+            (hi.ln() - (1.1f64.ln() + t * run_spread)).abs() < 1e-12,
+            "{hi}"
         );
     }
 }

@@ -104,9 +104,19 @@ fn in_run_interval(cmp: &Comparison) -> String {
         .iter()
         .filter(|r| !r.reference && r.time_ratio.is_some());
     let (replicated, single): (Vec<_>, Vec<_>) = judged.partition(|r| r.replicates.is_some());
-    let over = "over the run's replicates (Student's t on their ratios: each replicate's \
-                solvers are made anew, a solver from outside in processes of their own, laid \
-                out anew, so it covers what differs from run to run)";
+    let spread = if cmp.run_spread > 0.0 {
+        format!(
+            ", with a spread between runs of {}% added (--run-spread: what moves a whole run, \
+             which its replicates share)",
+            crate::numbers::significant(cmp.run_spread * 100.0)
+        )
+    } else {
+        String::new()
+    };
+    let over = format!(
+        "over the run's replicates (Student's t on their ratios: each replicate's solvers are \
+         made anew, a solver from outside in processes of their own, laid out anew){spread}"
+    );
     let puzzles = format!(
         "from a moving-block bootstrap over consecutive puzzles ({} seeded resamples)",
         cmp.resamples
@@ -114,7 +124,7 @@ fn in_run_interval(cmp: &Comparison) -> String {
     let warning = "it covers the puzzles of one process only, not what differs between runs: \
                    run with --replicates 2 or more (8 by default)";
     match (replicated.is_empty(), single.is_empty()) {
-        (false, true) => over.to_string(),
+        (false, true) => over,
         (true, _) if single.is_empty() => puzzles,
         (true, _) => format!("{puzzles}, from a run of one replicate: {warning}"),
         (false, false) => format!(
