@@ -62,7 +62,7 @@ pub struct Args {
     /// How far runs of identical code move apart beyond what their replicates show: a log
     /// ratio's standard deviation between runs (`0.3%` or `0.003`), added in quadrature to
     /// the error of an in-run interval over replicates. The default was measured on this
-    /// project's machines; `scripts/verdicts.sh` measures it on yours. `0`: the replicates
+    /// project's AMD EPYC machines; `scripts/verdicts.sh` measures it on yours. `0`: the replicates
     /// alone.
     #[arg(long, value_name = "SPREAD", default_value_t = compare::DEFAULT_RUN_SPREAD, value_parser = parse_run_spread)]
     run_spread: f64,

@@ -50,9 +50,10 @@ pub struct CompareOptions {
     pub run_spread: f64,
 }
 
-/// [`CompareOptions::run_spread`] by default: the largest spread between runs of identical
-/// code beyond their replicates' that `scripts/verdicts.sh` measured on this project's
-/// machines (docs/measurements.md, "The run spread").
+/// [`CompareOptions::run_spread`] by default, chosen from the spreads between runs of
+/// identical code beyond their replicates' that `scripts/verdicts.sh` measured on this
+/// project's AMD EPYC machines: most cells of its maps needed less, a few busy ones more
+/// (docs/measurements.md, "The run spread").
 pub const DEFAULT_RUN_SPREAD: f64 = 0.003;
 
 impl Default for CompareOptions {
