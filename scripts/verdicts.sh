@@ -107,9 +107,12 @@ for kind in $KINDS; do
                     calm
                     "$bin" compare "$OUT/$cell/$side-$t.csv" --between "$(pair_of "$kind")" --format json \
                         >"$OUT/$cell/$side-$t.json" || true
-                    # The replicates' own interval, to measure the run spread with.
-                    "$bin" compare "$OUT/$cell/$side-$t.csv" --between "$(pair_of "$kind")" --format json \
-                        --run-spread 0 >"$OUT/$cell/$side-$t.replicates.json" || true
+                    # Identical code's interval over its replicates alone, to measure the
+                    # run spread with.
+                    if [ "$side" = b ]; then
+                        "$bin" compare "$OUT/$cell/b-$t.csv" --between "$(pair_of "$kind")" --format json \
+                            --run-spread 0 >"$OUT/$cell/b-$t.replicates.json" || true
+                    fi
                 done
             done
             rowsof() { jq -c '.rows[] | select(.reference | not) | [.time_ratio, .ci[0], .ci[1], .verdict]' $(seq -f "$OUT/$cell/$1-%g.json" "$TRIALS"); }

@@ -1275,7 +1275,7 @@ fn the_run_spread_widens_an_interval_over_replicates_and_is_said() {
     }
     let run = dir.path().join("run.csv");
     std::fs::write(&run, text).unwrap();
-    let row_of = |spread: &str| -> serde_json::Value {
+    let row_of = |spread: &str, fraction: f64| -> serde_json::Value {
         let out = between(
             &run,
             &[
@@ -1288,7 +1288,7 @@ fn the_run_spread_widens_an_interval_over_replicates_and_is_said() {
             ],
         );
         let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-        assert_eq!(v["run_spread"].as_f64(), Some(parse_spread(spread)), "{v}");
+        assert_eq!(v["run_spread"].as_f64(), Some(fraction), "{v}");
         v["rows"][0].clone()
     };
     let ci = |row: &serde_json::Value| {
@@ -1297,11 +1297,11 @@ fn the_run_spread_widens_an_interval_over_replicates_and_is_said() {
             row["ci"][1].as_f64().unwrap(),
         )
     };
-    let alone = row_of("0");
+    let alone = row_of("0", 0.0);
     let (lo, hi) = ci(&alone);
     assert!(lo > 1.0, "{alone}");
     assert_eq!(alone["verdict"], "slower_not_past_threshold", "{alone}");
-    let spread = row_of("1%");
+    let spread = row_of("1%", 0.01);
     let (wlo, whi) = ci(&spread);
     // Wider on both sides, about the same centre, and now holding 1.
     assert!(wlo < lo && hi < whi, "{spread}");
@@ -1323,12 +1323,5 @@ fn the_run_spread_widens_an_interval_over_replicates_and_is_said() {
             err.contains("is not a run spread from 0 to below 50%"),
             "{bad}: {err}"
         );
-    }
-}
-
-fn parse_spread(s: &str) -> f64 {
-    match s.strip_suffix('%') {
-        Some(p) => p.parse::<f64>().unwrap() / 100.0,
-        None => s.parse().unwrap(),
     }
 }
