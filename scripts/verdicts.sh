@@ -7,6 +7,7 @@
 #   scripts/verdicts.sh                     20 trials a cell (about 20 minutes on 2 cores)
 #   TRIALS=3 scripts/verdicts.sh            a quick look
 #   KINDS="lib cmd" JOBS=1 LOADS=idle ...   part of the map
+#   CHUNK=16 scripts/verdicts.sh            the runs' --chunk-size (default 4)
 #
 # Solver kinds (a: the baseline; b: the same code; b10: the same code 10% slower):
 #   builtin  the built-in `fast` against its own export (libsudoku_bench_ffi.so, isolated):
@@ -28,8 +29,8 @@
 #   holds true           b10's intervals that hold the true ratio, taken as the median of
 #                        the cell's b10 ratios (a spin of 10% of a solve is not exactly 10%
 #                        of what is timed: the clock's reads and, for cmd:, the pipe)
-# Runs use --repeat 3 and --chunk-size 16 (phases alternate every 16 puzzles) and the run's
-# defaults otherwise: workers pinned, 8 replicates.
+# Runs use --repeat 3 and --chunk-size $CHUNK (phases alternate every CHUNK puzzles) and the
+# run's defaults otherwise: workers pinned, 8 replicates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,9 +40,11 @@ JOBS=${JOBS:-1 $(nproc)}
 LOADS=${LOADS:-idle busy}
 OUT=target/verdicts
 HARDEST=../shared/datasets/puzzles5_forum_hardest_1905_11+
-RUN_OPTS=(-q --timeout 0 --repeat 3 --chunk-size 16)
+CHUNK=${CHUNK:-4}
+RUN_OPTS=(-q --timeout 0 --repeat 3 --chunk-size "$CHUNK")
 
 case "$TRIALS" in ''|*[!0-9]*|0) echo "verdicts.sh: TRIALS must be a whole number from 1" >&2; exit 2 ;; esac
+case "$CHUNK" in ''|*[!0-9]*|0) echo "verdicts.sh: CHUNK must be a whole number from 1" >&2; exit 2 ;; esac
 command -v jq >/dev/null || { echo "verdicts.sh: needs jq" >&2; exit 2; }
 command -v cc >/dev/null || { echo "verdicts.sh: needs a C compiler (cc)" >&2; exit 2; }
 
@@ -147,7 +150,7 @@ for kind in $KINDS; do
 done
 
 cat <<REPORT
-$(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, commit $commit, TRIALS=$TRIALS
+$(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, commit $commit, TRIALS=$TRIALS, CHUNK=$CHUNK
 | kind | -j | load (load average) | A/A past threshold | A/A holds 1 | A/A ratios | A/A run spread | 10% slower found | true ratio | holds true |
 |---|---:|---|---:|---:|---|---:|---:|---:|---:|
 $(printf '%s\n' "${rows[@]}")
