@@ -4,7 +4,7 @@
 # holds the true ratio, and how often it finds a known slowdown. One table row per (solver
 # kind, workers, load); every trial's CSV and comparisons are kept under target/verdicts/.
 #
-#   scripts/verdicts.sh                     20 trials a cell (about 35 minutes on 2 cores)
+#   scripts/verdicts.sh                     20 trials a cell (about 25 minutes on 2 cores)
 #   TRIALS=3 scripts/verdicts.sh            a quick look
 #   KINDS="lib cmd" JOBS=1 LOADS=idle ...   part of the map
 #   CHUNK=16 scripts/verdicts.sh            the runs' --chunk-size (default 4)
