@@ -57,12 +57,14 @@ GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
 # Each solve is timed this many times and the fastest kept: a solve hit by a preemption
 # is retimed rather than believed.
 REPEAT=5
-# Records per chunk of the timed run. The phases alternate chunk by chunk, so small chunks
-# alternate often and a burst of a neighbour's load falls on both builds; with the default
-# (the first chunk is 256 puzzles) a burst could cover a whole phase of one build. 128 makes
-# 8 chunks of the 1,000 puzzles, each two runs of 64 for two of the 8 replicates (`run
-# --replicates`): every replicate gets 128 puzzles, in both phase orders.
-CHUNK=128
+# Records per chunk of the timed run. The phases alternate chunk by chunk: what sways an
+# interval is a stretch of slower machine falling on one build's phase, so the phases are
+# kept short, about a millisecond (4 puzzles, 5 repeats, tens of microseconds a solve).
+# Each chunk of 4 is one replicate's (`run --replicates`), in turn: every one of the 8
+# replicates gets 125 of the 1,000 puzzles, in both phase orders. At 128 (phases of 10 to
+# 30 ms) the intervals were twice as wide and a 10% slowdown read `slower, not past
+# threshold` in 5 of 40 comparisons (docs/measurements.md, "The gate's phases").
+CHUNK=4
 # A gate compares the same code far more often than changed code: at 95%, one comparison in
 # 20 of identical code reads `faster` or `slower` (not past threshold, so it passes, but a
 # reader is told of a change that is not there). At 99.5%, one in 200.

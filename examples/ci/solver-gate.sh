@@ -21,7 +21,8 @@
 #   GATE_THRESHOLD   the slowdown that fails the gate [5%]
 #   GATE_CONFIDENCE  the intervals' level [99.5%]: a gate mostly compares code that did not
 #                    change, and at 95% one such comparison in 20 reads `faster` or `slower`
-#   GATE_RUN_OPTIONS extra options of `run` [--chunk-size 32 --repeat 3 --timeout 0]
+#   GATE_RUN_OPTIONS extra options of `run` [--chunk-size 4 --repeat 3 --timeout 0]: phases
+#                    of about a millisecond for a solver of a tenth of one (docs/ci.md)
 #   GATE_SAME_SEARCH 1: also fail when the two builds' searches differ (their guesses on a
 #                    puzzle); by default a changed search is reported, not failed: a pull
 #                    request that changes the algorithm is judged by its time
@@ -49,7 +50,7 @@ kind=${GATE_KIND:-lib}
 symbol=${GATE_SYMBOL:-sudoku_solve}
 threshold=${GATE_THRESHOLD:-5%}
 confidence=${GATE_CONFIDENCE:-99.5%}
-read -r -a run_options <<<"${GATE_RUN_OPTIONS:---chunk-size 32 --repeat 3 --timeout 0}"
+read -r -a run_options <<<"${GATE_RUN_OPTIONS:---chunk-size 4 --repeat 3 --timeout 0}"
 out=${GATE_OUT:-perf-gate}
 bench=${SUDOKU_BENCH:-sudoku-bench}
 
