@@ -152,8 +152,10 @@ for limit in ("2", "1"):
     print()
     print("| clues | 0 solutions | 1 solution | 2+ solutions |")
     print("|---|---|---|---|")
+    # A class's column is its solution count (the name's last character).
+    column = {(l, name[-1]): name for l, name, _ in classes}
     for label in dict.fromkeys(c[0] for c in classes):
-        cells = [cell(limit, name) for l, name, _ in classes if l == label]
+        cells = [cell(limit, column[(label, k)]) if (label, k) in column else "-" for k in "012"]
         print(f"| {label} | " + " | ".join(cells) + " |")
     for label, name, _ in public:
         print(f"| {label} | - | {cell(limit, name)} | - |")

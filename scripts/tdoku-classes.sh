@@ -24,6 +24,9 @@ for range in 27..31 32..36 37..41 42..50; do
         "$label|$label-2|--method keep --clues $range --solutions many"
     )
 done
+# Many clues and still 2+ solutions: where issue 41 found `fast` furthest behind tdoku on
+# the Intel Xeon machines (a solution found fast, then the search for a second).
+CLASSES+=("34-35|34-35-2|--method keep --clues 34..35 --solutions many")
 # label|file name|source: the shared corpora, every k-th puzzle to about COUNT.
 PUBLIC=(
     "17-clue (public)|p-17|$shared/datasets/puzzles2_17_clue"

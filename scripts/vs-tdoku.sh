@@ -13,7 +13,8 @@
 #
 # The classes are made on the fly by `sudoku-bench generate` (recipes in datasets/README.md;
 # the same SEED and COUNT give the same puzzles on any machine): clues 17-21, 22-26, 27-31,
-# 32-36, 37-41 and 42-50, each with 0 solutions (givens that break no rule), 1, and 2+.
+# 32-36, 37-41 and 42-50, each with 0 solutions (givens that break no rule), 1, and 2+; and
+# 34-35 clues with 2+ solutions.
 # tdoku is built by scripts/build-tdoku.sh and loaded with `--solver tdoku=lib:...`, in a
 # process of its own (it keeps its state in globals). For each mode (counting to 2, then
 # stopping at the first solution) ONE `sudoku-bench run` times both over every corpus, one
@@ -120,9 +121,11 @@ for rnd in range(1, int(rounds) + 1):
         print()
         print("| clues | 0 solutions (no rule broken) | 1 solution | 2+ solutions |")
         print("|---|---|---|---|")
-        labels = list(dict.fromkeys(c[0] for c in classes))
-        for label in labels:
-            row = [out.get(name, "-") for l, name, _ in classes if l == label]
+        # A class's column is its solution count (the name's last character): a label
+        # with fewer than three classes leaves the others' cells empty.
+        column = {(l, name[-1]): name for l, name, _ in classes}
+        for label in dict.fromkeys(c[0] for c in classes):
+            row = [out.get(column.get((label, k)), "-") for k in "012"]
             print(f"| {label} | " + " | ".join(row) + " |")
         for label, name, _ in public:
             print(f"| {label} | - | {out.get(name, '-')} | - |")
