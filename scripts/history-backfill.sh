@@ -60,7 +60,7 @@ db=results/history.sqlite
 from=HEAD
 lib_cmd=
 # The perf gate's timing (scripts/perf-gate.sh says why each).
-run_options=(--chunk-size 32 --timeout 0 --repeat 5 --threads 2)
+run_options=(--chunk-size 4 --timeout 0 --repeat 5 --threads 2)
 while [ $# -gt 0 ]; do
     case "$1" in
         --from)

@@ -7,7 +7,7 @@ TOP1465=${PERF_GATE_TOP1465:-../shared/datasets/puzzles3_magictour_top1465}
 # `timed_corpus DIR`: the corpus to time, on stdout (relative to the repository when it lies
 # in it): the first 1,000 puzzles of $TOP1465, cut to DIR/top1465-head1000.txt (hard
 # puzzles, each a search long enough to time well, and enough of them for 8 replicates of
-# 128 puzzles each), or without it the 1,000 generated puzzles of datasets/minimal.txt.
+# about 125 puzzles each), or without it the 1,000 generated puzzles of datasets/minimal.txt.
 timed_corpus() {
     if [ ! -f "$TOP1465" ]; then
         echo datasets/minimal.txt

@@ -57,13 +57,14 @@ GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
 # Each solve is timed this many times and the fastest kept: a solve hit by a preemption
 # is retimed rather than believed.
 REPEAT=5
-# Records per chunk of the timed run. The phases alternate chunk by chunk: what sways an
-# interval is a stretch of slower machine falling on one build's phase, so the phases are
-# kept short, about a millisecond (4 puzzles, 5 repeats, tens of microseconds a solve).
-# Each chunk of 4 is one replicate's (`run --replicates`), in turn: every one of the 8
-# replicates gets 125 of the 1,000 puzzles, in both phase orders. At 128 (phases of 10 to
-# 30 ms) the intervals were twice as wide and a 10% slowdown read `slower, not past
-# threshold` in 5 of 40 comparisons (docs/measurements.md, "The gate's phases").
+# Records per chunk of the timed run. The phases alternate chunk by chunk, and a stretch of
+# slower machine that falls on one build's phase sways the interval: small chunks make
+# short phases and many of them. Each chunk of 4 is one replicate's (`run --replicates`),
+# in turn: each of the 8 replicates gets 31 or so chunks (120 to 128 of the 1,000
+# puzzles), in both phase orders, and its ratio averages over them. At 128 (8 chunks, each
+# two runs of 64 for two replicates) each replicate got 2, and the intervals were twice as
+# wide: a 10% slowdown read `slower, not past threshold` in 5 of 40 comparisons
+# (docs/measurements.md, "The gate's phases").
 CHUNK=4
 # A gate compares the same code far more often than changed code: at 95%, one comparison in
 # 20 of identical code reads `faster` or `slower` (not past threshold, so it passes, but a

@@ -122,7 +122,7 @@ for rnd in range(1, int(rounds) + 1):
         print("| clues | 0 solutions (no rule broken) | 1 solution | 2+ solutions |")
         print("|---|---|---|---|")
         # A class's column is its solution count (the name's last character): a label
-        # with fewer than three classes leaves the others' cells empty.
+        # with fewer than three classes has "-" in the others' cells.
         column = {(l, name[-1]): name for l, name, _ in classes}
         for label in dict.fromkeys(c[0] for c in classes):
             row = [out.get(column.get((label, k)), "-") for k in "012"]
