@@ -96,12 +96,6 @@ pub(super) const INFO: StrategyInfo = StrategyInfo::builtin(
     || Box::new(Fast::new()),
 );
 
-/// Root triads run only while more cells than this are open when the other rules stall.
-/// With fewer, the puzzle is nearly decided by its givens and mostly has several solutions
-/// (a uniquely solvable one is rarely left stuck with so few cells open): triads then
-/// rarely save a guess and cost about as much as one.
-const ROOT_TRIADS_ABOVE: u32 = 40;
-
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
@@ -170,48 +164,6 @@ fn rot1(x: u32) -> u32 {
 #[inline(always)]
 fn rot2(x: u32) -> u32 {
     ((x >> 2) & 0o111) | ((x << 1) & 0o666)
-}
-
-/// Of a 9-bit mini-row pattern (bit `3 * row + box`), the mini-rows of the other rows in
-/// the boxes of its bits.
-#[inline(always)]
-fn box_mates(x: u32) -> u32 {
-    (x >> 3 | x << 6 | x >> 6 | x << 3) & 0o777
-}
-
-/// ... the bits alone in their box: no other row of that box has one.
-#[inline(always)]
-fn alone_in_box(x: u32) -> u32 {
-    x & !box_mates(x)
-}
-
-/// A bit-sliced count, saturating at four, of the words added: per bit, how many of them
-/// had it set. The triads count so the digits that can, and that must, go in each mini-row
-/// or mini-column.
-#[derive(Clone, Copy, Default)]
-struct AtLeast([u32; 4]);
-
-impl AtLeast {
-    #[inline(always)]
-    fn add(&mut self, x: u32) {
-        let n = &mut self.0;
-        n[3] |= n[2] & x;
-        n[2] |= n[1] & x;
-        n[1] |= n[0] & x;
-        n[0] |= x;
-    }
-
-    /// The bits set in at least `k` (1 to 4) of the words.
-    #[inline(always)]
-    fn at_least(&self, k: usize) -> u32 {
-        self.0[k - 1]
-    }
-
-    /// The bits set in exactly `k` (1 to 3) of the words.
-    #[inline(always)]
-    fn exactly(&self, k: usize) -> u32 {
-        self.0[k - 1] & !self.0[k]
-    }
 }
 
 /// The cells of a band's mini-rows in a 9-bit mini-row set (bit `3 * row + box`).
@@ -558,111 +510,9 @@ impl State {
         changed != 0
     }
 
-    /// Triads: each mini-row (three cells of a row in one box) and each mini-column holds
-    /// exactly three digits. Per mini-row, the digits that can go there must be at least
-    /// three, and the digits that must go there (the only box of their row, or the only
-    /// row of their box) at most three. Three that must go there take the mini-row from
-    /// every other digit; three that can take the other mini-rows of their row and box from
-    /// those three. Mini-columns alike, across the bands of a stack. This finds the
-    /// contradictions of several digits crowding one mini-row, which no single-digit rule
-    /// sees. `true` when anything changed.
-    #[inline(always)]
-    fn triads(&mut self) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        for b in 0..3 {
-            changed |= self.band_triads(b)?;
-        }
-        Ok(changed | self.stack_triads()?)
-    }
-
-    #[inline(always)]
-    fn band_triads(&mut self, b: usize) -> Result<bool, Contradiction> {
-        let mut can = [0u32; 9];
-        let mut must = [0u32; 9];
-        let (mut can_n, mut must_n) = (AtLeast::default(), AtLeast::default());
-        for d in 0..9 {
-            let a = self.cand[9 * b + d];
-            let x = SHRINK[(a & 0x1ff) as usize]
-                | SHRINK[((a >> 9) & 0x1ff) as usize] << 3
-                | SHRINK[(a >> 18) as usize] << 6;
-            let m = (x & !rot1(x) & !rot2(x)) | alone_in_box(x);
-            can[d] = x;
-            must[d] = m;
-            can_n.add(x);
-            must_n.add(m);
-        }
-        if can_n.at_least(3) != 0o777 || must_n.at_least(4) != 0 {
-            return Err(Contradiction);
-        }
-        // Mini-rows whose three digits are known: from the musts, or the only three that can.
-        let full_must = must_n.at_least(3);
-        let full_can = can_n.exactly(3);
-        let mut changed = false;
-        for d in 0..9 {
-            let x = can[d];
-            // The digit must take the full mini-rows it can go in: not their row- and box-mates.
-            let f = full_can & x;
-            let drop = (full_must & x & !must[d]) | rot1(f) | rot2(f) | box_mates(f);
-            if drop & x != 0 {
-                self.cand[9 * b + d] &= !mini_row_cells(drop);
-                changed = true;
-            }
-        }
-        Ok(changed)
-    }
-
-    #[inline(always)]
-    fn stack_triads(&mut self) -> Result<bool, Contradiction> {
-        // cols[d][b]: digit d's columns in band b (bit = column).
-        let mut cols = [[0u32; 3]; 9];
-        for (d, c) in cols.iter_mut().enumerate() {
-            for (b, c) in c.iter_mut().enumerate() {
-                let x = self.cand[9 * b + d];
-                *c = (x | x >> 9 | x >> 18) & 0x1ff;
-            }
-        }
-        let mut changed = false;
-        for b in 0..3 {
-            let (mut can_n, mut must_n) = (AtLeast::default(), AtLeast::default());
-            let mut must = [0u32; 9];
-            for d in 0..9 {
-                let x = cols[d][b];
-                let elsewhere = cols[d][(b + 1) % 3] | cols[d][(b + 2) % 3];
-                let m = x & (!elsewhere | (!rot1(x) & !rot2(x)));
-                must[d] = m;
-                can_n.add(x);
-                must_n.add(m);
-            }
-            if can_n.at_least(3) != 0x1ff || must_n.at_least(4) != 0 {
-                return Err(Contradiction);
-            }
-            let (full_must, full_can) = (must_n.at_least(3), can_n.exactly(3));
-            for d in 0..9 {
-                let x = cols[d][b];
-                let f = full_can & x;
-                // In this band: the full mini-columns' others, and the stack-mates of the ones
-                // the digit must take; in the other bands: those columns.
-                let here = (full_must & x & !must[d]) | rot1(f) | rot2(f);
-                if here != 0 {
-                    let cells = here | here << 9 | here << 18;
-                    changed |= self.cand[9 * b + d] & cells != 0;
-                    self.cand[9 * b + d] &= !cells;
-                }
-                if f != 0 {
-                    let cells = f | f << 9 | f << 18;
-                    for b2 in [(b + 1) % 3, (b + 2) % 3] {
-                        changed |= self.cand[9 * b2 + d] & cells != 0;
-                        self.cand[9 * b2 + d] &= !cells;
-                    }
-                }
-            }
-        }
-        Ok(changed)
-    }
-
     /// Propagate until solved, stuck or contradicted.
     #[inline(always)]
-    fn propagate<const V3: bool>(&mut self, root: bool) -> Result<Stall, Contradiction> {
+    fn propagate<const V3: bool>(&mut self) -> Result<Stall, Contradiction> {
         loop {
             self.update::<V3>()?;
             if self.unsolved == [0; 3] {
@@ -674,17 +524,8 @@ impl State {
             if self.stack_update() {
                 continue;
             }
-            if root && self.unsolved_cells() > ROOT_TRIADS_ABOVE && self.triads()? {
-                continue;
-            }
             return Ok(Stall::Stuck);
         }
-    }
-
-    /// How many cells have no digit yet.
-    #[inline(always)]
-    fn unsolved_cells(&self) -> u32 {
-        self.unsolved.iter().map(|u| u.count_ones()).sum()
     }
 
     /// The cell to guess on: band, bit, and its candidate digits as a 9-bit mask.
@@ -888,7 +729,7 @@ impl Fast {
         let mut guesses = 0u64;
         let mut depth = 0usize;
         loop {
-            match self.state.propagate::<V3>(depth == 0 && guesses == 0) {
+            match self.state.propagate::<V3>() {
                 Ok(Stall::Solved) => {
                     if tally.solutions == 0 {
                         self.state.write_solution(&mut self.solution);
