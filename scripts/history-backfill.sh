@@ -59,8 +59,8 @@ esac
 db=results/history.sqlite
 from=HEAD
 lib_cmd=
-# The perf gate's timing (scripts/perf-gate.sh says why each).
-run_options=(--chunk-size 4 --timeout 0 --repeat 5 --threads 2)
+# The perf gate's timing (REPEAT and CHUNK from scripts/perf-corpus.sh, which says why).
+run_options=(--chunk-size "$CHUNK" --timeout 0 --repeat "$REPEAT" --threads 2)
 while [ $# -gt 0 ]; do
     case "$1" in
         --from)

@@ -54,18 +54,6 @@ cd "$(dirname "$0")/.."
 BASE_FILE=results/perf-gate-base
 THRESHOLD=${PERF_GATE_THRESHOLD:-5%}
 GATED=${PERF_GATE_STRATEGIES:-fast,dlx}
-# Each solve is timed this many times and the fastest kept: a solve hit by a preemption
-# is retimed rather than believed.
-REPEAT=5
-# Records per chunk of the timed run. The phases alternate chunk by chunk, and a stretch of
-# slower machine that falls on one build's phase sways the interval: small chunks make
-# short phases and many of them. Each chunk of 4 is one replicate's (`run --replicates`),
-# in turn: each of the 8 replicates gets 31 or so chunks (120 to 128 of the 1,000
-# puzzles), in both phase orders, and its ratio averages over them. At 128 (8 chunks, each
-# two runs of 64 for two replicates) each replicate got 2, and the intervals were twice as
-# wide: a 10% slowdown read `slower, not past threshold` in 5 of 40 comparisons
-# (docs/measurements.md, "The gate's phases").
-CHUNK=4
 # A gate compares the same code far more often than changed code: at 95%, one comparison in
 # 20 of identical code reads `faster` or `slower` (not past threshold, so it passes, but a
 # reader is told of a change that is not there). At 99.5%, one in 200.
@@ -75,7 +63,8 @@ CONFIDENCE=${PERF_GATE_CONFIDENCE:-99.5%}
 ATTEMPTS=${PERF_GATE_ATTEMPTS:-2}
 # The node gate's budget: the slow strategies stop there, still deterministically.
 MAX_NODES=20000
-# TOP1465 and timed_corpus: the corpus choice, shared with scripts/history-backfill.sh.
+# TOP1465, timed_corpus, REPEAT and CHUNK: the corpus and how it is timed, shared with
+# scripts/history-backfill.sh.
 . scripts/perf-corpus.sh
 LIB=libsudoku_bench_ffi.so
 

@@ -21,8 +21,8 @@
 #   GATE_THRESHOLD   the slowdown that fails the gate [5%]
 #   GATE_CONFIDENCE  the intervals' level [99.5%]: a gate mostly compares code that did not
 #                    change, and at 95% one such comparison in 20 reads `faster` or `slower`
-#   GATE_RUN_OPTIONS extra options of `run` [--chunk-size 4 --repeat 3 --timeout 0]: phases
-#                    of about a millisecond for a solver of a tenth of one (docs/ci.md)
+#   GATE_RUN_OPTIONS extra options of `run` [--chunk-size 4 --repeat 3 --timeout 0]: short
+#                    phases, so each replicate averages over many of them (docs/ci.md)
 #   GATE_SAME_SEARCH 1: also fail when the two builds' searches differ (their guesses on a
 #                    puzzle); by default a changed search is reported, not failed: a pull
 #                    request that changes the algorithm is judged by its time
