@@ -154,7 +154,7 @@ const ROW_CELLS: [u32; 8] = {
 };
 
 /// Rotate each 3-bit group (octal digit) so bit `j` takes bit `j + 1` (mod 3): across the
-/// thirds of a row, or the columns of a stack.
+/// columns of a stack.
 #[inline(always)]
 fn rot1(x: u32) -> u32 {
     ((x >> 1) & 0o333) | ((x << 2) & 0o444)
