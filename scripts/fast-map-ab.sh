@@ -59,30 +59,21 @@ trap 'rm -rf "$work"' EXIT
 source scripts/tdoku-classes.sh
 make_map
 
-for round in $(seq 1 "$rounds"); do
-    for mode in 2 1; do
-        echo "== round $round/$rounds: every corpus, counting to $mode" >&2
-        "$bin" run "${corpora[@]}" -s none \
-            --solver "old=lib:$old:sudoku_bench_fast" --solver "new=lib:$new:sudoku_bench_fast" \
-            --in-process old --in-process new --threads 1 --max-nodes 0 --timeout 0 \
-            --max-solutions "$mode" --quiet \
-            --out "$work/$round-$mode.csv" --summary "$work/$round-$mode.json"
-        # Exit 1 is a verdict (slower past the threshold, or the search changed), not a failure.
-        "$bin" compare "$work/$round-$mode.csv" --between old,new --allow-search-changes \
-            --format json --out "$work/$round-$mode.cmp.json" || [ $? -eq 1 ]
-    done
-done
+time_map "$work" "$rounds" old,new -s none --in-process old --in-process new \
+    --solver "old=lib:$old:sudoku_bench_fast" --solver "new=lib:$new:sudoku_bench_fast"
 
-python3 - "$work" "$rounds" "$count" "$seed" "$old" "$new" "${CLASSES[@]}" -- "${sampled[@]}" <<'EOF'
+python3 - "$work" "$rounds" "${MODES[*]}" "$count" "$seed" "$old" "$new" "${CLASSES[@]}" -- \
+    "${sampled[@]}" <<'EOF'
 import json, os, statistics, sys
-work, rounds, count, seed, old, new = sys.argv[1:7]
-rest = sys.argv[7:]
+work, rounds, modes, count, seed, old, new = sys.argv[1:8]
+modes = modes.split()
+rest = sys.argv[8:]
 cut = rest.index("--")
 names = [c.split("|")[1] for c in rest[:cut]] + [p.split("|")[1] for p in rest[cut + 1:]]
 rounds = int(rounds)
 cells, wrong, machine = {}, 0, None
 for rnd in range(1, rounds + 1):
-    for mode in ("2", "1"):
+    for mode in modes:
         summary = json.load(open(f"{work}/{rnd}-{mode}.json"))
         machine = summary["machine"]
         for row in summary["rows"]:
@@ -113,9 +104,10 @@ print()
 print("NEW / OLD as a speed (above 1: NEW is faster): typical \\| throughput, the rounds' "
       "median [the rounds' typical range]")
 print()
-print("| corpus | counting to 2 | stopping at 1 |")
-print("|---|---|---|")
+title = {"2": "counting to 2", "1": "stopping at 1"}
+print("| corpus | " + " | ".join(title[m] for m in modes) + " |")
+print("|---" * (len(modes) + 1) + "|")
 for name in names:
-    print(f"| {name} | {cell(name, '2')} | {cell(name, '1')} |")
+    print(f"| {name} | " + " | ".join(cell(name, m) for m in modes) + " |")
 sys.exit(1 if wrong else 0)
 EOF

@@ -1,6 +1,7 @@
 # The map of puzzles that scripts/vs-tdoku.sh and scripts/count-vs-tdoku.sh measure `fast`
-# and tdoku over, sourced by both: CLASSES (made by `sudoku-bench generate`) and PUBLIC (the
-# shared corpora, sampled). Needs $shared set.
+# and tdoku over, and scripts/fast-map-ab.sh two builds of `fast`, sourced by all three:
+# CLASSES (made by `sudoku-bench generate`) and PUBLIC (the shared corpora, sampled), and
+# time_map, the timed runs of the two that time. Needs $shared set.
 # shellcheck shell=bash disable=SC2034 # the arrays are for the scripts that source this
 # label|file name|generate options. Few clues and one solution: clues removed while the
 # solution stays unique (17-21: random removal rarely ends below 22, so these are mostly
@@ -55,5 +56,31 @@ make_map() {
         awk -v k="$every" '(NR - 1) % k == 0' "$work/all.txt" >"$work/$name.txt"
         corpora+=("$work/$name.txt")
         sampled+=("$label|$name|$every")
+    done
+}
+
+# The modes every timed map run is made in: counting to 2, then stopping at the first solution.
+MODES=(2 1)
+
+# time_map WORK ROUNDS BETWEEN RUN_OPTIONS...: ROUNDS times, rounds outermost, for each of
+# MODES one `$bin run` over every corpus of make_map with RUN_OPTIONS (the solvers), one
+# thread, one solve a puzzle, no node budget or timeout, into WORK/ROUND-MODE.csv and its
+# summary WORK/ROUND-MODE.json; then `compare --between BETWEEN` of that run into
+# WORK/ROUND-MODE.cmp.json.
+time_map() {
+    local work=$1 rounds=$2 between=$3 round mode
+    shift 3
+    for round in $(seq 1 "$rounds"); do
+        for mode in "${MODES[@]}"; do
+            echo "== round $round/$rounds: every corpus, counting to $mode" >&2
+            "$bin" run "${corpora[@]}" "$@" --threads 1 --max-nodes 0 --timeout 0 \
+                --max-solutions "$mode" --quiet \
+                --out "$work/$round-$mode.csv" --summary "$work/$round-$mode.json"
+            # Exit 1 is a verdict (slower past the threshold somewhere, or a changed search),
+            # not a failure.
+            "$bin" compare "$work/$round-$mode.csv" --between "$between" \
+                --allow-search-changes --format json --out "$work/$round-$mode.cmp.json" ||
+                [ $? -eq 1 ]
+        done
     done
 }

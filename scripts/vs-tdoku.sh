@@ -38,7 +38,6 @@ fi
 count=${COUNT:-2000}
 seed=${SEED:-1}
 rounds=${ROUNDS:-1}
-MODES=(2 1)
 lib=$(scripts/build-tdoku.sh)
 compiler=$(cat "$lib.compiler")
 echo "== building sudoku-bench (release)" >&2
@@ -54,17 +53,7 @@ source scripts/tdoku-classes.sh
 make_map
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
-for round in $(seq 1 "$rounds"); do
-    for mode in "${MODES[@]}"; do
-        echo "== round $round/$rounds: every corpus, counting to $mode" >&2
-        "$bin" run "${corpora[@]}" -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd" \
-            --threads 1 --max-nodes 0 --timeout 0 --max-solutions "$mode" --quiet \
-            --out "$work/$round-$mode.csv" --summary "$work/$round-$mode.json"
-        # Exit 1 is a verdict (fast slower by more than the threshold somewhere), not a failure.
-        "$bin" compare "$work/$round-$mode.csv" --between tdoku,fast --allow-search-changes \
-            --format json --out "$work/$round-$mode.cmp.json" || [ $? -eq 1 ]
-    done
-done
+time_map "$work" "$rounds" tdoku,fast -s fast --solver "tdoku=lib:$lib:TdokuSolverDpllTriadSimd"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
