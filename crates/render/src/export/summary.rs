@@ -158,11 +158,55 @@ fn pipe_notes(report: &SummaryReport) -> impl Iterator<Item = String> + '_ {
     pipes.chain(resources)
 }
 
+/// When a timed run holds solvers of both kinds, those in sudoku-bench's own threads
+/// (built-in, `--in-process`) and those in processes of their own (`lib:` isolated,
+/// `cmd:`): a ratio across the kinds holds where each ran besides its code, since a
+/// solver's process is switched to for each batch and the same code reads slower there.
+/// Counted runs are exempt: a switch moves no instruction count.
+fn kinds_note(report: &SummaryReport) -> Option<String> {
+    if !report.metric.is_time() || report.resources.is_empty() {
+        return None;
+    }
+    let own: Vec<&str> = report.resources.iter().map(|r| &*r.strategy).collect();
+    let mut threads: Vec<&str> = Vec::new();
+    for row in &report.rows {
+        if !own.contains(&&*row.strategy) && !threads.contains(&&*row.strategy) {
+            threads.push(&row.strategy);
+        }
+    }
+    if threads.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} ran in sudoku-bench's threads, {} in processes of {}: their times differ by \
+         where they ran as well as by their code; time two builds of a solver alike \
+         (docs/ci.md#like-with-like)",
+        in_words(&threads),
+        in_words(&own),
+        if own.len() == 1 {
+            "its own"
+        } else {
+            "their own"
+        }
+    ))
+}
+
+/// "a", "a and b", "a, b and c".
+fn in_words(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The notes under a summary's table, in order, each with whether it is stressed (Markdown
 /// sets those in bold): the solvers' costs, the budgets that aborted searches, then what
 /// makes the numbers incomplete or mixed.
 pub(crate) fn notes(report: &SummaryReport) -> Vec<(String, bool)> {
-    let plain = pipe_notes(report).chain(budget_note(report));
+    let plain = pipe_notes(report)
+        .chain(kinds_note(report))
+        .chain(budget_note(report));
     let stressed = [
         report.interrupted_note(),
         report.failed_note(),

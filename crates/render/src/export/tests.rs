@@ -423,6 +423,60 @@ fn the_markdown_summary_escapes_the_names_in_its_cells_and_notes() {
     assert_eq!(md.matches('`').count(), md.matches("\\`").count(), "{md}");
 }
 
+/// A timed run of solvers in both kinds of process says which ran where, once; a run of
+/// one kind, or a counted one, says nothing about it.
+#[test]
+fn the_summary_says_when_solvers_ran_in_different_kinds_of_process() {
+    let says = |r: &SummaryReport| {
+        let text = TableExporter.export(r);
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("where they ran"))
+            .collect();
+        assert!(lines.len() <= 1, "{text}");
+        lines.first().map(|l| l.to_string())
+    };
+    let ran = |strategies: &[&str], own: &[&str]| {
+        let mut r = fixed(
+            strategies
+                .iter()
+                .map(|s| row("datasets/minimal.txt", s, [10, 0, 0, 0, 0, 0, 0]))
+                .collect(),
+        );
+        for s in own {
+            r.resources.push(SolverResources {
+                strategy: s.to_string(),
+                processes: 2,
+                max_rss_kib: 1024,
+                cpu_ns: 1_000_000,
+            });
+        }
+        r
+    };
+    assert_eq!(
+        says(&ran(
+            &["fast", "dlx", "mine", "theirs"],
+            &["mine", "theirs"]
+        ))
+        .as_deref(),
+        Some(
+            "fast and dlx ran in sudoku-bench's threads, mine and theirs in processes of \
+             their own: their times differ by where they ran as well as by their code; time \
+             two builds of a solver alike (docs/ci.md#like-with-like)"
+        )
+    );
+    let one = says(&ran(&["fast", "mine"], &["mine"])).unwrap();
+    assert!(
+        one.starts_with("fast ran in sudoku-bench's threads, mine in processes of its own:"),
+        "{one}"
+    );
+    assert_eq!(says(&ran(&["fast", "dlx"], &[])), None);
+    assert_eq!(says(&ran(&["mine", "theirs"], &["mine", "theirs"])), None);
+    let mut counted = ran(&["fast", "mine"], &["mine"]);
+    counted.metric = sudoku_bench_core::results::Metric::Instructions;
+    assert_eq!(says(&counted), None);
+}
+
 #[test]
 fn the_json_summary_keeps_every_field_and_reads_back_the_same() {
     snapshots("json", &JsonExporter);
