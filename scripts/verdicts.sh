@@ -10,8 +10,12 @@
 #   CHUNK=16 scripts/verdicts.sh            the runs' --chunk-size (default 4)
 #
 # Solver kinds (a: the baseline; b: the same code; b10: the same code 10% slower):
-#   builtin  the built-in `fast` against its own export (libsudoku_bench_ffi.so, isolated):
-#            A/A only, as no built-in can be slowed
+#   builtin  the built-in `fast` against its own export (libsudoku_bench_ffi.so) loaded into
+#            sudoku-bench's threads (--in-process), where the built-in runs: A/A only, as
+#            no built-in can be slowed
+#   builtin-isolated  the same with the export in worker processes (the default for lib:):
+#            not like with like (docs/ci.md#like-with-like); not in the default map, run it
+#            to see what the kinds of process differ by here
 #   lib      tests/solvers/backtrack.c as two byte-identical copies of the library, each in
 #            worker processes of its own (the default); b10 spins 10% of each solve
 #   inproc   the same, both loaded into sudoku-bench's own threads (--in-process)
@@ -45,6 +49,11 @@ RUN_OPTS=(-q --timeout 0 --repeat 3 --chunk-size "$CHUNK")
 
 case "$TRIALS" in ''|*[!0-9]*|0) echo "verdicts.sh: TRIALS must be a whole number from 1" >&2; exit 2 ;; esac
 case "$CHUNK" in ''|*[!0-9]*|0) echo "verdicts.sh: CHUNK must be a whole number from 1" >&2; exit 2 ;; esac
+for kind in $KINDS; do
+    case $kind in builtin|builtin-isolated|lib|inproc|cmd) ;;
+        *) echo "verdicts.sh: no kind $kind (builtin, builtin-isolated, lib, inproc, cmd)" >&2; exit 2 ;;
+    esac
+done
 command -v jq >/dev/null || { echo "verdicts.sh: needs jq" >&2; exit 2; }
 command -v cc >/dev/null || { echo "verdicts.sh: needs a C compiler (cc)" >&2; exit 2; }
 
@@ -79,6 +88,8 @@ trial() {
     [ "$side" = b10 ] && config=10
     case $kind in
         builtin) "$bin" run "$fast_corpus" -s fast --solver "a=lib:$target/libsudoku_bench_ffi.so:sudoku_bench_fast" \
+                     --in-process a "${RUN_OPTS[@]}" -j "$j" -o "$csv" 2>/dev/null ;;
+        builtin-isolated) "$bin" run "$fast_corpus" -s fast --solver "a=lib:$target/libsudoku_bench_ffi.so:sudoku_bench_fast" \
                      "${RUN_OPTS[@]}" -j "$j" -o "$csv" 2>/dev/null ;;
         lib) "$bin" run datasets/minimal.txt -s none --solver "a=lib:$OUT/a.so" --solver "b=lib:$OUT/b.so" \
                  --solver-config "b=$config" "${RUN_OPTS[@]}" -j "$j" -o "$csv" ;;
@@ -90,7 +101,8 @@ trial() {
 }
 
 # The built-in is named `fast` and its export `a`; the others a and b.
-pair_of() { if [ "$1" = builtin ]; then echo "fast,a"; else echo "a,b"; fi; }
+builtin_kind() { case $1 in builtin|builtin-isolated) return 0 ;; *) return 1 ;; esac; }
+pair_of() { if builtin_kind "$1"; then echo "fast,a"; else echo "a,b"; fi; }
 
 rows=()
 for kind in $KINDS; do
@@ -99,7 +111,7 @@ for kind in $KINDS; do
             cell="$kind-j$j-$load"
             mkdir -p "$OUT/$cell"
             sides=(b)
-            [ "$kind" = builtin ] || sides=(b b10)
+            builtin_kind "$kind" || sides=(b b10)
             loads=()
             for ((t = 1; t <= TRIALS; t++)); do
                 echo "verdicts.sh: $cell trial $t of $TRIALS" >&2
@@ -132,7 +144,7 @@ for kind in $KINDS; do
             aa_wrong=$(rowsof b | grep -cE '"(slower|faster)"\]$' || true)
             aa_holds=$(rowsof b | jq -s '[.[] | select(.[1] <= 1 and 1 <= .[2])] | length')
             aa_range=$(rowsof b | jq -rs 'map(.[0]) | "\(min*1000|round/1000)-\(max*1000|round/1000)"')
-            if [ "$kind" = builtin ]; then
+            if builtin_kind "$kind"; then
                 ab="| - | - | -"
             else
                 truth=$(rowsof b10 | jq -s 'map(.[0]) | sort | .[length/2|floor]')
