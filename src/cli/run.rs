@@ -153,7 +153,9 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = parse_duration)]
     write_within: Duration,
 
-    /// Skip the untimed warm-up before the first timed batch.
+    /// Skip the untimed warm-ups: the few puzzles each strategy solves before the first
+    /// timed batch, and the solved grid a solver is given before a worker's first puzzle
+    /// with it in each round of a phase (and after a switch from another solver).
     #[arg(long)]
     no_warmup: bool,
 

@@ -23,11 +23,27 @@ pub struct Engine {
     /// solver from outside is then ended by its own code, which kills every process below
     /// its own (daemons included), not by the kernel's parent-death signal, which Linux
     /// sends when the thread that started it ends and which reaches that process alone.
-    solvers: PerWorker<Vec<Vec<Box<dyn Strategy>>>>,
+    solvers: PerWorker<Solvers>,
     pool: Arc<rayon::ThreadPool>,
     strategies: Vec<StrategyInfo>,
     limits: Limits,
     replicates: usize,
+}
+
+/// One worker's solvers, per replicate one for every strategy, and which of them it last
+/// solved with through [`Engine::with_replicate_in`], in which round.
+struct Solvers {
+    replicates: Vec<Vec<Box<dyn Strategy>>>,
+    /// (strategy, replicate, round) of that solve, if any.
+    last: Option<(usize, usize, u64)>,
+}
+
+impl Solvers {
+    /// The solver for strategy `s` of replicate `r` (modulo the replicates).
+    fn get(&mut self, s: usize, r: usize) -> &mut dyn Strategy {
+        let r = r % self.replicates.len();
+        self.replicates[r][s].as_mut()
+    }
 }
 
 impl std::fmt::Debug for Engine {
@@ -72,10 +88,11 @@ impl Engine {
         );
         let infos = strategies.clone();
         let replicates = replicates.max(1);
-        let solvers = PerWorker::new(&pool, move || {
-            (0..replicates)
+        let solvers = PerWorker::new(&pool, move || Solvers {
+            replicates: (0..replicates)
                 .map(|_| infos.iter().map(|i| i.make()).collect())
-                .collect()
+                .collect(),
+            last: None,
         });
         Ok(Engine {
             pool,
@@ -149,9 +166,28 @@ impl Engine {
         r: usize,
         f: impl FnOnce(&mut dyn Strategy) -> R,
     ) -> R {
+        self.solvers.with(|mine| f(mine.get(s, r)))
+    }
+
+    /// [`Engine::with_replicate`] for a timed solve in `round` (any number that tells one
+    /// round of solves from another), telling `f` too whether the solver is fresh to
+    /// this worker: its first solve here, in another round than the worker's last timed
+    /// solve, or with another solver (another strategy, another replicate) than that. A
+    /// worker waits between rounds (a round begins when every worker has ended the one
+    /// before), and while it waits or solves with other code, its CPU's caches and
+    /// predictors fill with other work's state. Untimed solves do not count.
+    #[inline]
+    pub(crate) fn with_replicate_in<R>(
+        &self,
+        (s, r): (usize, usize),
+        round: u64,
+        f: impl FnOnce(&mut dyn Strategy, bool) -> R,
+    ) -> R {
         self.solvers.with(|mine| {
-            let replicates = mine.len();
-            f(mine[r % replicates][s].as_mut())
+            let now = (s, r % mine.replicates.len(), round);
+            let fresh = mine.last != Some(now);
+            mine.last = Some(now);
+            f(mine.get(s, r), fresh)
         })
     }
 
@@ -160,7 +196,7 @@ impl Engine {
     pub fn usage(&self, s: usize) -> Option<Usage> {
         let mut total: Option<Usage> = None;
         self.solvers.each(|mine| {
-            for replicate in mine {
+            for replicate in &mine.replicates {
                 if let Some(used) = replicate[s].usage() {
                     total = Some(total.unwrap_or_default().merged(used));
                 }

@@ -76,7 +76,10 @@ pub struct Settings {
     /// long (see `pipeline::Pace`), so that a record's rows reach the sink within about
     /// this time of its last solve, however slow the solvers. 0: each chunk is one part.
     pub part_ns: u64,
-    /// Solve a few puzzles untimed before the first timed phase.
+    /// Solve a few puzzles untimed before the first timed phase, and give each solver a
+    /// solved grid, untimed, before a worker's first puzzle with it in each round of a
+    /// phase and after a switch from another solver (another strategy or replicate): so
+    /// that no timed puzzle pays for a cold start.
     pub warmup: bool,
     /// The strategy whose counts every strategy's must agree with (see the module's
     /// documentation); `None`: counts are not compared.

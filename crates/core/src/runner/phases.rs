@@ -3,7 +3,7 @@
 //! own; then the reference's untimed phase, and the check of every count against it. Before
 //! the first timed phase, a warm-up.
 
-use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
@@ -234,6 +234,7 @@ impl Runner<'_> {
             repeat: 1,
             permute: self.settings.permute,
             watch: false,
+            prime: self.settings.warmup,
         }
     }
 
@@ -391,7 +392,13 @@ struct Round<'w, 'a, 'r> {
     finished: AtomicUsize,
     /// Held by each solve of a strategy that is not reentrant.
     one_at_a_time: Mutex<()>,
+    /// This round among all the engine's, for its workers to tell a round from the one
+    /// before (see `Engine::with_replicate_in`).
+    epoch: u64,
 }
+
+/// Rounds begun, in this process: each round's `epoch`.
+static ROUNDS_BEGUN: AtomicU64 = AtomicU64::new(0);
 
 impl<'a, 'r> PhaseWork<'a, 'r> {
     /// One round over the tasks: on the workers that follow `owners`, on whichever worker
@@ -404,6 +411,7 @@ impl<'a, 'r> PhaseWork<'a, 'r> {
             taken: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             one_at_a_time: Mutex::new(()),
+            epoch: ROUNDS_BEGUN.fetch_add(1, Ordering::Relaxed),
         };
         if let Owners::Follow(_) = owners {
             self.engine.pool().broadcast(|worker| {
@@ -526,10 +534,11 @@ impl Round<'_, '_, '_> {
         let _alone = (!work.info.parallel)
             .then(|| self.one_at_a_time.lock().unwrap_or_else(|e| e.into_inner()));
         let mut task = work.slots[k].lock().unwrap_or_else(|e| e.into_inner());
-        work.engine
-            .with_replicate(work.s, task.replicate() as usize, |solver| {
-                task.solve_round(solver, &work.how, work.clock)
-            });
+        work.engine.with_replicate_in(
+            (work.s, task.replicate() as usize),
+            self.epoch,
+            |solver, fresh| task.solve_round(solver, fresh, &work.how, work.clock),
+        );
         if let Some(why) = task.harness_failure() {
             let _ = work.harness.set(why);
         }
@@ -1273,5 +1282,79 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// With the warm-up on, a worker gives a solver the primer (a solved grid, untimed and
+    /// unreported) before its first puzzle in each round of a phase and after a switch
+    /// from another solver, and only then; with it off, never.
+    #[test]
+    fn a_solver_is_primed_when_fresh_to_its_worker_and_only_then() {
+        let primer: Grid = crate::grid::Grid::parse(
+            b"981752643752643819463198275514867932629431758837529164348976521296315487175284396",
+        )
+        .unwrap();
+        // (puzzles, chunk size, --repeat, strategies, replicates, warm-up): per solve, its
+        // strategy and whether it was the primer.
+        let solves = |(n, chunk, repeat): (usize, usize, u32),
+                      names: &[&'static str],
+                      replicates: usize,
+                      warmup: bool| {
+            let log: Solves = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let noted = |name: &'static str| {
+                let log = Arc::clone(&log);
+                StrategyInfo::new(name, move || {
+                    Box::new(Where(
+                        by_name("fast").unwrap().make(),
+                        name,
+                        Arc::clone(&log),
+                    ))
+                })
+            };
+            let s = Settings {
+                strategies: names.iter().map(|&n| noted(n)).collect(),
+                reference: None,
+                warmup,
+                replicates,
+                ..settings(&[], chunk, repeat)
+            };
+            let clock = MockClock::new(1, 0, 1);
+            let (rows, summary) = run(&vec![EASY; n].join("\n"), s, 1, &clock);
+            // The primer is no puzzle of the run's: n rows a strategy, all of EASY.
+            assert_eq!(rows.len(), n * names.len());
+            assert!(
+                rows.iter().all(|r| r.2 == crate::results::Status::Unique),
+                "{rows:?}"
+            );
+            assert_eq!(summary.failures(), 0);
+            let log = log.lock().unwrap().clone();
+            log.iter()
+                .map(|&(name, grid, _)| (name, grid == primer))
+                .collect::<Vec<_>>()
+        };
+        let primers = |log: &[(&str, bool)]| log.iter().filter(|s| s.1).count();
+        // Chunks of 2, one task a phase: every phase a round of its own, primed first,
+        // then its two puzzles.
+        let log = solves((6, 2, 1), &["a", "b"], 1, true);
+        for phase in log.chunks(3) {
+            assert_eq!(
+                phase.iter().map(|s| s.1).collect::<Vec<_>>(),
+                [true, false, false]
+            );
+            assert!(phase.iter().all(|s| s.0 == phase[0].0), "{log:?}");
+        }
+        // Each round of a phase, with --repeat.
+        let log = solves((6, 2, 3), &["a"], 1, true);
+        assert_eq!(primers(&log), log.len() / 3, "{log:?}");
+        // A round of five tasks in a row on one worker, one solver: primed once, whatever
+        // the tasks (40 puzzles: the warm-up's few, then one chunk's phase).
+        let log = solves((40, 64, 1), &["a"], 1, true);
+        assert_eq!(primers(&log), 2, "{log:?}");
+        assert!(log[0].1 && log.iter().skip(1).filter(|s| s.1).count() == 1);
+        // Its replicates are solvers of their own: in a chunk of 256, four runs of 64,
+        // each another replicate's, in one round.
+        let log = solves((256, 256, 1), &["a"], 8, true);
+        assert_eq!(primers(&log), 1 + 4, "{log:?}");
+        // No warm-up, no primer.
+        assert_eq!(primers(&solves((6, 2, 1), &["a", "b"], 1, false)), 0);
     }
 }

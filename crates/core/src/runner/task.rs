@@ -23,6 +23,9 @@ pub(super) struct How {
     /// Whether to tell which solves other work on the machine held off their core (see
     /// [`preemption`]): not for a solver in a process of its own, whose worker waits for it.
     pub(super) watch: bool,
+    /// Give a solver [`PRIMER`] before its first puzzle when fresh to the worker (see
+    /// [`Task::solve_round`]): with `Settings::warmup`.
+    pub(super) prime: bool,
 }
 
 /// A worker's buffers for its tasks, kept from task to task.
@@ -35,6 +38,16 @@ struct Scratch {
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
+
+/// What a solver is given before its first puzzle when it is fresh to the worker (see
+/// [`Task::solve_round`]): a solved grid, which every solver answers at once, touching its
+/// code and data without searching (so it teaches the branch predictors nothing about the
+/// puzzles timed).
+static PRIMER: std::sync::LazyLock<Grid> = std::sync::LazyLock::new(|| {
+    "981752643752643819463198275514867932629431758837529164348976521296315487175284396"
+        .parse()
+        .expect("the primer is a solved grid")
+});
 
 /// One task's records (at most `info.puzzles_per_task`) and their results, with what its
 /// rounds so far have timed: taken by one worker at a time, round after round.
@@ -97,30 +110,45 @@ impl<'a> Task<'a> {
     /// `Strategy::solve_batch`: the first round's outcomes are kept, with each puzzle's
     /// fastest time, unless a later round disagrees (see `later_round`). Transforming
     /// them (`--permute`) comes before the first solve, outside the timings.
+    ///
+    /// When the solver is `fresh` to the worker (see `Engine::with_replicate_in`) and
+    /// `how` primes, the batch begins with [`PRIMER`], whose outcome and time are
+    /// dropped: the first puzzle is then timed with the solver's code and data as warm
+    /// as the rest's. (Measured: without it, the first puzzle of each batch read slower
+    /// than the others, by more for a solver whose code lies further from the harness's,
+    /// which leaned comparisons of two solvers at short phases, most on a busy machine.)
     pub(super) fn solve_round(
         &mut self,
         strategy: &mut dyn Strategy,
+        fresh: bool,
         how: &How,
         clock: &dyn Clock,
     ) {
         let watch = how.watch && preemption::COUNTED;
         SCRATCH.with_borrow_mut(|Scratch { grids, again }| {
             grids.clear();
+            let primed = usize::from(fresh && how.prime);
+            if primed == 1 {
+                grids.push(*PRIMER);
+            }
             grids.extend(self.puzzles(how));
-            let timed = &mut self.timed[..grids.len()];
-            let limits = (&how.limits, clock, watch);
+            again.clear();
+            again.resize(grids.len(), None);
+            let held_off = round(strategy, grids, (&how.limits, clock, watch), again, primed);
+            let solved = again.iter_mut().skip(primed).map(Option::take);
+            let timed = self.timed.iter_mut().take(grids.len() - primed);
             if self.rounds == 0 {
-                timed.fill(None);
-                self.held_off = round(strategy, grids, limits, timed);
+                self.held_off = held_off;
+                for (kept, now) in timed.zip(solved) {
+                    *kept = now;
+                }
             } else {
-                again.clear();
-                again.resize(grids.len(), None);
                 // A kept time holds other work's only when every round's did.
-                self.held_off = self.held_off.min(round(strategy, grids, limits, again));
-                for (best, timed) in timed.iter_mut().zip(again.iter()) {
-                    if let (Some((kept, best)), Some((outcome, cost))) = (best, timed) {
-                        *best = best.faster(*cost);
-                        later_round(kept, outcome);
+                self.held_off = self.held_off.min(held_off);
+                for (kept, now) in timed.zip(solved) {
+                    if let (Some((kept, best)), Some((outcome, cost))) = (kept, now) {
+                        *best = best.faster(cost);
+                        later_round(kept, &outcome);
                     }
                 }
             }
@@ -194,13 +222,20 @@ fn round(
     puzzles: &[Grid],
     (limits, clock, watch): (&Limits, &dyn Clock, bool),
     out: &mut [Option<(Outcome, Cost)>],
+    primed: usize,
 ) -> u64 {
     let stretch = watch.then(Stretch::start);
     strategy.solve_batch(puzzles, limits, clock, out);
     let Some(off) = stretch.and_then(Stretch::held_off) else {
         return 0;
     };
-    let mut times: Vec<u64> = out.iter().flatten().map(|(_, cost)| cost.ns).collect();
+    // The puzzles alone: a stretch held off in the primer's solve is then put on them,
+    // which at worst marks a time that other work did not hold.
+    let mut times: Vec<u64> = out[primed..]
+        .iter()
+        .flatten()
+        .map(|(_, cost)| cost.ns)
+        .collect();
     preemption::puzzles_holding(off, &mut times)
 }
 
