@@ -175,7 +175,8 @@ impl Engine {
     /// solve, or with another solver (another strategy, another replicate) than that. A
     /// worker waits between rounds (a round begins when every worker has ended the one
     /// before), and while it waits or solves with other code, its CPU's caches and
-    /// predictors fill with other work's state. Untimed solves do not count.
+    /// predictors fill with other work's state. Solves through the other methods are not
+    /// noted.
     #[inline]
     pub(crate) fn with_replicate_in<R>(
         &self,

@@ -281,7 +281,14 @@ impl Runner<'_> {
             info: &self.engine.strategies()[s],
             engine: &self.engine,
             clock: self.clock,
-            how: How { watch, ..how },
+            // Only solvers in this process are primed: one in a process of its own leans
+            // for another cause, which a primer does not take away (and a failure on it
+            // there would cost a process).
+            how: How {
+                watch,
+                prime: how.prime && self.in_process.get(s).copied().unwrap_or(true),
+                ..how
+            },
             rounds: how.repeat.max(1),
             n,
             stop: &self.stop,
@@ -392,8 +399,8 @@ struct Round<'w, 'a, 'r> {
     finished: AtomicUsize,
     /// Held by each solve of a strategy that is not reentrant.
     one_at_a_time: Mutex<()>,
-    /// This round among all the engine's, for its workers to tell a round from the one
-    /// before (see `Engine::with_replicate_in`).
+    /// This round among all in this process, for the workers to tell a round from the
+    /// one before (see `Engine::with_replicate_in`).
     epoch: u64,
 }
 
@@ -1356,5 +1363,92 @@ mod tests {
         assert_eq!(primers(&log), 1 + 4, "{log:?}");
         // No warm-up, no primer.
         assert_eq!(primers(&solves((6, 2, 1), &["a", "b"], 1, false)), 0);
+    }
+
+    /// `Where`, as if it ran in a process of its own (it reports what that used).
+    struct Outside(Where);
+
+    impl Strategy for Outside {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            self.0.solve(puzzle, limits)
+        }
+        fn usage(&self) -> Option<crate::strategy::Usage> {
+            Some(crate::strategy::Usage::default())
+        }
+    }
+
+    #[test]
+    fn a_solver_in_a_process_of_its_own_is_never_primed() {
+        let log: Solves = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let noted = |name: &'static str| {
+            let log = Arc::clone(&log);
+            StrategyInfo::new(name, move || {
+                let inner = Where(by_name("fast").unwrap().make(), name, Arc::clone(&log));
+                Box::new(Outside(inner))
+            })
+        };
+        let s = Settings {
+            strategies: vec![noted("a"), noted("b")],
+            reference: None,
+            ..settings(&[], 2, 1)
+        };
+        let clock = MockClock::new(1, 0, 1);
+        let (rows, _) = run(&[EASY; 6].join("\n"), s, 1, &clock);
+        assert_eq!(rows.len(), 12);
+        let log = log.lock().unwrap();
+        // Each puzzle of the warm-up and of the phases, and nothing else.
+        let easy: Grid = EASY.parse().unwrap();
+        assert!(log.iter().all(|&(_, grid, _)| grid == easy), "{log:?}");
+    }
+
+    /// `fast`, but failing every grid with no empty cell, or, when `.1`, saying the harness
+    /// could not run such a solve.
+    struct FullGridsFail(Box<dyn Strategy>, bool);
+
+    impl Strategy for FullGridsFail {
+        fn solve(&mut self, puzzle: &Grid, limits: &Limits) -> Outcome {
+            if !puzzle.to_string().contains('.') {
+                return match self.1 {
+                    true => Outcome::harness("cannot make a pipe".into()),
+                    false => Outcome::failed("no empty cell".into()),
+                };
+            }
+            self.0.solve(puzzle, limits)
+        }
+    }
+
+    /// The primer's answer is no row: a solver that fails it has every puzzle's row as it
+    /// answered that puzzle, and the run goes on. A solve of it that the harness could not
+    /// run ends the run as any such solve does.
+    #[test]
+    fn a_failure_on_the_primer_is_no_row_and_a_harness_failure_ends_the_run() {
+        let clock = MockClock::new(1, 0, 1);
+        let text = [EASY; 6].join("\n");
+        for harness in [false, true] {
+            let picky = StrategyInfo::new("picky", move || {
+                Box::new(FullGridsFail(by_name("fast").unwrap().make(), harness))
+            });
+            let s = Settings {
+                strategies: vec![picky],
+                ..settings(&[], 2, 1)
+            };
+            let mut runner = Runner::new(s, 1, &clock).unwrap();
+            let mut summary = Summary::default();
+            let ended = run_with(&mut runner, &mut corpus(&text), &mut summary, |_| {
+                Ok::<(), std::io::Error>(())
+            });
+            match (harness, ended) {
+                (false, Ok(_)) => {
+                    assert_eq!(summary.rows()[0].puzzles, 6);
+                    assert_eq!(summary.rows()[0].unique, 6);
+                    assert_eq!(summary.failures(), 0);
+                }
+                (true, Err(crate::runner::RunError::Harness { why, .. })) => {
+                    assert_eq!(why, "cannot make a pipe");
+                    assert_eq!(summary.failures(), 0, "no row charged to it");
+                }
+                (_, other) => panic!("harness {harness}: {other:?}"),
+            }
+        }
     }
 }

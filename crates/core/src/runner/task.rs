@@ -41,8 +41,8 @@ thread_local! {
 
 /// What a solver is given before its first puzzle when it is fresh to the worker (see
 /// [`Task::solve_round`]): a solved grid, which every solver answers at once, touching its
-/// code and data without searching (so it teaches the branch predictors nothing about the
-/// puzzles timed).
+/// code and data without searching (so it teaches the branch predictors little, and
+/// nothing about the puzzles timed).
 static PRIMER: std::sync::LazyLock<Grid> = std::sync::LazyLock::new(|| {
     "981752643752643819463198275514867932629431758837529164348976521296315487175284396"
         .parse()
@@ -65,6 +65,8 @@ pub(super) struct Task<'a> {
     /// The replicate whose solvers solve it (see `Settings::replicates`), recorded in
     /// each result.
     replicate: u32,
+    /// Why the harness could not run the primer, if it could not.
+    harness: Option<String>,
 }
 
 impl<'a> Task<'a> {
@@ -82,6 +84,7 @@ impl<'a> Task<'a> {
             held_off: 0,
             rounds: 0,
             replicate,
+            harness: None,
         }
     }
 
@@ -127,16 +130,24 @@ impl<'a> Task<'a> {
         let watch = how.watch && preemption::COUNTED;
         SCRATCH.with_borrow_mut(|Scratch { grids, again }| {
             grids.clear();
-            let primed = usize::from(fresh && how.prime);
-            if primed == 1 {
-                grids.push(*PRIMER);
-            }
             grids.extend(self.puzzles(how));
+            // The primer goes first, when there is a puzzle to go before.
+            let lead = usize::from(fresh && how.prime && !grids.is_empty());
+            if lead == 1 {
+                grids.insert(0, *PRIMER);
+            }
             again.clear();
             again.resize(grids.len(), None);
-            let held_off = round(strategy, grids, (&how.limits, clock, watch), again, primed);
-            let solved = again.iter_mut().skip(primed).map(Option::take);
-            let timed = self.timed.iter_mut().take(grids.len() - primed);
+            let held_off = round(strategy, grids, (&how.limits, clock, watch), again, lead);
+            // The primer's answer is no row, and a wrong one still warmed the code; but a
+            // solve the harness could not run is the run's end, wherever it happened.
+            if let Some((outcome, _)) = again.iter_mut().take(lead).flatten().next() {
+                if let Some(Abort::Harness(why)) = outcome.aborted.take() {
+                    self.harness = Some(why);
+                }
+            }
+            let solved = again.iter_mut().skip(lead).map(Option::take);
+            let timed = self.timed.iter_mut().take(grids.len() - lead);
             if self.rounds == 0 {
                 self.held_off = held_off;
                 for (kept, now) in timed.zip(solved) {
@@ -159,6 +170,9 @@ impl<'a> Task<'a> {
     /// Why the harness could not run one of its solves ([`Abort::Harness`]), if it could
     /// not.
     pub(super) fn harness_failure(&self) -> Option<String> {
+        if let Some(why) = &self.harness {
+            return Some(why.clone());
+        }
         self.timed
             .iter()
             .flatten()
@@ -222,7 +236,7 @@ fn round(
     puzzles: &[Grid],
     (limits, clock, watch): (&Limits, &dyn Clock, bool),
     out: &mut [Option<(Outcome, Cost)>],
-    primed: usize,
+    lead: usize,
 ) -> u64 {
     let stretch = watch.then(Stretch::start);
     strategy.solve_batch(puzzles, limits, clock, out);
@@ -231,7 +245,7 @@ fn round(
     };
     // The puzzles alone: a stretch held off in the primer's solve is then put on them,
     // which at worst marks a time that other work did not hold.
-    let mut times: Vec<u64> = out[primed..]
+    let mut times: Vec<u64> = out[lead..]
         .iter()
         .flatten()
         .map(|(_, cost)| cost.ns)

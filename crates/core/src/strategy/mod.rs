@@ -103,7 +103,9 @@ pub struct StrategyInfo {
     /// time: pinned workers take turns, each with its own value, else on one thread.
     pub parallel: bool,
     /// Puzzles given to [`Strategy::solve_batch`] at once (at least 1): more than
-    /// [`PUZZLES_PER_TASK`] for a solver whose every batch costs a round trip.
+    /// [`PUZZLES_PER_TASK`] for a solver whose every batch costs a round trip. A strategy
+    /// that runs in this process may be given one grid more, first: the primer (a solved
+    /// grid, see `runner::Settings::warmup`), whose answer is not reported.
     pub puzzles_per_task: usize,
     make: Maker,
 }

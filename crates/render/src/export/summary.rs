@@ -179,8 +179,8 @@ fn kinds_note(report: &SummaryReport) -> Option<String> {
     }
     Some(format!(
         "{} ran in sudoku-bench's threads, {} in processes of {}: their times differ by \
-         where they ran as well as by their code; time two builds of a solver alike \
-         (docs/ci.md#like-with-like)",
+         where they ran as well as by their code; to compare two builds of one solver, run \
+         both the same way (docs/ci.md#like-with-like)",
         in_words(&threads),
         in_words(&own),
         if own.len() == 1 {

@@ -461,8 +461,9 @@ fn the_summary_says_when_solvers_ran_in_different_kinds_of_process() {
         .as_deref(),
         Some(
             "fast and dlx ran in sudoku-bench's threads, mine and theirs in processes of \
-             their own: their times differ by where they ran as well as by their code; time \
-             two builds of a solver alike (docs/ci.md#like-with-like)"
+             their own: their times differ by where they ran as well as by their code; to \
+             compare two builds of one solver, run both the same way \
+             (docs/ci.md#like-with-like)"
         )
     );
     let one = says(&ran(&["fast", "mine"], &["mine"])).unwrap();
