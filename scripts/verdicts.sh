@@ -87,10 +87,11 @@ trial() {
     local kind=$1 side=$2 j=$3 csv=$4 config=0
     [ "$side" = b10 ] && config=10
     case $kind in
-        builtin) "$bin" run "$fast_corpus" -s fast --solver "a=lib:$target/libsudoku_bench_ffi.so:sudoku_bench_fast" \
-                     --in-process a "${RUN_OPTS[@]}" -j "$j" -o "$csv" 2>/dev/null ;;
-        builtin-isolated) "$bin" run "$fast_corpus" -s fast --solver "a=lib:$target/libsudoku_bench_ffi.so:sudoku_bench_fast" \
-                     "${RUN_OPTS[@]}" -j "$j" -o "$csv" 2>/dev/null ;;
+        builtin|builtin-isolated)
+            local inside=()
+            [ "$kind" = builtin ] && inside=(--in-process a)
+            "$bin" run "$fast_corpus" -s fast --solver "a=lib:$target/libsudoku_bench_ffi.so:sudoku_bench_fast" \
+                "${inside[@]}" "${RUN_OPTS[@]}" -j "$j" -o "$csv" 2>/dev/null ;;
         lib) "$bin" run datasets/minimal.txt -s none --solver "a=lib:$OUT/a.so" --solver "b=lib:$OUT/b.so" \
                  --solver-config "b=$config" "${RUN_OPTS[@]}" -j "$j" -o "$csv" ;;
         inproc) "$bin" run datasets/minimal.txt -s none --solver "a=lib:$OUT/a.so" --solver "b=lib:$OUT/b.so" \

@@ -1224,19 +1224,31 @@ mod tests {
         }
     }
 
+    /// `fast` named `name`, noting its solves into `log`, each value made by `wrap`.
+    fn noted(
+        name: &'static str,
+        log: &Solves,
+        wrap: fn(Where) -> Box<dyn Strategy>,
+    ) -> StrategyInfo {
+        let log = Arc::clone(log);
+        StrategyInfo::new(name, move || {
+            wrap(Where(
+                by_name("fast").unwrap().make(),
+                name,
+                Arc::clone(&log),
+            ))
+        })
+    }
+
+    /// As it is, in this process.
+    fn inside(solver: Where) -> Box<dyn Strategy> {
+        Box::new(solver)
+    }
+
     #[test]
     fn pinned_workers_solve_each_puzzle_on_one_worker_in_every_timed_phase() {
-        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let noted = |name: &'static str| {
-            let log = Arc::clone(&log);
-            StrategyInfo::new(name, move || {
-                Box::new(Where(
-                    by_name("fast").unwrap().make(),
-                    name,
-                    Arc::clone(&log),
-                ))
-            })
-        };
+        let log: Solves = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let noted = |name| noted(name, &log, inside);
         // Distinct puzzles, so that each solve names its record.
         let easy: Grid = EASY.parse().unwrap();
         let mut seen = std::collections::HashSet::new();
@@ -1296,10 +1308,7 @@ mod tests {
     /// from another solver, and only then; with it off, never.
     #[test]
     fn a_solver_is_primed_when_fresh_to_its_worker_and_only_then() {
-        let primer: Grid = crate::grid::Grid::parse(
-            b"981752643752643819463198275514867932629431758837529164348976521296315487175284396",
-        )
-        .unwrap();
+        let primer = *crate::runner::task::PRIMER;
         // (puzzles, chunk size, --repeat, strategies, replicates, warm-up): per solve, its
         // strategy and whether it was the primer.
         let solves = |(n, chunk, repeat): (usize, usize, u32),
@@ -1307,18 +1316,8 @@ mod tests {
                       replicates: usize,
                       warmup: bool| {
             let log: Solves = Arc::new(std::sync::Mutex::new(Vec::new()));
-            let noted = |name: &'static str| {
-                let log = Arc::clone(&log);
-                StrategyInfo::new(name, move || {
-                    Box::new(Where(
-                        by_name("fast").unwrap().make(),
-                        name,
-                        Arc::clone(&log),
-                    ))
-                })
-            };
             let s = Settings {
-                strategies: names.iter().map(|&n| noted(n)).collect(),
+                strategies: names.iter().map(|&n| noted(n, &log, inside)).collect(),
                 reference: None,
                 warmup,
                 replicates,
@@ -1380,15 +1379,9 @@ mod tests {
     #[test]
     fn a_solver_in_a_process_of_its_own_is_never_primed() {
         let log: Solves = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let noted = |name: &'static str| {
-            let log = Arc::clone(&log);
-            StrategyInfo::new(name, move || {
-                let inner = Where(by_name("fast").unwrap().make(), name, Arc::clone(&log));
-                Box::new(Outside(inner))
-            })
-        };
+        let outside = |solver| -> Box<dyn Strategy> { Box::new(Outside(solver)) };
         let s = Settings {
-            strategies: vec![noted("a"), noted("b")],
+            strategies: vec![noted("a", &log, outside), noted("b", &log, outside)],
             reference: None,
             ..settings(&[], 2, 1)
         };

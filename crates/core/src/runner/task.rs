@@ -43,7 +43,7 @@ thread_local! {
 /// [`Task::solve_round`]): a solved grid, which every solver answers at once, touching its
 /// code and data without searching (so it teaches the branch predictors little, and
 /// nothing about the puzzles timed).
-static PRIMER: std::sync::LazyLock<Grid> = std::sync::LazyLock::new(|| {
+pub(super) static PRIMER: std::sync::LazyLock<Grid> = std::sync::LazyLock::new(|| {
     "981752643752643819463198275514867932629431758837529164348976521296315487175284396"
         .parse()
         .expect("the primer is a solved grid")
