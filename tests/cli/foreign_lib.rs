@@ -381,14 +381,16 @@ fn a_library_that_is_not_reentrant_runs_right_isolated_or_serial() {
     let base = [corpus, "-s", "fast", "-j", "2", "--solver", &spec];
     // The solver detects overlapping calls (each lasts a millisecond or more): in the
     // tool's process, on two threads, some overlap, which shows that the detector works.
-    let (_, rows, stderr) = run(&[&base[..], &["--in-process", "single"]].concat());
+    let (code, rows, stderr) = run(&[&base[..], &["--in-process", "single"]].concat());
     let overlapped = of(&rows, "single")
         .values()
         .filter(|r| r["status"] == "aborted")
         .count();
     assert!(
         overlapped > 0,
-        "two threads never overlapped: the checks below would prove nothing"
+        "two threads never overlapped: the checks below would prove nothing \
+         (exit {code}, {} rows of single): {stderr}",
+        of(&rows, "single").len()
     );
     // What to do about it is said.
     assert!(

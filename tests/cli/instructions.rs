@@ -148,14 +148,16 @@ fn only_the_call_is_counted_isolated_or_in_process() {
     // instructions, not the harness's conversion of the puzzle (81 cells) or its copy of
     // the answer, in a worker process or in sudoku-bench's own.
     let nothing = lib("none").replace(":extra_turns", ":nothing");
-    let out = bench()
-        .args(COUNTING)
-        .args(["-s", "none", "--solver", &nothing, "--solver"])
-        .arg(nothing.replacen("none=", "inproc=", 1))
-        .args(["--in-process", "inproc", "-o", "-", "-q"])
-        .output()
-        .unwrap();
-    let rows = rows(&out.stdout);
+    let rows = counted(&[
+        "-s",
+        "none",
+        "--solver",
+        &nothing,
+        "--solver",
+        &nothing.replacen("none=", "inproc=", 1),
+        "--in-process",
+        "inproc",
+    ]);
     for strategy in ["none", "inproc"] {
         for (line, n) in counts(&rows, strategy) {
             assert!(
