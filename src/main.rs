@@ -1,5 +1,6 @@
 //! The `sudoku-bench` binary: turns `cli::run`'s result into an exit code.
 
+#[macro_use]
 mod cli;
 
 use std::process::ExitCode;
@@ -16,11 +17,11 @@ fn main() -> ExitCode {
         Err(err) => match cli::Interrupted::of(&err) {
             // Asked for: said as it is, not as an error.
             Some(stopped) => {
-                eprintln!("{stopped}");
+                stderr_line!("{stopped}");
                 Exit::Stopped(stopped.signal).into()
             }
             None => {
-                eprintln!("error: {err:#}");
+                stderr_line!("error: {err:#}");
                 Exit::Error.into()
             }
         },

@@ -151,7 +151,7 @@ pub fn open_corpora(
         .collect::<Result<Vec<_>, _>>()?;
     for corpus in corpora.iter().filter(|_| !quiet) {
         if let Some(part) = corpus.part() {
-            eprintln!("corpus {}: {part}", corpus.name());
+            stderr_line!("corpus {}: {part}", corpus.name());
         }
     }
     let total_bytes = corpora.iter().map(|c| c.size()).sum::<Option<u64>>();

@@ -282,7 +282,7 @@ impl CheckCounts {
             n => format!("; {n} read errors (above): those corpora were not read to the end"),
         };
         if let Some((signal, left)) = interrupted {
-            eprintln!(
+            stderr_line!(
                 "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so \
                  far, {left} not reached ({what}){wrong_note}{unread}",
                 signals::name(signal)
@@ -290,9 +290,9 @@ impl CheckCounts {
             return Exit::Stopped(signal);
         }
         if *faults == 0 {
-            eprintln!("check: {puzzles} puzzle lines, no faults ({what}){wrong_note}{unread}");
+            stderr_line!("check: {puzzles} puzzle lines, no faults ({what}){wrong_note}{unread}");
         } else {
-            eprintln!(
+            stderr_line!(
                 "check: {puzzles} puzzle lines, {faults} faulty ({what}){wrong_note}{unread}"
             );
         }

@@ -253,7 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         let left = count_or_unknown(not_reached(&mut corpora, stopped_in));
         (signal, left)
     });
-    eprintln!("{}", sorter.tally(interrupted.as_ref()));
+    stderr_line!("{}", sorter.tally(interrupted.as_ref()));
     Ok(match interrupted {
         Some((signal, _)) => Exit::Stopped(signal),
         None if sorter.failures > 0 => Exit::Error,

@@ -298,14 +298,14 @@ impl Plan {
         signal: Option<usize>,
         wrong: Option<String>,
     ) -> Exit {
-        eprintln!(
+        stderr_line!(
             "generate: {made} puzzles in {secs:.2} s: {:.0} puzzles/s ({threads} threads, \
              uniqueness by {})",
             made as f64 / secs.max(1e-9),
             self.solver.described()
         );
         if let Some(why) = wrong {
-            eprintln!(
+            stderr_line!(
                 "error: generate: {} answered wrongly on {why}; stopped: the first {made} \
                  puzzles written (made before it), the other {} of {} not made",
                 self.solver.info.name,
@@ -317,7 +317,7 @@ impl Plan {
         let Some(signal) = signal else {
             return Exit::Success;
         };
-        eprintln!(
+        stderr_line!(
             "generate: interrupted by {}: the first {made} puzzles written, the other {} of {} \
              not made",
             signals::name(signal),
@@ -470,9 +470,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     )?;
     let (first, last) = (plan.first, plan.last);
     if plan.shard != Shard::WHOLE && !plan.quiet {
-        eprintln!(
+        stderr_line!(
             "generate: part {}: puzzles {first}..{last} of {}",
-            plan.shard, plan.count
+            plan.shard,
+            plan.count
         );
     }
     let mut out = plan.create()?;

@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
 
     if !args.quiet {
         args.summary.show(&report);
-        eprintln!(
+        stderr_line!(
             "merged rows: {} ({rows} rows from {} part files)",
             outputs::shown(&args.out),
             parts.len()

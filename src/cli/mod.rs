@@ -1,5 +1,23 @@
 //! Command-line parsing and dispatch: one module per subcommand, each with its own `run`.
 
+/// `eprintln!` that cannot panic: a stderr that can no longer be written (a closed pipe, as
+/// in `2>&1 | head`, or a terminal gone) loses the message, not the run, its rows or its
+/// summary. Every line the tool says on stderr goes through here.
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that cannot panic, as [`stderr_line!`].
+macro_rules! stderr_text {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod args;
 mod callgrind;
 mod check;
@@ -75,8 +93,13 @@ pub fn run() -> anyhow::Result<Exit> {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
-            // Printed as clap prints it, to stderr or (help, version) stdout.
-            err.print().context("cannot write the usage")?;
+            // Printed as clap prints it, to stderr or (help, version) stdout. A usage error
+            // stays one when stderr cannot take it (a closed pipe would read as success).
+            if err.use_stderr() {
+                let _ = err.print();
+            } else {
+                err.print().context("cannot write the usage")?;
+            }
             return Ok(if err.use_stderr() {
                 Exit::Error
             } else {

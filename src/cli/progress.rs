@@ -160,7 +160,7 @@ impl Progress {
 
     /// Print a line without tearing the bar.
     pub fn println(&self, line: &str) {
-        self.suspend(|| eprintln!("{line}"));
+        self.suspend(|| stderr_line!("{line}"));
     }
 
     /// Say that a corpus failed while being read, with its cause (the error names the file

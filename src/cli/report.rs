@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     };
     let html = render(&inputs, &options)?;
     for name in unmatched_summaries(&inputs) {
-        eprintln!(
+        stderr_line!(
             "warning: {name}: no (corpus, strategy) of the CSVs has the rows it counts (as many, \
              of each status, with the summed time), so its settings (timeout, node budget, \
              machine) are not used: is it the summary of another run?"

@@ -41,7 +41,7 @@ pub fn prepare(resuming: &Resuming, summary: &mut Summary) -> anyhow::Result<Pre
     resuming.check_csv()?;
     let earlier = Earlier::read(resuming.summary)?;
     if let Some(note) = earlier.note() {
-        eprintln!("resume: {note}");
+        stderr_line!("resume: {note}");
     }
     let prepared = resuming.prepare(earlier, summary)?;
     let (resume, next) = match &prepared {
@@ -68,7 +68,7 @@ pub fn prepare(resuming: &Resuming, summary: &mut Summary) -> anyhow::Result<Pre
         ),
         None => String::new(),
     };
-    eprintln!(
+    stderr_line!(
         "resume: {} has {} rows whole{upto}; {next}",
         resuming.csv.display(),
         resume.kept_rows,

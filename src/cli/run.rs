@@ -406,7 +406,7 @@ impl Plan {
             }
             Prepared::Finished(_) => {
                 if self.report {
-                    eprintln!(
+                    stderr_line!(
                         "resume: no --report made of a finished run: `sudoku-bench report` \
                          makes one from its CSV"
                     );
@@ -455,13 +455,13 @@ impl Plan {
         match report.metric {
             // Valgrind's times, which only say that it is slow: no warning about them.
             Metric::Instructions if !self.quiet => {
-                eprintln!(
+                stderr_line!(
                     "counted: each solve's instructions are in the CSV's `instructions` \
                      column; its times are Valgrind's, many times a real run's; compare \
                      judges the counts"
                 );
                 if sudoku_bench::valgrind::hides_avx512() {
-                    eprintln!(
+                    stderr_line!(
                         "counted without AVX-512: this CPU has it, Valgrind does not show it, \
                          so a solver that picks its code at run time was counted on its AVX2 \
                          or portable path"
@@ -478,7 +478,7 @@ impl Plan {
         }
         // A name the tool chose is said even with --quiet: nobody else knows it.
         if outputs.csv_path.as_os_str() != "-" && (!self.quiet || self.out.is_none()) {
-            eprintln!("per-puzzle results: {}", outputs.csv_path.display());
+            stderr_line!("per-puzzle results: {}", outputs.csv_path.display());
         }
         Ok(())
     }
@@ -493,7 +493,7 @@ impl Plan {
         read_failures: u64,
     ) -> Exit {
         if let Some(signal) = signal {
-            eprintln!(
+            stderr_line!(
                 "run: interrupted by {}: the rows and summary cover only the puzzles solved; \
                  {} puzzles not reached",
                 signals::name(signal),
@@ -509,7 +509,7 @@ impl Plan {
         let (mismatches, failures) = (summary.mismatches(), summary.failures());
         let failed = bad_lines > 0 || mismatches > 0 || failures > 0;
         if self.strict && failed {
-            eprintln!(
+            stderr_line!(
                 "error: --strict: {bad_lines} malformed or invalid lines, {mismatches} wrong \
                  answers, {failures} solver failures"
             );
@@ -722,7 +722,7 @@ fn check_kept_metric(measure: Metric, kept: &Summary) -> anyhow::Result<()> {
 fn warn_uncounted(summary: &Summary) {
     let (searched, counted) = summary.instructions_counted();
     if counted < searched {
-        eprintln!(
+        stderr_line!(
             "warning: {} of {searched} solves have no instruction count (callgrind's file \
              could not be read back; or a cmd: solver that does not read its stdin through \
              the C library's read(), did not wait for the next request within 10 s of \
@@ -769,7 +769,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     };
     let mut runner = Runner::new(plan.settings.clone(), plan.threads, clock)?;
     if plan.settings.pin && !runner.placement().pinned() {
-        eprintln!("warning: {}", runner.placement().describe());
+        stderr_line!("warning: {}", runner.placement().describe());
     }
     runner.stop_when(stop.clone());
     let solved = plan.solve(

@@ -40,7 +40,7 @@ impl ShardArg {
     pub fn resolve(&self) -> anyhow::Result<Option<Shard>> {
         let (shard, note) = resolve(self.shard, |name| std::env::var(name).ok())?;
         if let Some(note) = note {
-            eprintln!("note: {note}");
+            stderr_line!("note: {note}");
         }
         Ok(shard)
     }

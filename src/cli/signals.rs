@@ -59,7 +59,7 @@ pub fn install(stopping: String) -> anyhow::Result<Stop> {
     // from ending the command.
     std::thread::Builder::new()
         .name("signal-say".into())
-        .spawn(move || said.iter().for_each(|line| eprintln!("\n{line}")))
+        .spawn(move || said.iter().for_each(|line| stderr_line!("\n{line}")))
         .context("cannot start the thread that answers signals")?;
     let answering = stop.clone();
     // Started before the handlers: a signal caught with nobody to answer it would be lost.
@@ -279,7 +279,7 @@ pub fn all_or_nothing(command: &'static str) -> anyhow::Result<()> {
             // Best effort: there is nobody left to tell of a file that stays.
             let _ = std::fs::remove_file(file);
         }
-        eprintln!(
+        stderr_line!(
             "\n{}",
             all_or_nothing_stopped(command, signal, temporary.placed)
         );

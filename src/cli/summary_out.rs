@@ -43,7 +43,7 @@ impl SummaryArgs {
         } else {
             &TableExporter
         };
-        eprint!("{}", table.export(report));
+        stderr_text!("{}", table.export(report));
     }
 }
 

@@ -152,7 +152,7 @@ fn spans(lines: &[u64]) -> String {
 
 /// Warn on stderr, as the tool writes every warning that is not about a line.
 pub fn warn(line: &str) {
-    eprintln!("warning: {line}");
+    stderr_line!("warning: {line}");
 }
 
 /// Warn on stderr about each summary row whose numbers need care: a heavy tail that

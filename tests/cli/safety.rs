@@ -633,3 +633,89 @@ fn an_existing_output_keeps_its_bytes_when_another_output_cannot_be_made() {
         "kept\n"
     );
 }
+
+/// Runs `args` in `dir` with stderr a pipe nobody reads (`2>&1 | head` once head has
+/// gone): its exit code, and whether the tool said anything about panicking (it cannot say
+/// it on stderr, so the exit code 101 is what shows a panic).
+fn with_closed_stderr(dir: &Path, args: &[&str]) -> Option<i32> {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let status = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(writer)
+        .status()
+        .unwrap();
+    status.code()
+}
+
+#[test]
+fn a_closed_stderr_loses_the_messages_not_the_work() {
+    let (dir, _) = corpus_dir();
+    let d = dir.path();
+    // Warnings about lines, a summary table and notes: all on stderr, all lost.
+    let run = |csv: &str, json: &str| {
+        [
+            "run",
+            "c.txt",
+            "-s",
+            "fast,dlx",
+            "-j",
+            "2",
+            "-o",
+            csv,
+            "--summary",
+            json,
+        ]
+        .map(String::from)
+    };
+    let heard = bench(d).args(run("a.csv", "a.json")).output().unwrap();
+    assert!(
+        !heard.stderr.is_empty(),
+        "the run says nothing: nothing to lose"
+    );
+    let args = run("b.csv", "b.json");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(with_closed_stderr(d, &args), heard.status.code());
+    let statuses = |csv: &str| {
+        crate::rows(&fs::read(d.join(csv)).unwrap())
+            .into_iter()
+            .map(|r| {
+                (
+                    r["line"].clone(),
+                    r["strategy"].clone(),
+                    r["status"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(statuses("b.csv"), statuses("a.csv"));
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("b.json")).unwrap()).unwrap();
+    assert_eq!(
+        crate::summary_counts(&summary),
+        crate::summary_counts(
+            &serde_json::from_str(&fs::read_to_string(d.join("a.json")).unwrap()).unwrap()
+        )
+    );
+    // The other commands' notes and errors: each keeps its exit code.
+    assert_eq!(
+        with_closed_stderr(d, &["generate", "-n", "5", "-o", "g.txt"]),
+        Some(0)
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("g.txt")).unwrap().lines().count(),
+        5
+    );
+    assert_eq!(with_closed_stderr(d, &["check", "c.txt"]), Some(1));
+    assert_eq!(
+        with_closed_stderr(d, &["run", "no-such.txt", "-q"]),
+        Some(2)
+    );
+    assert_eq!(
+        with_closed_stderr(d, &["compare", "a.csv", "b.csv", "--confidence", "100%"]),
+        Some(2),
+        "a usage error is one whether or not it can be said"
+    );
+}

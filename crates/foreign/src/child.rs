@@ -8,6 +8,7 @@
 //! the one call, and a program without it stops at an argument it does not know.
 
 use std::ffi::OsString;
+use std::io::Write as _;
 
 use super::role::{ROLE_ARG, ROLE_VAR};
 
@@ -30,7 +31,10 @@ fn serve(role: &OsString, args: &[OsString]) -> i32 {
     let args = match args {
         [_, marker, rest @ ..] if marker == ROLE_ARG => rest,
         _ => {
-            eprintln!("sudoku-bench: started as a {role:?} worker without its arguments");
+            let _ = writeln!(
+                std::io::stderr(),
+                "sudoku-bench: started as a {role:?} worker without its arguments"
+            );
             return 2;
         }
     };
@@ -38,7 +42,10 @@ fn serve(role: &OsString, args: &[OsString]) -> i32 {
         Some("lib") => super::isolated::worker::serve(args),
         Some(super::command::guard::ROLE) => super::command::guard::serve(args),
         _ => {
-            eprintln!("sudoku-bench: started in an unknown role {role:?}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "sudoku-bench: started in an unknown role {role:?}"
+            );
             2
         }
     }

@@ -182,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let mut store = db.open_or_create()?;
     let added = store.add(&placement, &runs)?;
     for file in &added.already {
-        eprintln!(
+        stderr_line!(
             "note: {}: already recorded under this commit; not recorded again",
             file.display()
         );
@@ -196,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Some(reference) => format!(", {} relative to {reference}", added.relative),
         None => String::new(),
     };
-    eprintln!(
+    stderr_line!(
         "recorded {} run(s) ({rows} row(s), {} in-run result(s){relative}) under commit {} \
          ({}) in {}",
         added.runs,

@@ -3,6 +3,7 @@
 //! store; here is only what is SQLite's own: opening the file, its write lock, and how its
 //! values and tables are read.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -197,7 +198,8 @@ impl SqliteStore {
             done => return done,
         }
         let path = self.path.display().to_string();
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "{path}: another process holds the history's lock (another `history add`?); \
              waiting up to {} s for it",
             self.lock_wait.as_secs()

@@ -124,12 +124,18 @@ pub(super) fn read_usage(lifeline: &mut UnixStream) -> Option<Usage> {
 pub fn serve(args: &[std::ffi::OsString]) -> i32 {
     let mut args = args.iter();
     let Some(program) = args.next() else {
-        eprintln!("sudoku-bench: started as a {ROLE} without a command");
+        let _ = writeln!(
+            io::stderr(),
+            "sudoku-bench: started as a {ROLE} without a command"
+        );
         return 2;
     };
     // SAFETY: fcntl on a plain integer, to see whether the descriptor is open.
     if unsafe { libc::fcntl(LIFELINE_FD, libc::F_GETFD) } < 0 {
-        eprintln!("sudoku-bench: started as a {ROLE} without a lifeline");
+        let _ = writeln!(
+            io::stderr(),
+            "sudoku-bench: started as a {ROLE} without a lifeline"
+        );
         return 2;
     }
     // SAFETY: the descriptor is open (checked above), and nothing else in this process
