@@ -97,6 +97,16 @@ const NAMED_UNPAIRED: usize = 5;
 pub(super) fn parse_fraction(s: &str) -> Option<f64> {
     let t = s.trim();
     match t.strip_suffix('%') {
+        // Read as a number times 10^-2 rather than divided by 100, so that a percentage
+        // is the fraction written out (99.9% is 0.999, not 0.9990000000000001, which a
+        // range up to 0.999 would refuse).
+        Some(p)
+            if p.trim()
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b"+-.".contains(&b)) =>
+        {
+            format!("{}e-2", p.trim()).parse().ok()
+        }
         Some(p) => p.trim().parse::<f64>().ok().map(|v| v / 100.0),
         None => t.parse::<f64>().ok(),
     }

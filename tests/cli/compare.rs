@@ -754,6 +754,10 @@ fn a_higher_confidence_level_widens_the_interval_and_says_so() {
     assert_eq!(level, 0.95);
     let (lo, hi, level) = ci(&["--confidence", "99.5%"]);
     assert_eq!(level, 0.995);
+    // Both ends of the range, written either way.
+    for (level, written) in [(0.999, "99.9%"), (0.999, "0.999"), (0.5, "50%")] {
+        assert_eq!(ci(&["--confidence", written]).2, level, "{written}");
+    }
     assert!(
         lo < lo95 && hi > hi95,
         "{lo} .. {hi} within {lo95} .. {hi95}"
