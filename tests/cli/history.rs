@@ -279,6 +279,40 @@ fn add(db: &Path, args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// A commit keeps the time first recorded for it; a later `add` without `--time` says that
+/// one, not the time it would have given.
+#[test]
+fn a_second_add_under_a_commit_says_the_time_the_commit_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let runs = ["one.json", "two.json"].map(|name| {
+        let summary = dir.path().join(name);
+        run_fast("datasets/classic.txt", &["-o", "-"], &summary);
+        summary.display().to_string()
+    });
+    let (code, err) = add(
+        &db,
+        &[
+            &runs[0],
+            "--commit",
+            &sha(1),
+            "--time",
+            "2030-01-01T00:00:00Z",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = add(&db, &[&runs[1], "--commit", &sha(1)]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "recorded 1 run(s) (2 row(s), 0 in-run result(s)) under commit {} \
+             (2030-01-01T00:00:00Z)",
+            sha(1)
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn add_refuses_what_it_cannot_place_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -202,7 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         added.runs,
         added.ab,
         placement.commit,
-        shown_time(placement.time),
+        shown_time(added.time),
         db
     );
     Ok(Exit::Success)

@@ -384,7 +384,7 @@ pub fn migrate(db: &mut dyn Sql) -> Result<(), StoreError> {
 
 /// The commit's row, made when new; a given time that differs from the recorded one is
 /// refused.
-fn place(db: &mut dyn Sql, placement: &Placement, first_file: &Path) -> Result<(), StoreError> {
+fn place(db: &mut dyn Sql, placement: &Placement, first_file: &Path) -> Result<i64, StoreError> {
     let rows = db.run(
         "SELECT time FROM commits WHERE sha = ?1",
         values![&placement.commit],
@@ -398,13 +398,13 @@ fn place(db: &mut dyn Sql, placement: &Placement, first_file: &Path) -> Result<(
                 given: super::shown_time(placement.time),
             })
         }
-        Some(_) => Ok(()),
+        Some(time) => Ok(time),
         None => db
             .run(
                 "INSERT INTO commits (sha, time, branch) VALUES (?1, ?2, ?3)",
                 values![&placement.commit, placement.time, &placement.branch],
             )
-            .map(drop),
+            .map(|_| placement.time),
     }
 }
 
@@ -542,7 +542,7 @@ pub fn add(
     let Some(first_run) = runs.first() else {
         return Ok(added);
     };
-    place(db, placement, &first_run.source)?;
+    added.time = place(db, placement, &first_run.source)?;
     for run in runs {
         let rows = db.run(
             "SELECT id, sha FROM runs WHERE digest = ?1",

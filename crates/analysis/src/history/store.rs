@@ -221,6 +221,9 @@ pub struct Added {
     /// Summaries the store already has under this commit: skipped (their A/B results not
     /// yet recorded are added).
     pub already: Vec<PathBuf>,
+    /// The commit's time in the store, seconds since the Unix epoch: the one first recorded
+    /// for it, which a later `add` without `--time` keeps.
+    pub time: i64,
 }
 
 /// Why the store cannot do what was asked. Every variant names the file concerned.
