@@ -129,12 +129,17 @@ impl SqliteStore {
         SqliteStore::open_waiting(path, LOCK_WAIT)
     }
 
-    /// The history at `path`, which must be there; an older one is migrated.
+    /// The history at `path`, which must be there; an older one is migrated. An empty file
+    /// is no history: SQLite would take it for an empty database and make one in it, and a
+    /// command that reads (a CI gate's `history check`) would pass on nothing.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        if !path.exists() {
-            return Err(StoreError::Missing {
-                path: path.display().to_string(),
-            });
+        let path_text = || path.display().to_string();
+        match std::fs::metadata(path) {
+            Err(_) => return Err(StoreError::Missing { path: path_text() }),
+            Ok(m) if m.is_file() && m.len() == 0 => {
+                return Err(StoreError::Empty { path: path_text() })
+            }
+            Ok(_) => {}
         }
         SqliteStore::open_or_create(path)
     }

@@ -253,6 +253,12 @@ pub enum StoreError {
         /// The database.
         path: String,
     },
+    /// Asked to read a history that is an empty file.
+    #[error("{path}: an empty file, no history (`sudoku-bench history add` makes one)")]
+    Empty {
+        /// The file.
+        path: String,
+    },
     /// A database written by a newer sudoku-bench.
     #[error(
         "{path}: the history is at schema version {found}, newer than this sudoku-bench \

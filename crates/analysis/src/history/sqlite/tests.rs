@@ -74,6 +74,18 @@ fn a_new_store_is_made_at_the_current_version_and_opened_again_as_it_is() {
         Err(StoreError::Missing { .. })
     ));
     assert!(!path.exists(), "reading a missing history makes none");
+    std::fs::write(&path, b"").unwrap();
+    let Err(empty) = SqliteStore::open(&path) else {
+        panic!("an empty file is no history");
+    };
+    assert!(matches!(empty, StoreError::Empty { .. }), "{empty:?}");
+    assert!(empty.to_string().contains("an empty file"), "{empty}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        b"",
+        "reading it writes nothing"
+    );
+    // `history add` may make one there.
     let store = SqliteStore::open_or_create(&path).unwrap();
     assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
     assert_eq!(SCHEMA_VERSION, 3);
