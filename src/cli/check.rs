@@ -12,12 +12,13 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sudoku_bench::classify::{Classified, Classifier};
 use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, LoadError, ReadAs, Record, Shard};
 use sudoku_bench::interrupt::{not_reached, Stop};
-use sudoku_bench::results::Status;
+use sudoku_bench::results::{abort_reason, Status};
 use sudoku_bench::strategy::Limits;
 use sudoku_bench::summary::count_or_unknown;
 
@@ -58,6 +59,13 @@ pub struct Args {
     #[command(flatten)]
     shard: super::shard::ShardArg,
 
+    /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted` (with --solve: its solution column is not checked).
+    /// Default and 0: none, so that a check does not depend on the machine's speed. A
+    /// --solver cmd: copy or lib: worker process past it is killed and started again: what
+    /// ends a solver that hangs (nothing interrupts one called --in-process).
+    #[arg(long, value_name = "DURATION", value_parser = super::run::parse_duration)]
+    timeout: Option<Duration>,
+
     /// Worker threads for `--solve` (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
@@ -79,6 +87,8 @@ struct Plan {
     /// without `--solve`.
     solver: OneSolver,
     solve: bool,
+    /// `--timeout`, when one bounds each search.
+    timeout: Option<Duration>,
     threads: usize,
     quiet: bool,
 }
@@ -98,7 +108,13 @@ impl Plan {
                  used (add --solve, or drop --solver)"
             );
         }
-        let solver = args.solvers.one(args.strategy.as_deref(), "check")?;
+        if !args.solve && args.timeout.is_some() {
+            bail!("check solves only with --solve: without it --timeout bounds nothing (add --solve, or drop --timeout)");
+        }
+        let timeout = args.timeout.filter(|t| !t.is_zero());
+        let solver = args
+            .solvers
+            .one(args.strategy.as_deref(), "check", timeout)?;
         let read_as = args.input.read_as()?;
         outputs::check(&args.corpora, Vec::new())?;
         Ok(Plan {
@@ -107,6 +123,7 @@ impl Plan {
             read_as,
             solver,
             solve: args.solve,
+            timeout,
             threads: args.threads,
             quiet: args.quiet,
         })
@@ -127,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let stop = signals::install(signals::stopping(
         "printing the faults found",
         !args.solvers.is_empty(),
-        None,
+        args.timeout.filter(|t| !t.is_zero()),
     ))?;
     let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
@@ -164,19 +181,25 @@ struct Check {
     out: io::BufWriter<io::StdoutLock<'static>>,
     chunk: Chunk,
     verdicts: Vec<Classified>,
+    /// What each search may spend, for saying why one stopped short.
+    limits: Limits,
     tally: CheckCounts,
 }
 
 impl Check {
     /// The classifier `plan` asks for, and a progress bar over `total_bytes`.
     fn new(plan: &Plan, total_bytes: Option<u64>) -> anyhow::Result<Check> {
+        let limits = Limits {
+            timeout: plan.timeout,
+            ..Limits::default()
+        };
         let classifier = plan
             .solve
             .then(|| {
                 Classifier::checked(
                     &plan.solver.info,
                     plan.solver.reference,
-                    Limits::default(),
+                    limits,
                     plan.solver.threads(plan.threads),
                 )
             })
@@ -188,6 +211,7 @@ impl Check {
             out: io::BufWriter::new(io::stdout().lock()),
             chunk: Chunk::new(Lines::Entries),
             verdicts: Vec::new(),
+            limits,
             tally: CheckCounts::default(),
         })
     }
@@ -227,6 +251,20 @@ impl Check {
                     ));
                     continue;
                 }
+                if let Some(why) = self
+                    .verdicts
+                    .get(i)
+                    .and_then(|v| stopped_short(record, v, &self.limits))
+                {
+                    self.tally.stopped += 1;
+                    self.progress.println(&format!(
+                        "error: {}:{}: {}: {why}; its solution column not judged",
+                        corpus.name(),
+                        record.line,
+                        self.solver
+                    ));
+                    continue;
+                }
                 if let Some((column, reason)) = fault(record, self.verdicts.get(i)) {
                     self.tally.faults += 1;
                     let line = format!("{}:{}:{column}: {reason}", corpus.name(), record.line);
@@ -255,6 +293,9 @@ struct CheckCounts {
     faults: u64,
     /// Puzzles the solver answered wrongly (each said on stderr).
     wrong: u64,
+    /// Searches that stopped short: a --timeout, or the solver failed (each said on
+    /// stderr).
+    stopped: u64,
     /// Corpora that failed while read (each said on stderr).
     read_failures: u64,
 }
@@ -267,6 +308,7 @@ impl CheckCounts {
             puzzles,
             faults,
             wrong,
+            stopped,
             read_failures,
         } = self;
         let what = plan.what();
@@ -275,6 +317,12 @@ impl CheckCounts {
             n => format!(
                 "; {n} wrong answers from {} (errors above): those columns not judged",
                 plan.solver.info.name
+            ),
+        };
+        let wrong_note = match stopped {
+            0 => wrong_note,
+            n => format!(
+                "{wrong_note}; {n} searches stopped short (errors above): those columns not judged"
             ),
         };
         let unread = match read_failures {
@@ -299,7 +347,7 @@ impl CheckCounts {
         if *read_failures > 0 {
             Exit::Error
         } else {
-            Exit::failure_if(*faults > 0 || *wrong > 0)
+            Exit::failure_if(*faults > 0 || *wrong > 0 || *stopped > 0)
         }
     }
 }
@@ -330,6 +378,17 @@ fn search(
             records.len()
         }
     }
+}
+
+/// Why the search of a puzzle with a solution column stopped before its count was settled
+/// (a --timeout, or the solver failed), if it did.
+fn stopped_short(record: &Record, verdict: &Classified, limits: &Limits) -> Option<String> {
+    if !searched(record) {
+        return None;
+    }
+    let outcome = verdict.outcome.as_ref()?;
+    let why = outcome.aborted.as_ref()?;
+    Some(abort_reason(why, outcome, limits))
 }
 
 /// What is wrong with `record` (its `verdict`, when searched), if anything: the column
@@ -369,7 +428,8 @@ fn solution_fault(
             "puzzle has more than one solution, so its solution column is not the solution".into(),
         ),
         Status::Unsolvable => Some("puzzle has no solution, yet a solution column".into()),
-        Status::Aborted => Some("search aborted before uniqueness was settled".into()),
+        // Not the corpus's fault: said apart, as the solver's (see `stopped_short`).
+        Status::Aborted => None,
         _ => None,
     }
 }

@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -18,8 +19,8 @@ use sudoku_bench::classify::{Classified, Classifier};
 use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, LoadError, ReadAs, Record, Shard};
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::{not_reached, Stop};
-use sudoku_bench::results::Status;
-use sudoku_bench::strategy::Limits;
+use sudoku_bench::results::{abort_reason, Status};
+use sudoku_bench::strategy::{Limits, Outcome};
 use sudoku_bench::summary::count_or_unknown;
 use sudoku_bench::Grid;
 
@@ -99,6 +100,13 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_nodes: u64,
 
+    /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted` (rejected).
+    /// Default and 0: none, so that what is kept does not depend on the machine's speed. A
+    /// --solver cmd: copy or lib: worker process past it is killed and started again: what
+    /// ends a solver that hangs (nothing interrupts one called --in-process).
+    #[arg(long, value_name = "DURATION", value_parser = super::run::parse_duration)]
+    timeout: Option<Duration>,
+
     /// Worker threads (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
@@ -170,7 +178,10 @@ impl Plan {
     /// Check `args` and the outputs; warn that `--dedupe` of a part leaves repeats across
     /// parts.
     fn new(args: Args) -> anyhow::Result<Plan> {
-        let solver = args.solvers.one(args.strategy.as_deref(), "filter")?;
+        let timeout = args.timeout.filter(|t| !t.is_zero());
+        let solver = args
+            .solvers
+            .one(args.strategy.as_deref(), "filter", timeout)?;
         let limits = Limits {
             max_solutions: 2,
             max_nodes: if args.max_nodes == 0 {
@@ -178,7 +189,7 @@ impl Plan {
             } else {
                 args.max_nodes
             },
-            timeout: None,
+            timeout,
         };
         let named = std::iter::once(Output::named("--out", &args.out)).chain(
             args.rejects
@@ -219,7 +230,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let stop = signals::install(signals::stopping(
         "writing the lines classified and the counts",
         !args.solvers.is_empty(),
-        None,
+        args.timeout.filter(|t| !t.is_zero()),
     ))?;
     let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
@@ -533,7 +544,7 @@ impl Sorter<'_> {
                 None => self.reject(&format!("{prefix}(line not copied)"), b"\n"),
             };
         }
-        let reason = reason(line.record, verdict);
+        let reason = reason(line.record, verdict, &self.plan.limits);
         // A line whose bytes were not all read is written nowhere as if whole, whatever
         // its status: the rejects say where it is, without it.
         let Some(raw) = line.record.raw.whole() else {
@@ -672,11 +683,15 @@ impl std::fmt::Display for Layout {
 }
 
 /// Why a line has its status, for the rejects file.
-fn reason(record: &Record, verdict: &Classified) -> String {
+fn reason(record: &Record, verdict: &Classified, limits: &Limits) -> String {
     match &record.kind {
         Kind::Invalid { reason, .. } | Kind::Malformed { reason, .. } => reason.clone(),
         _ => match &verdict.outcome {
-            Some(outcome) if outcome.aborted.is_some() => "node budget exhausted".to_string(),
+            Some(
+                outcome @ Outcome {
+                    aborted: Some(why), ..
+                },
+            ) => abort_reason(why, outcome, limits),
             Some(outcome) => match outcome.solutions {
                 0 => "no solution".to_string(),
                 1 => "exactly one solution".to_string(),

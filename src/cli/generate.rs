@@ -208,7 +208,12 @@ impl Plan {
         }
         check_method(&args)?;
         // Loaded once the other options are known good: a cmd: solver starts processes.
-        let solver = args.solvers.one(args.strategy.as_deref(), "generate")?;
+        let solver = args.solvers.one(
+            args.strategy.as_deref(),
+            "generate",
+            // Generation is reproducible: no clock may decide a uniqueness check.
+            None,
+        )?;
         let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
         let (first, last) = shard.byte_range(args.count);
         Ok(Plan {

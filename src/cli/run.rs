@@ -191,7 +191,7 @@ impl Args {
     }
 }
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
     if s.trim() == "0" {
         return Ok(Duration::ZERO);
     }
@@ -743,12 +743,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     // Before any solver is loaded (a `cmd:` one is started and probed then, and may signal
     // sudoku-bench as it is) and before any file is made: a signal from here on ends the
     // command its own way.
-    let timeout =
-        (args.timeout()).map(|t| format!("its --timeout, {}", humantime::format_duration(t)));
     let stop = signals::install(signals::stopping(
         "writing the rows and the summary of the puzzles solved",
         !args.solvers.is_empty(),
-        timeout.as_deref(),
+        args.timeout(),
     ))?;
     let measure = args.measure;
     let plan = Plan::new(args)?;

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
 use anyhow::Context;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
@@ -190,11 +191,14 @@ fn acknowledgement(signal: Option<usize>, stopping: &str) -> String {
 
 /// How a command that solves stops: after the current puzzles, then `then`; with a solver
 /// from outside (`outside`), which may take longer than a built-in one, saying how long
-/// (`limit`: None when no time limit applies).
-pub fn stopping(then: &str, outside: bool, limit: Option<&str>) -> String {
-    let wait = match (outside, limit) {
+/// (`timeout`: its `--timeout`, None when no time limit applies).
+pub fn stopping(then: &str, outside: bool, timeout: Option<Duration>) -> String {
+    let wait = match (outside, timeout) {
         (false, _) => String::new(),
-        (true, Some(limit)) => format!(" (a solver from outside may take up to {limit})"),
+        (true, Some(limit)) => format!(
+            " (a solver from outside may take up to its --timeout, {})",
+            humantime::format_duration(limit)
+        ),
         (true, None) => " (a solver from outside has no time limit here)".to_string(),
     };
     format!("stopping after the current puzzles{wait}, then {then}")
@@ -329,11 +333,15 @@ mod tests {
 
     #[test]
     fn the_first_signal_is_answered_with_what_happens_and_how_to_quit_now() {
-        let run = stopping("writing the rows of those solved", true, Some("--timeout"));
+        let run = stopping(
+            "writing the rows of those solved",
+            true,
+            Some(Duration::from_secs(10)),
+        );
         assert_eq!(
             acknowledgement(Some(SIGINT as usize), &run),
             "SIGINT: stopping after the current puzzles (a solver from outside may take up \
-             to --timeout), then writing the rows of those solved; press Ctrl-C again to \
+             to its --timeout, 10s), then writing the rows of those solved; press Ctrl-C again to \
              quit now, losing the work in flight"
         );
         let filter = stopping("writing the lines classified", false, None);

@@ -94,7 +94,9 @@ const SOLVER_HELP: [(&str, &str); 4] = [
         "generate",
         "Make the uniqueness checks with a solver from outside, named NAME, instead of a \
          built-in strategy (one --solver, without -s): with a right solver, the same \
-         output. The first count fast disagrees with stops generation with exit 1.",
+         output. The first count fast disagrees with stops generation with exit 1. No \
+         time limit applies (a clock would make the output depend on the machine): Ctrl-C \
+         stops a solver that hangs.",
     ),
 ];
 
@@ -107,7 +109,8 @@ pub fn solver_help(command: &str) -> String {
     format!(
         "{what} NAME=lib:PATH[:SYMBOL] loads a shared library exporting tdoku's C ABI \
          (SYMBOL defaults to sudoku_solve; see docs/formats.md) in a process per thread, where a \
-         crash, an exit or a --timeout fails only the puzzle being solved; no node budget \
+         crash, an exit or a --timeout (where the command has one) fails only the puzzle \
+         being solved; no node budget \
          applies to it. 'NAME=cmd:COMMAND ARGS' starts COMMAND once per thread and sends it `PUZZLE \
          LIMIT` lines, reading `COUNT SOLUTION GUESSES` lines back; no node budget applies \
          to it. Every count it gives is checked against the built-in fast's, and every \
@@ -203,8 +206,14 @@ impl SolverArgs {
     /// The one solver of `command`, which solves with one: the `--solver` when one is
     /// given, else the built-in strategy `-s` names (`strategy`; none: the fastest). A
     /// `--solver` comes with the reference that checks its every count; `-s` beside it, or
-    /// a second one, is refused: the command would use only one of them.
-    pub fn one(&self, strategy: Option<&str>, command: &str) -> anyhow::Result<OneSolver> {
+    /// a second one, is refused: the command would use only one of them. A `cmd:` one's
+    /// answers are bounded by `timeout`.
+    pub fn one(
+        &self,
+        strategy: Option<&str>,
+        command: &str,
+        timeout: Option<Duration>,
+    ) -> anyhow::Result<OneSolver> {
         match (&self.solvers[..], strategy) {
             ([], _) => {
                 // Still loaded: a --solver-config or --serial without a --solver is refused.
@@ -220,7 +229,7 @@ impl SolverArgs {
                  count), or drop --solver"
             ),
             ([_], None) => {
-                let (mut loaded, _) = self.load(None)?;
+                let (mut loaded, _) = self.load(timeout)?;
                 Ok(OneSolver {
                     info: loaded.pop().context("no --solver was loaded")?,
                     reference: Some(classify::fastest()),

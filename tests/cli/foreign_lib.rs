@@ -1153,3 +1153,101 @@ fn a_signal_from_a_solver_s_process_while_it_loads_does_not_stop_the_run() {
         "{stderr}"
     );
 }
+
+/// `filter` and `check --solve` with a solver that crashes or hangs on one puzzle (line 3
+/// of mixed.txt): that puzzle's search stops short, said for what it was, and `--timeout`
+/// ends the hang; every other line is judged as ever.
+#[test]
+fn filter_and_check_say_why_a_search_stopped_short_and_time_out_a_hang() {
+    let Some((_, _, hostile)) = libraries() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (kept, rejects) = (dir.path().join("k.txt"), dir.path().join("r.txt"));
+    let filter = |symbol: &str, extra: &[&str]| {
+        let out = bench()
+            .arg("filter")
+            .arg(fixture("mixed.txt"))
+            .args(["--solver", &solver("x", hostile, Some(symbol)), "-q"])
+            .args(extra)
+            .arg("-o")
+            .arg(&kept)
+            .arg("--rejects")
+            .arg(&rejects)
+            .timeout(PATIENCE)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{symbol}: {out:?}");
+        let rejected = std::fs::read_to_string(&rejects).unwrap();
+        let line3 = rejected
+            .lines()
+            .find(|l| l.contains("mixed.txt:3\t"))
+            .unwrap_or_else(|| panic!("{symbol}: line 3 not rejected: {rejected}"))
+            .to_string();
+        line3
+    };
+    let crashed = filter("hostile_segfault", &[]);
+    assert!(
+        crashed.contains("\taborted\tthe solver's process was killed by SIGSEGV"),
+        "{crashed}"
+    );
+    let hung = filter("hostile_spin", &["--timeout", "300ms"]);
+    assert!(
+        hung.contains("\taborted\ttimed out after 300ms\t"),
+        "{hung}"
+    );
+
+    // A CSV with solution columns: line 2 unique, line 3 the puzzle the solver fails on.
+    let rows = run(&[&fixture("counting.txt"), "-s", "fast"]).1;
+    let fast = of(&rows, "fast");
+    let csv = dir.path().join("t.csv");
+    std::fs::write(
+        &csv,
+        format!(
+            "puzzle,solution\n{},{}\n{},{}\n",
+            fast[&3]["puzzle"], fast[&3]["solution"], fast[&4]["puzzle"], fast[&4]["solution"]
+        ),
+    )
+    .unwrap();
+    for (symbol, extra, why) in [
+        (
+            "hostile_segfault",
+            &[][..],
+            "the solver's process was killed by SIGSEGV",
+        ),
+        (
+            "hostile_spin",
+            &["--timeout", "300ms"][..],
+            "timed out after 300ms",
+        ),
+    ] {
+        let out = bench()
+            .args([
+                "check",
+                "--solve",
+                "--solver",
+                &solver("x", hostile, Some(symbol)),
+            ])
+            .arg(&csv)
+            .args(extra)
+            .timeout(PATIENCE)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(1), "{symbol}: {stderr}");
+        assert_eq!(stdout, "", "{symbol}: the corpus has no fault");
+        assert!(
+            stderr.contains(&format!("t.csv:3: x: {why}"))
+                && stderr.contains("its solution column not judged"),
+            "{symbol}: {stderr}"
+        );
+        assert!(
+            stderr.contains("2 puzzle lines, no faults")
+                && stderr.contains("1 searches stopped short"),
+            "{symbol}: {stderr}"
+        );
+    }
+}

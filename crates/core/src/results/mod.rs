@@ -347,7 +347,10 @@ impl PuzzleResult {
     }
 }
 
-fn abort_reason(why: &Abort, outcome: &Outcome, limits: &Limits) -> String {
+/// Why a search that stopped short (`why`) did, in the words of a row's `error`: the
+/// budget that ran out or the solver's failure, and what it had found by then. Every
+/// command that reports an aborted search says it with these.
+pub fn abort_reason(why: &Abort, outcome: &Outcome, limits: &Limits) -> String {
     let what = match why {
         Abort::NodeLimit => format!("node budget of {} exhausted", limits.max_nodes),
         Abort::Timeout => format!(
