@@ -95,6 +95,9 @@ fn in_help_order(mut cmd: Command) -> Command {
 /// Write a man page for the command and each subcommand into `dir`.
 fn man_pages(dir: &Path) -> anyhow::Result<()> {
     // Directories are not made, as for every other output: a mistyped one is said.
+    if dir.exists() && !dir.is_dir() {
+        bail!("{}: not a directory", dir.display());
+    }
     if !dir.is_dir() {
         bail!(
             "{}: no such directory (directories are not made)",

@@ -102,7 +102,13 @@ fn from_env(var: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, Stri
             need("SLURM_ARRAY_TASK_MIN")?,
             need("SLURM_ARRAY_TASK_MAX")?,
         );
-        if min > max || max - min + 1 != count || !(min..=max).contains(&id) {
+        if !(min..=max).contains(&id) {
+            return Err(format!(
+                "SLURM_ARRAY_TASK_ID={id} lies outside the array's tasks {min}-{max} \
+                 (SLURM_ARRAY_TASK_MIN and _MAX)"
+            ));
+        }
+        if max - min + 1 != count {
             return Err(format!(
                 "the Slurm array is not contiguous (tasks {min}-{max}, {count} of them, this \
                  one {id}): submit it as --array={min}-{} so that task IDs are parts",
@@ -193,6 +199,17 @@ mod tests {
             ("SLURM_ARRAY_TASK_MAX", "5"),
         ];
         assert!(refused(&gaps).contains("not contiguous"));
+        let outside = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "2"),
+        ];
+        assert!(
+            refused(&outside).contains("SLURM_ARRAY_TASK_ID=3 lies outside the array's tasks 1-2"),
+            "{}",
+            refused(&outside)
+        );
         assert!(refused(&SLURM[..2]).contains("SLURM_ARRAY_TASK_MIN"));
         assert!(refused(&[("JOB_COMPLETION_INDEX", "1")]).contains("JOB_COMPLETIONS"));
         let past = [("JOB_COMPLETION_INDEX", "4"), ("JOB_COMPLETIONS", "4")];

@@ -74,6 +74,19 @@ fn man_pages_refuse_a_directory_that_is_not_there() {
             missing.display()
         )));
     assert!(!missing.exists());
+    // A file where the directory should be: said as that, and left alone.
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, "mine").unwrap();
+    bench()
+        .args(["reference", "man"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: not a directory",
+            file.display()
+        )));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
 #[test]

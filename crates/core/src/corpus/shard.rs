@@ -61,8 +61,9 @@ impl std::str::FromStr for Shard {
                 .map_err(|e| format!("{s:?}: {what} {text:?} is not a whole number ({e})"))
         };
         let (k, n) = (number("K", k)?, number("N", n)?);
-        Shard::new(k, n).ok_or_else(|| {
-            format!("{s:?}: K must be from 1 to N (parts are counted from 1, as in 1/{n})")
+        Shard::new(k, n).ok_or_else(|| match n {
+            0 => format!("{s:?}: N must be 1 or more (the number of parts)"),
+            _ => format!("{s:?}: K must be from 1 to N (parts are counted from 1, as in 1/{n})"),
         })
     }
 }
@@ -78,6 +79,11 @@ mod tests {
         for bad in ["0/8", "9/8", "0/0", "3", "a/8", "3/", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "1/0".parse::<Shard>(),
+            Err("\"1/0\": N must be 1 or more (the number of parts)".to_string())
+        );
+        assert!("9/8".parse::<Shard>().unwrap_err().contains("as in 1/8"));
         assert_eq!(Shard { index: 2, count: 7 }.to_string(), "2/7");
     }
 }
