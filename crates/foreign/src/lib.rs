@@ -100,7 +100,7 @@ pub enum ForeignError {
         kind: String,
     },
     /// The shared library's file cannot be found.
-    #[error("cannot find {}", path.display())]
+    #[error("cannot find {}{}", path.display(), colon_ended(path))]
     Missing {
         /// The library's path as given.
         path: PathBuf,
@@ -134,6 +134,16 @@ pub enum ForeignError {
     /// A `cmd:` solver that cannot be split, started, or does not speak the protocol.
     #[error(transparent)]
     Command(#[from] command::CommandError),
+}
+
+/// What to say of a library path given with a `:` at its end (`lib:x.so:`): a symbol was
+/// surely meant to follow it, and the file looked for was `x.so:`.
+fn colon_ended(path: &std::path::Path) -> &'static str {
+    if path.as_os_str().as_encoded_bytes().ends_with(b":") {
+        " (the path ends in ':': name the symbol after it, or drop the ':')"
+    } else {
+        ""
+    }
 }
 
 /// The kinds of solver a spec may name.

@@ -441,6 +441,14 @@ mod tests {
         assert!(matches!(err, ForeignError::Missing { .. }));
         let text = err.to_string();
         assert!(text == "cannot find /no/such/libmine.so", "{text}");
+        let text = load("mine", "/no/such/libmine.so:", 0)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            text,
+            "cannot find /no/such/libmine.so: (the path ends in ':': name the symbol after \
+             it, or drop the ':')"
+        );
     }
 
     #[test]
