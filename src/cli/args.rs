@@ -6,6 +6,7 @@
 //! is only ever an output format.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
@@ -162,6 +163,42 @@ pub fn open_corpora(
 /// buffers each) and switching, never speed, and a typo like 100000 would take minutes to
 /// start and hundreds of MB.
 const THREADS_PER_CORE: usize = 16;
+
+/// `--timeout DURATION`: `0`, or what humantime reads (500ms, 10s, 2m), at most what the
+/// summary's 64-bit nanoseconds hold.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    if s.trim() == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let timeout =
+        humantime::parse_duration(s).map_err(|e| format!("{e} (try 500ms, 10s or 2m)"))?;
+    // The summary records it in u64 nanoseconds: a longer one would wrap there.
+    if u64::try_from(timeout.as_nanos()).is_err() {
+        return Err(format!(
+            "{s} is longer than the longest timeout, about 584 years (2^64 - 1 nanoseconds)"
+        ));
+    }
+    Ok(timeout)
+}
+
+/// `--timeout` of the commands that classify with one solver (`filter`, `check`): no
+/// default, so that what they keep or judge depends on the machine's speed only when asked.
+#[derive(Debug, clap::Args)]
+pub struct SearchTimeout {
+    /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted`.
+    /// Default and 0: none, so that the result does not depend on the machine's speed. A
+    /// --solver cmd: copy or lib: worker process past it is killed and started again: what
+    /// ends a solver that hangs (nothing interrupts one called --in-process).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+}
+
+impl SearchTimeout {
+    /// The budget, `None` when none was given or 0 was.
+    pub fn get(&self) -> Option<Duration> {
+        self.timeout.filter(|t| !t.is_zero())
+    }
+}
 
 /// `--threads N`: 0 (one per core) up to `THREADS_PER_CORE` per core.
 pub fn parse_threads(s: &str) -> Result<usize, String> {

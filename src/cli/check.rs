@@ -19,7 +19,7 @@ use sudoku_bench::classify::{Classified, Classifier};
 use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, LoadError, ReadAs, Record, Shard};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::{abort_reason, Status};
-use sudoku_bench::strategy::Limits;
+use sudoku_bench::strategy::{Abort, Limits};
 use sudoku_bench::summary::count_or_unknown;
 
 use super::args::{open_corpora, parse_one_strategy, parse_threads};
@@ -59,12 +59,8 @@ pub struct Args {
     #[command(flatten)]
     shard: super::shard::ShardArg,
 
-    /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted` (with --solve: its solution column is not checked).
-    /// Default and 0: none, so that a check does not depend on the machine's speed. A
-    /// --solver cmd: copy or lib: worker process past it is killed and started again: what
-    /// ends a solver that hangs (nothing interrupts one called --in-process).
-    #[arg(long, value_name = "DURATION", value_parser = super::run::parse_duration)]
-    timeout: Option<Duration>,
+    #[command(flatten)]
+    timeout: super::args::SearchTimeout,
 
     /// Worker threads for `--solve` (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
@@ -108,10 +104,10 @@ impl Plan {
                  used (add --solve, or drop --solver)"
             );
         }
-        if !args.solve && args.timeout.is_some() {
+        if !args.solve && args.timeout.get().is_some() {
             bail!("check solves only with --solve: without it --timeout bounds nothing (add --solve, or drop --timeout)");
         }
-        let timeout = args.timeout.filter(|t| !t.is_zero());
+        let timeout = args.timeout.get();
         let solver = args
             .solvers
             .one(args.strategy.as_deref(), "check", timeout)?;
@@ -144,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let stop = signals::install(signals::stopping(
         "printing the faults found",
         !args.solvers.is_empty(),
-        args.timeout.filter(|t| !t.is_zero()),
+        args.timeout.get(),
     ))?;
     let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
@@ -241,27 +237,29 @@ impl Check {
             let checked = search(self.classifier.as_ref(), records, &mut self.verdicts);
             for (i, record) in records[..checked].iter().enumerate() {
                 self.tally.puzzles += 1;
-                if let Some(why) = self.verdicts.get(i).and_then(|v| v.wrong.as_ref()) {
-                    self.tally.wrong += 1;
+                // A wrong answer, or a search that stopped short, is the solver's (or the
+                // harness's) to answer for, not the corpus's: said apart, column unjudged.
+                let unjudged = match self.verdicts.get(i) {
+                    Some(Classified {
+                        wrong: Some(why), ..
+                    }) => {
+                        self.tally.wrong += 1;
+                        Some(format!("{}: {why}", self.solver))
+                    }
+                    Some(verdict) => {
+                        stopped_short(record, verdict, &self.limits).map(|(why, harness)| {
+                            self.tally.stopped += 1;
+                            self.tally.harness += u64::from(harness);
+                            format!("search stopped short: {why}")
+                        })
+                    }
+                    None => None,
+                };
+                if let Some(why) = unjudged {
                     self.progress.println(&format!(
-                        "error: {}:{}: {}: {why}; its solution column not judged",
+                        "error: {}:{}: {why}; its solution column not judged",
                         corpus.name(),
                         record.line,
-                        self.solver
-                    ));
-                    continue;
-                }
-                if let Some(why) = self
-                    .verdicts
-                    .get(i)
-                    .and_then(|v| stopped_short(record, v, &self.limits))
-                {
-                    self.tally.stopped += 1;
-                    self.progress.println(&format!(
-                        "error: {}:{}: {}: {why}; its solution column not judged",
-                        corpus.name(),
-                        record.line,
-                        self.solver
                     ));
                     continue;
                 }
@@ -296,6 +294,9 @@ struct CheckCounts {
     /// Searches that stopped short: a --timeout, or the solver failed (each said on
     /// stderr).
     stopped: u64,
+    /// Of those, the ones sudoku-bench itself could not run (it lacked a pipe, a
+    /// descriptor, a process): an error of the run, not of the solver.
+    harness: u64,
     /// Corpora that failed while read (each said on stderr).
     read_failures: u64,
 }
@@ -309,6 +310,7 @@ impl CheckCounts {
             faults,
             wrong,
             stopped,
+            harness,
             read_failures,
         } = self;
         let what = plan.what();
@@ -321,6 +323,9 @@ impl CheckCounts {
         };
         let wrong_note = match stopped {
             0 => wrong_note,
+            1 => {
+                format!("{wrong_note}; 1 search stopped short (error above): its column not judged")
+            }
             n => format!(
                 "{wrong_note}; {n} searches stopped short (errors above): those columns not judged"
             ),
@@ -344,7 +349,7 @@ impl CheckCounts {
                 "check: {puzzles} puzzle lines, {faults} faulty ({what}){wrong_note}{unread}"
             );
         }
-        if *read_failures > 0 {
+        if *read_failures > 0 || *harness > 0 {
             Exit::Error
         } else {
             Exit::failure_if(*faults > 0 || *wrong > 0 || *stopped > 0)
@@ -381,14 +386,18 @@ fn search(
 }
 
 /// Why the search of a puzzle with a solution column stopped before its count was settled
-/// (a --timeout, or the solver failed), if it did.
-fn stopped_short(record: &Record, verdict: &Classified, limits: &Limits) -> Option<String> {
+/// (a --timeout, the solver failed, or sudoku-bench could not run it: then `true`), if it
+/// did.
+fn stopped_short(record: &Record, verdict: &Classified, limits: &Limits) -> Option<(String, bool)> {
     if !searched(record) {
         return None;
     }
     let outcome = verdict.outcome.as_ref()?;
     let why = outcome.aborted.as_ref()?;
-    Some(abort_reason(why, outcome, limits))
+    Some((
+        abort_reason(why, outcome, limits),
+        matches!(why, Abort::Harness(_)),
+    ))
 }
 
 /// What is wrong with `record` (its `verdict`, when searched), if anything: the column

@@ -10,7 +10,6 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -20,7 +19,7 @@ use sudoku_bench::corpus::{Chunk, Corpus, Kind, Lines, LoadError, ReadAs, Record
 use sudoku_bench::dedupe::{FirstSeen, Seen};
 use sudoku_bench::interrupt::{not_reached, Stop};
 use sudoku_bench::results::{abort_reason, Status};
-use sudoku_bench::strategy::{Limits, Outcome};
+use sudoku_bench::strategy::{Abort, Limits, Outcome};
 use sudoku_bench::summary::count_or_unknown;
 use sudoku_bench::Grid;
 
@@ -100,12 +99,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_nodes: u64,
 
-    /// Time budget per search (e.g. 500ms, 10s); a search that runs out is `aborted` (rejected).
-    /// Default and 0: none, so that what is kept does not depend on the machine's speed. A
-    /// --solver cmd: copy or lib: worker process past it is killed and started again: what
-    /// ends a solver that hangs (nothing interrupts one called --in-process).
-    #[arg(long, value_name = "DURATION", value_parser = super::run::parse_duration)]
-    timeout: Option<Duration>,
+    #[command(flatten)]
+    timeout: super::args::SearchTimeout,
 
     /// Worker threads (0: one per core; at most 16 per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0, value_parser = parse_threads)]
@@ -178,7 +173,7 @@ impl Plan {
     /// Check `args` and the outputs; warn that `--dedupe` of a part leaves repeats across
     /// parts.
     fn new(args: Args) -> anyhow::Result<Plan> {
-        let timeout = args.timeout.filter(|t| !t.is_zero());
+        let timeout = args.timeout.get();
         let solver = args
             .solvers
             .one(args.strategy.as_deref(), "filter", timeout)?;
@@ -230,7 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let stop = signals::install(signals::stopping(
         "writing the lines classified and the counts",
         !args.solvers.is_empty(),
-        args.timeout.filter(|t| !t.is_zero()),
+        args.timeout.get(),
     ))?;
     let plan = Plan::new(args)?;
     let (mut corpora, total_bytes) =
@@ -267,8 +262,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     stderr_line!("{}", sorter.tally(interrupted.as_ref()));
     Ok(match interrupted {
         Some((signal, _)) => Exit::Stopped(signal),
-        None if sorter.failures > 0 => Exit::Error,
-        None => Exit::failure_if(sorter.mismatches > 0),
+        None if sorter.failures > 0 || sorter.harness > 0 => Exit::Error,
+        None => Exit::failure_if(sorter.mismatches > 0 || sorter.failed > 0),
     })
 }
 
@@ -318,6 +313,8 @@ impl<'p> Filter<'p> {
                 out_layout: None,
                 failures: 0,
                 mismatches: 0,
+                failed: 0,
+                harness: 0,
             },
         })
     }
@@ -380,6 +377,26 @@ impl<'p> Filter<'p> {
                             "error: {}:{}: {name}: {why}; the line is not kept",
                             corpus.name(),
                             record.line
+                        ),
+                    );
+                } else if let Some(
+                    outcome @ Outcome {
+                        aborted: Some(why @ (Abort::Failed(_) | Abort::Harness(_))),
+                        ..
+                    },
+                ) = &verdict.outcome
+                {
+                    // A budget that ran out is the `aborted` the options asked for; a
+                    // failure is not, and is said like a wrong answer.
+                    self.sorter.failed += 1;
+                    self.sorter.harness += u64::from(matches!(why, Abort::Harness(_)));
+                    self.shown.say(
+                        &self.progress,
+                        &format!(
+                            "error: {}:{}: search stopped short: {}; the line is not kept",
+                            corpus.name(),
+                            record.line,
+                            abort_reason(why, outcome, &self.sorter.plan.limits)
                         ),
                     );
                 }
@@ -450,6 +467,10 @@ struct Sorter<'p> {
     failures: u64,
     /// Lines whose solver's answer was found wrong (each said on stderr), kept nowhere.
     mismatches: u64,
+    /// Searches the solver failed (a crash, an answer that cannot be read) or sudoku-bench
+    /// could not run (`harness`, of them): each said on stderr, the line rejected.
+    failed: u64,
+    harness: u64,
 }
 
 impl Sorter<'_> {
@@ -635,6 +656,13 @@ impl Sorter<'_> {
                 "; {} wrong answers from {} (errors above), those lines rejected",
                 self.mismatches, self.plan.solver.info.name
             ));
+        }
+        match self.failed {
+            0 => {}
+            1 => line.push_str("; 1 search failed (error above), its line rejected"),
+            n => line.push_str(&format!(
+                "; {n} searches failed (errors above), those lines rejected"
+            )),
         }
         if let Some((_, left)) = interrupted {
             line.push_str(&format!("; {left} puzzles not reached"));

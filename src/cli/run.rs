@@ -83,7 +83,7 @@ pub struct Args {
     /// nothing interrupts a lib: solver called --in-process. Default: 10s; none with
     /// `--measure instructions`, which refuses one (a count cut by the clock would depend on
     /// the machine's load: bound searches with --max-nodes).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = super::args::parse_duration)]
     timeout: Option<Duration>,
 
     /// Worker threads (0: one per core, or one with `--measure instructions`, since Valgrind
@@ -150,7 +150,7 @@ pub struct Args {
     /// about this long at the pace of the parts before (a fast solver's parts are whole
     /// chunks); the CSV's writer adds at most 250ms. 0: whole chunks, the fewest batches for
     /// a solver from outside.
-    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = super::args::parse_duration)]
     write_within: Duration,
 
     /// Skip the untimed warm-ups: the few puzzles each strategy solves before the first
@@ -189,21 +189,6 @@ impl Args {
             (None, Metric::Instructions) => None,
         }
     }
-}
-
-pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
-    if s.trim() == "0" {
-        return Ok(Duration::ZERO);
-    }
-    let timeout =
-        humantime::parse_duration(s).map_err(|e| format!("{e} (try 500ms, 10s or 2m)"))?;
-    // The summary records it in u64 nanoseconds: a longer one would wrap there.
-    if u64::try_from(timeout.as_nanos()).is_err() {
-        return Err(format!(
-            "{s} is longer than the longest timeout, about 584 years (2^64 - 1 nanoseconds)"
-        ));
-    }
-    Ok(timeout)
 }
 
 /// The built-in strategies a run times, in order: the one place they are chosen. `none`

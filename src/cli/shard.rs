@@ -102,6 +102,11 @@ fn from_env(var: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, Stri
             need("SLURM_ARRAY_TASK_MIN")?,
             need("SLURM_ARRAY_TASK_MAX")?,
         );
+        if min > max {
+            return Err(format!(
+                "SLURM_ARRAY_TASK_MIN={min} is above SLURM_ARRAY_TASK_MAX={max}"
+            ));
+        }
         if !(min..=max).contains(&id) {
             return Err(format!(
                 "SLURM_ARRAY_TASK_ID={id} lies outside the array's tasks {min}-{max} \

@@ -95,8 +95,8 @@ const SOLVER_HELP: [(&str, &str); 4] = [
         "Make the uniqueness checks with a solver from outside, named NAME, instead of a \
          built-in strategy (one --solver, without -s): with a right solver, the same \
          output. The first count fast disagrees with stops generation with exit 1. No \
-         time limit applies (a clock would make the output depend on the machine): Ctrl-C \
-         stops a solver that hangs.",
+         time limit applies (a clock would make the output depend on the machine): a \
+         second Ctrl-C ends a solver that hangs, losing the puzzles in flight.",
     ),
 ];
 

@@ -635,8 +635,7 @@ fn an_existing_output_keeps_its_bytes_when_another_output_cannot_be_made() {
 }
 
 /// Runs `args` in `dir` with stderr a pipe nobody reads (`2>&1 | head` once head has
-/// gone): its exit code, and whether the tool said anything about panicking (it cannot say
-/// it on stderr, so the exit code 101 is what shows a panic).
+/// gone): its exit code (a panic cannot be said there: its exit code, 101, shows it).
 fn with_closed_stderr(dir: &Path, args: &[&str]) -> Option<i32> {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);

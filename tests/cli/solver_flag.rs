@@ -390,6 +390,10 @@ fn contradictory_or_useless_solver_options_are_refused_before_any_output() {
             "error: check solves only with --solve".into(),
         ),
         (
+            vec!["check", &mixed, "--timeout", "1s"],
+            "error: check solves only with --solve: without it --timeout bounds nothing".into(),
+        ),
+        (
             vec!["check", &mixed, "--solve", "-s", "dlx", "--solver", &mine],
             "error: check solves with one solver, and -s dlx and --solver".into(),
         ),
@@ -407,6 +411,12 @@ fn contradictory_or_useless_solver_options_are_refused_before_any_output() {
         assert!(stderr.starts_with(&expected), "{args:?}: {stderr}");
         assert!(!out.exists(), "{args:?}: an output was made");
     }
+    // A timeout of 0 is none, as everywhere: nothing to refuse.
+    let none = bench()
+        .args(["check", &mixed, "--timeout", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(1), "{}", text(&none.stderr));
 }
 
 #[cfg(unix)]

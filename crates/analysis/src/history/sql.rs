@@ -383,7 +383,7 @@ pub fn migrate(db: &mut dyn Sql) -> Result<(), StoreError> {
 }
 
 /// The commit's row, made when new; a given time that differs from the recorded one is
-/// refused.
+/// refused. Its time in the store: the recorded one, or the placement's when new.
 fn place(db: &mut dyn Sql, placement: &Placement, first_file: &Path) -> Result<i64, StoreError> {
     let rows = db.run(
         "SELECT time FROM commits WHERE sha = ?1",
