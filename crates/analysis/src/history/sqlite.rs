@@ -126,31 +126,34 @@ impl SqliteStore {
     /// The history at `path`, made (at the current version) when there is none; an older
     /// one is migrated.
     pub fn open_or_create(path: &Path) -> Result<SqliteStore, StoreError> {
-        SqliteStore::open_waiting(path, LOCK_WAIT)
+        SqliteStore::open_waiting(path, LOCK_WAIT, true)
     }
 
-    /// The history at `path`, which must be there; an older one is migrated. An empty file
-    /// is no history: SQLite would take it for an empty database and make one in it, and a
-    /// command that reads (a CI gate's `history check`) would pass on nothing.
+    /// The history at `path`, which must be there; an older one is migrated. A file that
+    /// holds none (empty, or an SQLite database without tables) is refused: SQLite would
+    /// make one in it, and a command that reads (a CI gate's `history check`) would pass
+    /// on nothing.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let path_text = || path.display().to_string();
-        match std::fs::metadata(path) {
-            Err(_) => return Err(StoreError::Missing { path: path_text() }),
-            Ok(m) if m.is_file() && m.len() == 0 => {
-                return Err(StoreError::Empty { path: path_text() })
-            }
-            Ok(_) => {}
+        if !path.exists() {
+            return Err(StoreError::Missing {
+                path: path.display().to_string(),
+            });
         }
-        SqliteStore::open_or_create(path)
+        SqliteStore::open_waiting(path, LOCK_WAIT, false)
     }
 
-    /// As [`SqliteStore::open_or_create`], waiting `lock_wait` for another process's lock.
-    fn open_waiting(path: &Path, lock_wait: Duration) -> Result<SqliteStore, StoreError> {
+    /// As [`SqliteStore::open_or_create`] (`create`) or [`SqliteStore::open`], waiting
+    /// `lock_wait` for another process's lock.
+    fn open_waiting(
+        path: &Path,
+        lock_wait: Duration,
+        create: bool,
+    ) -> Result<SqliteStore, StoreError> {
         let conn = Connection::open(path).map_err(|e| StoreError::Database {
             path: path.display().to_string(),
             why: Box::new(e),
         })?;
-        SqliteStore::ready(conn, path, lock_wait)
+        SqliteStore::ready(conn, path, lock_wait, create)
     }
 
     /// The schema version of the store.
@@ -169,6 +172,7 @@ impl SqliteStore {
         conn: Connection,
         path: &Path,
         lock_wait: Duration,
+        create: bool,
     ) -> Result<SqliteStore, StoreError> {
         let mut store = SqliteStore {
             conn,
@@ -186,7 +190,17 @@ impl SqliteStore {
             .execute_batch("PRAGMA foreign_keys = ON")
             .map_err(|e| lite.err(e))?;
         drop(lite);
-        store.patiently(|s| s.write(sql::migrate))?;
+        // As the Postgres store does: only `add` makes a history where there is none.
+        store.patiently(|s| {
+            s.write(|db| {
+                if !create && sql::version(db)? == 0 {
+                    return Err(StoreError::Empty {
+                        path: db.name().to_string(),
+                    });
+                }
+                sql::migrate(db)
+            })
+        })?;
         Ok(store)
     }
 

@@ -253,8 +253,9 @@ pub enum StoreError {
         /// The database.
         path: String,
     },
-    /// Asked to read a history that is an empty file.
-    #[error("{path}: an empty file, no history (`sudoku-bench history add` makes one)")]
+    /// Asked to read a history from a file that holds none: empty, or a database without
+    /// tables.
+    #[error("{path}: no history in it, an empty file or database (`sudoku-bench history add` makes one)")]
     Empty {
         /// The file.
         path: String,

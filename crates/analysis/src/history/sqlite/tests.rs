@@ -160,7 +160,7 @@ fn a_schema_version_of_0_is_refused_naming_the_file_and_left_as_it_is() {
 fn a_lock_held_past_the_wait_is_refused_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite");
-    let mut store = SqliteStore::open_waiting(&path, Duration::from_millis(200)).unwrap();
+    let mut store = SqliteStore::open_waiting(&path, Duration::from_millis(200), true).unwrap();
     let other = Connection::open(&path).unwrap();
     other.execute_batch("BEGIN EXCLUSIVE").unwrap();
     let shown = path.display().to_string();
@@ -178,7 +178,7 @@ fn a_lock_held_past_the_wait_is_refused_naming_the_file() {
         );
     };
     refused(store.commits().unwrap_err());
-    refused(SqliteStore::open_waiting(&path, Duration::from_millis(200)).unwrap_err());
+    refused(SqliteStore::open_waiting(&path, Duration::from_millis(200), true).unwrap_err());
     other.execute_batch("COMMIT").unwrap();
     assert_eq!(store.commits().unwrap(), []);
 }
