@@ -19,10 +19,13 @@ pub struct Grid {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CellError {
     /// Not 81 cells long.
-    #[error("expected 81 cells, found {found}")]
+    #[error("expected 81 cells, found {found}{}", stray_note(*stray))]
     Length {
         /// The cells found.
         found: usize,
+        /// The first character that is no digit or blank, and its 1-based column: what
+        /// made the count, when it does not show (a no-break space, a vertical tab).
+        stray: Option<(char, usize)>,
     },
     /// `column` is 1-based within the field, in characters.
     #[error("character {found:?} at column {column} is not a digit or a blank ('.' or '0')")]
@@ -32,6 +35,13 @@ pub enum CellError {
         /// Where it is.
         column: usize,
     },
+}
+
+/// What a length error says of a stray character, if one was found.
+fn stray_note(stray: Option<(char, usize)>) -> String {
+    stray.map_or_else(String::new, |(c, column)| {
+        format!(", among them {c:?} at column {column}, which is not a digit or a blank")
+    })
 }
 
 /// A house: one of the 27 rows, columns and boxes.
@@ -130,7 +140,13 @@ impl Grid {
                     column: i + 1,
                 });
             }
-            return Err(CellError::Length { found });
+            let stray = text.and_then(|s| {
+                s.chars()
+                    .enumerate()
+                    .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
+                    .map(|(i, c)| (c, i + 1))
+            });
+            return Err(CellError::Length { found, stray });
         }
         // Branch-free first pass (it vectorises): a digit keeps its value, `.` and `0`
         // become 0, and any other byte marks the field bad. Only a bad field pays for
@@ -422,7 +438,18 @@ mod tests {
     fn parse_reports_length_and_bad_character() {
         assert_eq!(
             Grid::parse(&PUZZLE.as_bytes()[..80]),
-            Err(CellError::Length { found: 80 })
+            Err(CellError::Length {
+                found: 80,
+                stray: None
+            })
+        );
+        // A character that does not show, past the 81 cells: named.
+        let nbsp = format!("{PUZZLE}\u{a0}");
+        let err = Grid::parse(nbsp.as_bytes()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "expected 81 cells, found 82, among them '\\u{a0}' at column 82, which is not a \
+             digit or a blank"
         );
         let mut bad = PUZZLE.to_string();
         bad.replace_range(16..17, "x");

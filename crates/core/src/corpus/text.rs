@@ -63,9 +63,13 @@ pub(super) fn parse(line: &[u8]) -> Result<Fields, Bad> {
                 grid_column: 1,
                 expected: None,
             }),
-            None if apart.is_apart() => {
-                Err(cell_error(CellError::Length { found: apart.count }, 1))
-            }
+            None if apart.is_apart() => Err(cell_error(
+                CellError::Length {
+                    found: apart.count,
+                    stray: None,
+                },
+                1,
+            )),
             None => Err(cell_error(error, 1)),
         },
         Err(_) => Err(cell_error(error, 1)),
