@@ -153,14 +153,7 @@ impl PostgresStore {
         let name = super::shown_url(url);
         let client = Client::connect(url, NoTls).map_err(|e| database(&name, e))?;
         let mut store = PostgresStore { client, name };
-        store.write(|db| {
-            if !create && sql::version(db)? == 0 {
-                return Err(StoreError::Missing {
-                    path: db.name().to_string(),
-                });
-            }
-            sql::migrate(db)
-        })?;
+        store.write(|db| sql::ready(db, create, |path| StoreError::Missing { path }))?;
         Ok(store)
     }
 

@@ -352,6 +352,21 @@ pub fn version(db: &mut dyn Sql) -> Result<i64, StoreError> {
     Ok(found)
 }
 
+/// Open the store for use: as [`migrate`], but a store that holds no history yet (version
+/// 0) is made one only when `create` (`history add`); else it is refused with `none`'s
+/// error, given the store's name, so that a command that reads never passes on nothing.
+/// Run as [`migrate`] is.
+pub fn ready(
+    db: &mut dyn Sql,
+    create: bool,
+    none: fn(String) -> StoreError,
+) -> Result<(), StoreError> {
+    if !create && version(db)? == 0 {
+        return Err(none(db.name().to_string()));
+    }
+    migrate(db)
+}
+
 /// Bring the store to [`SCHEMA_VERSION`], or refuse a store that is newer or is no history.
 /// Run inside a transaction that holds the store's write lock, so that a refusal or a
 /// failure leaves it as it was and two migrations do not interleave.

@@ -190,16 +190,8 @@ impl SqliteStore {
             .execute_batch("PRAGMA foreign_keys = ON")
             .map_err(|e| lite.err(e))?;
         drop(lite);
-        // As the Postgres store does: only `add` makes a history where there is none.
         store.patiently(|s| {
-            s.write(|db| {
-                if !create && sql::version(db)? == 0 {
-                    return Err(StoreError::Empty {
-                        path: db.name().to_string(),
-                    });
-                }
-                sql::migrate(db)
-            })
+            s.write(|db| sql::ready(db, create, |path| StoreError::Empty { path }))
         })?;
         Ok(store)
     }
