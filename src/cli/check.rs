@@ -314,22 +314,22 @@ impl CheckCounts {
             read_failures,
         } = self;
         let what = plan.what();
-        let wrong_note = match wrong {
+        // The puzzles whose columns were not judged: answered wrongly, or not searched to
+        // the end.
+        let mut unjudged = match wrong {
             0 => String::new(),
             n => format!(
                 "; {n} wrong answers from {} (errors above): those columns not judged",
                 plan.solver.info.name
             ),
         };
-        let wrong_note = match stopped {
-            0 => wrong_note,
-            1 => {
-                format!("{wrong_note}; 1 search stopped short (error above): its column not judged")
-            }
-            n => format!(
-                "{wrong_note}; {n} searches stopped short (errors above): those columns not judged"
-            ),
-        };
+        match stopped {
+            0 => {}
+            1 => unjudged.push_str("; 1 search stopped short (error above): its column not judged"),
+            n => unjudged.push_str(&format!(
+                "; {n} searches stopped short (errors above): those columns not judged"
+            )),
+        }
         let unread = match read_failures {
             0 => String::new(),
             n => format!("; {n} read errors (above): those corpora were not read to the end"),
@@ -337,16 +337,16 @@ impl CheckCounts {
         if let Some((signal, left)) = interrupted {
             stderr_line!(
                 "check: interrupted by {}: {puzzles} puzzle lines checked, {faults} faulty so \
-                 far, {left} not reached ({what}){wrong_note}{unread}",
+                 far, {left} not reached ({what}){unjudged}{unread}",
                 signals::name(signal)
             );
             return Exit::Stopped(signal);
         }
         if *faults == 0 {
-            stderr_line!("check: {puzzles} puzzle lines, no faults ({what}){wrong_note}{unread}");
+            stderr_line!("check: {puzzles} puzzle lines, no faults ({what}){unjudged}{unread}");
         } else {
             stderr_line!(
-                "check: {puzzles} puzzle lines, {faults} faulty ({what}){wrong_note}{unread}"
+                "check: {puzzles} puzzle lines, {faults} faulty ({what}){unjudged}{unread}"
             );
         }
         if *read_failures > 0 || *harness > 0 {

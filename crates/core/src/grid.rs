@@ -128,25 +128,19 @@ impl Grid {
             // Count characters, not bytes, so the message matches what the user sees.
             let text = std::str::from_utf8(field).ok();
             let found = text.map_or(field.len(), |s| s.chars().count());
-            // 81 characters in more bytes: the length is right, a multi-byte character
-            // is what is wrong. Its column counts characters too.
-            if let Some((i, found)) = text.filter(|_| found == 81).and_then(|s| {
-                s.chars()
-                    .enumerate()
-                    .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
-            }) {
-                return Err(CellError::Character {
-                    found,
-                    column: i + 1,
-                });
-            }
+            // The first character that is no digit or blank, its column in characters.
             let stray = text.and_then(|s| {
                 s.chars()
                     .enumerate()
                     .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
                     .map(|(i, c)| (c, i + 1))
             });
-            return Err(CellError::Length { found, stray });
+            // 81 characters in more bytes: the length is right, a multi-byte character
+            // is what is wrong.
+            return Err(match stray {
+                Some((c, column)) if found == 81 => CellError::Character { found: c, column },
+                _ => CellError::Length { found, stray },
+            });
         }
         // Branch-free first pass (it vectorises): a digit keeps its value, `.` and `0`
         // become 0, and any other byte marks the field bad. Only a bad field pays for
