@@ -80,10 +80,18 @@ fn names(i: usize) -> bool {
     i < NAME_COLUMNS
 }
 
-/// The notes every text table ends with.
+/// The notes every text table ends with: first the CPU the times hold for (a figure holds
+/// for the CPU it was measured on) and where the workers ran on it.
 fn notes(out: &mut String, report: &SummaryReport) {
-    if let Some(placement) = &report.placement {
-        let _ = writeln!(out, "{}", placement.describe());
+    let cpu = &report.machine.cpu;
+    match &report.placement {
+        Some(placement) => {
+            let _ = writeln!(out, "{cpu}: {}", placement.describe());
+        }
+        None if !report.rows.is_empty() => {
+            let _ = writeln!(out, "timed on {cpu}");
+        }
+        None => {}
     }
     for (note, _) in super::summary::notes(report) {
         let _ = writeln!(out, "{note}");
