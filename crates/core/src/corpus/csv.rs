@@ -124,10 +124,14 @@ pub(super) struct Header {
     pub names: Vec<String>,
 }
 
-/// A column a header lacks: `puzzle` or `solution`, and its name when one was given.
-pub(super) struct Missing {
+/// Why a header gives no layout: for `column` (`puzzle` or `solution`), the name looked
+/// for when one was given (else the known names were), and the header's columns of that
+/// name: none, or more than one (1-based, with their names), which is as bad, since
+/// reading either would be a guess.
+pub(super) struct Unplaced {
     pub column: &'static str,
     pub named: Option<String>,
+    pub found: Vec<(usize, String)>,
 }
 
 impl Header {
@@ -146,28 +150,35 @@ impl Header {
     }
 
     /// The layout this header gives the corpus: its puzzle and solution columns by the
-    /// names `read_as` gives, else by the known names; which column is missing if one is.
-    pub fn layout(&self, read_as: &ReadAs) -> Result<CsvLayout, Missing> {
-        let named = |name: &str| self.names.iter().position(|n| n.eq_ignore_ascii_case(name));
-        let known = |wanted: &[&str]| {
-            self.names
-                .iter()
-                .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w)))
+    /// names `read_as` gives, else by the known names; which column is missing, or named
+    /// more than once, if one is.
+    pub fn layout(&self, read_as: &ReadAs) -> Result<CsvLayout, Unplaced> {
+        // The header's columns that `named` (when given) or one of `known` names.
+        let matching = |named: &Option<String>, known: &[&str]| -> Vec<(usize, String)> {
+            let fits = |n: &String| match named {
+                Some(name) => n.eq_ignore_ascii_case(name),
+                None => known.iter().any(|k| n.eq_ignore_ascii_case(k)),
+            };
+            let found = self.names.iter().enumerate().filter(|(_, n)| fits(n));
+            found.map(|(i, n)| (i + 1, n.clone())).collect()
         };
-        let missing = |column, named: &Option<String>| Missing {
-            column,
-            named: named.clone(),
-        };
-        let puzzle = match &read_as.puzzle_column {
-            Some(name) => named(name),
-            None => known(PUZZLE_COLUMNS),
-        }
-        .ok_or_else(|| missing("puzzle", &read_as.puzzle_column))?;
-        let solution = match &read_as.solution_column {
-            Some(name) => {
-                Some(named(name).ok_or_else(|| missing("solution", &read_as.solution_column))?)
+        // The one column for `column`: none, or more than one, is refused.
+        let one = |column, named: &Option<String>, known| {
+            let found = matching(named, known);
+            match found.as_slice() {
+                [(i, _)] => Ok(i - 1),
+                _ => Err(Unplaced {
+                    column,
+                    named: named.clone(),
+                    found,
+                }),
             }
-            None => known(SOLUTION_COLUMNS),
+        };
+        let puzzle = one("puzzle", &read_as.puzzle_column, PUZZLE_COLUMNS)?;
+        // A solution column is optional unless named.
+        let solution = match &read_as.solution_column {
+            None if matching(&None, SOLUTION_COLUMNS).is_empty() => None,
+            named => Some(one("solution", named, SOLUTION_COLUMNS)?),
         };
         Ok(CsvLayout {
             puzzle,

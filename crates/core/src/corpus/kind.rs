@@ -247,7 +247,19 @@ impl State {
         let header = csv::Header::of(first);
         match header.layout(&self.read_as) {
             Ok(layout) => Ok(Layout::Csv(layout)),
-            Err(csv::Missing { column, named }) if forced || header.is_names() => {
+            // Two columns of one name make this a header, whatever else it holds.
+            Err(csv::Unplaced {
+                column,
+                named,
+                found,
+            }) if !found.is_empty() => Err(LoadError::ColumnTwice {
+                name: self.name.clone(),
+                line: self.line,
+                column,
+                named,
+                found,
+            }),
+            Err(csv::Unplaced { column, named, .. }) if forced || header.is_names() => {
                 Err(LoadError::NoColumn {
                     name: self.name.clone(),
                     line: self.line,

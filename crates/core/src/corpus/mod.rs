@@ -216,6 +216,30 @@ pub enum LoadError {
         /// Whether the corpus was to be CSV (`--input-format csv`, or a column named).
         forced: bool,
     },
+    /// A CSV header with more than one column of the name looked for: reading either would
+    /// be a guess, and a wrong guess checks or solves the wrong column.
+    #[error(
+        "{name}:{line}: CSV header has {} {column} columns ({}): {}",
+        found.len(),
+        found.iter().map(|(i, n)| format!("{n} at column {i}")).collect::<Vec<_>>().join(", "),
+        match (named, *column) {
+            (Some(_), _) => "one name for two columns; rename one",
+            (None, "puzzle") => "name the one to read with --column NAME",
+            (None, _) => "name the one to read with --solution-column NAME",
+        }
+    )]
+    ColumnTwice {
+        /// The corpus.
+        name: String,
+        /// The header's line.
+        line: u64,
+        /// `puzzle` or `solution`.
+        column: &'static str,
+        /// The name looked for, when one was given; else the known names were.
+        named: Option<String>,
+        /// The header's columns of that name, 1-based, with their names.
+        found: Vec<(usize, String)>,
+    },
 }
 
 /// What a line of the corpus holds.

@@ -274,6 +274,42 @@ fn forced_formats() {
 }
 
 #[test]
+fn a_header_with_two_columns_of_one_kind_is_refused_not_guessed() {
+    let first_error = |input: &str, how: ReadAs| read_as(input, how).unwrap_err().to_string();
+    // Two known puzzle names: which one is the puzzle is not the reader's to guess.
+    assert_eq!(
+        first_error(&format!("quizzes,puzzle\n{P},{P}\n"), ReadAs::default()),
+        "t:1: CSV header has 2 puzzle columns (quizzes at column 1, puzzle at column 2): \
+         name the one to read with --column NAME"
+    );
+    assert_eq!(
+        first_error(
+            &format!("puzzle,solution,Solutions\n{P},{S},{S}\n"),
+            ReadAs::default()
+        ),
+        "t:1: CSV header has 2 solution columns (solution at column 2, Solutions at column \
+         3): name the one to read with --solution-column NAME"
+    );
+    // Named, and still twice: no option can tell them apart.
+    let named = ReadAs {
+        puzzle_column: Some("grid".into()),
+        ..ReadAs::default()
+    };
+    assert_eq!(
+        first_error(&format!("grid,id,GRID\n{P},1,{P}\n"), named),
+        "t:1: CSV header has 2 puzzle columns (grid at column 1, GRID at column 3): one \
+         name for two columns; rename one"
+    );
+    // Naming one of the two known columns settles it.
+    let named = ReadAs {
+        puzzle_column: Some("puzzle".into()),
+        ..ReadAs::default()
+    };
+    let records = read_as(&format!("quizzes,puzzle\n{S},{P}\n"), named).unwrap();
+    assert_eq!(records[1].kind, puzzle(P, None));
+}
+
+#[test]
 fn entries_skip_other_lines_and_reuse_the_chunk() {
     let input = format!("# c\n{P}\n\n{}\n{P}\n", &P[..3]);
     let mut c = in_memory(&input, None);
