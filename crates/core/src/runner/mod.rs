@@ -5,8 +5,8 @@
 //! Each strategy in turn solves the whole chunk in parallel: one phase per strategy, so
 //! its wall-clock time is measured on its own and two strategies never compete for the
 //! cores while being timed. The phases run in one order in a chunk and in the reverse
-//! order in the next (ABBA), the pairs of chunks that use the replicates next the other way
-//! round (BAAB), so that two strategies compared in one run see the same machine. Each worker thread keeps its own solver per strategy, reused
+//! order in the next (ABBA), so that two strategies compared in one run see the same
+//! machine. Each worker thread keeps its own solver per strategy, reused
 //! across puzzles (the [`Engine`]'s). A chunk is solved in parts, each as many records as
 //! the pace of the last parts solves in `Settings::part_ns` (all of it, for a fast solver),
 //! so that a slow solver's rows are not held back for a whole chunk. A solved part is

@@ -111,15 +111,7 @@ impl Runner<'_> {
         // The timed phases run A B C in one chunk and C B A in the next (ABBA), so that no
         // strategy always runs first, on caches the reader thread just used, or last: in
         // a comparison of two strategies both see the same machine, in the same places.
-        // The two chunks of a pair share their replicates (`task_ranges`), and the second
-        // chunk's first phase runs on what ran one phase before (its own first chunk's
-        // phase), the other on what ran three before: a solver in processes of its own
-        // (`lib:`, `cmd:`) was measured 0.5% faster in that place whatever its code. So
-        // the pairs that use the replicates next open the other way round (ABBA then
-        // BAAB), and each replicate gives that place to every strategy alike.
-        let pair = self.chunks_solved / 2;
-        let round = pair / self.engine.replicates().max(1) as u64;
-        let backwards = (self.chunks_solved % 2 == 1) != (round % 2 == 1);
+        let backwards = self.chunks_solved % 2 == 1;
         self.chunks_solved += 1;
         let order = (0..timed)
             .map(move |k| if backwards { timed - 1 - k } else { k })
@@ -1192,7 +1184,7 @@ mod tests {
     }
 
     #[test]
-    fn phases_alternate_their_order_chunk_by_chunk_and_pair_by_pair() {
+    fn phases_alternate_their_order_chunk_by_chunk() {
         let log = Arc::new(std::sync::Mutex::new(Vec::new()));
         let logged = |name: &'static str| {
             let log = Arc::clone(&log);
@@ -1210,24 +1202,12 @@ mod tests {
             warmup: false,
             ..settings(&[], 2, 1)
         };
-        // Sixteen puzzles in chunks of two: eight chunks, two solves a phase.
-        let text = [EASY; 16].join("\n");
-        for (replicates, order) in [
-            // Pairs of chunks ABBA, BAAB, ...: one replicate, used by every pair.
-            (1, "ab ba ba ab ab ba ba ab"),
-            // Two replicates, each used by every other pair: two pairs one way, two the other.
-            (2, "ab ba ab ba ba ab ba ab"),
-        ] {
-            log.lock().unwrap().clear();
-            let s = Settings {
-                replicates,
-                ..s.clone()
-            };
-            run(&text, s, 1, &MockClock::new(1, 0, 1));
-            let phases: Vec<&str> = log.lock().unwrap().chunks(2).map(|p| p[0]).collect();
-            let chunks: Vec<String> = phases.chunks(2).map(|c| c.concat()).collect();
-            assert_eq!(chunks.join(" "), order, "{replicates} replicates");
-        }
+        let clock = MockClock::new(1, 0, 1);
+        // Six puzzles in chunks of two: three chunks, two solves a phase.
+        let text = [EASY; 6].join("\n");
+        run(&text, s, 1, &clock);
+        let phases: Vec<&str> = log.lock().unwrap().chunks(2).map(|p| p[0]).collect();
+        assert_eq!(phases, ["a", "b", "b", "a", "a", "b"]);
     }
 
     /// Per solve: the strategy, the puzzle, the worker thread.
