@@ -144,4 +144,4 @@ code_creep=0
 "$bench" history check --db "$work/creep.sqlite" --since "$(commit 0)" > "$work/creep.txt" || code_creep=$?
 echo "creep of six 0.5% steps: history check exit $code_creep; changes of mine's instructions:"
 grep ' mine .*instructions' "$work/creep.txt" || echo "(none)"
-echo "$("$bench" run datasets/classic.txt -s fast -q -o /dev/null --summary - | python3 -c 'import json, sys; print(json.load(sys.stdin)["machine"]["cpu"])'), $(nproc) cores, $busy spinning neighbour(s), load average $(cut -d' ' -f1-3 /proc/loadavg), valgrind $(valgrind --version)"
+echo "$(scripts/cpu-name.sh "$bench"), $(nproc) cores, $busy spinning neighbour(s), load average $(cut -d' ' -f1-3 /proc/loadavg), valgrind $(valgrind --version)"

@@ -40,7 +40,7 @@ rm -f "$work/one.sqlite"
     --db "$work/one.sqlite" >/dev/null
 
 echo "sudoku-bench: $bin"
-echo "CPU: $("$bin" run datasets/classic.txt -s fast -q -o /dev/null --summary - | python3 -c 'import json, sys; print(json.load(sys.stdin)["machine"]["cpu"])'), $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $(scripts/cpu-name.sh "$bin"), $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in "${sizes[@]}"; do
     db=$work/n$n.sqlite
     rm -f "$db"

@@ -162,11 +162,8 @@ for kind in $KINDS; do
     done
 done
 
-# The CPU as the tool's summaries name it (with its family and model: a cloud guest's model
-# name alone can be the same for two machine types).
-cpu=$("$bin" run datasets/classic.txt -s fast -q -o /dev/null --summary - | jq -r .machine.cpu)
 cat <<REPORT
-$(date -u +%Y-%m-%d), $cpu, $(nproc) CPUs, commit $commit, TRIALS=$TRIALS, CHUNK=$CHUNK
+$(date -u +%Y-%m-%d), $(scripts/cpu-name.sh "$bin"), $(nproc) CPUs, commit $commit, TRIALS=$TRIALS, CHUNK=$CHUNK
 | kind | -j | load (load average) | A/A past threshold | A/A holds 1 | A/A ratios | A/A run spread | 10% slower found | true ratio | holds true |
 |---|---:|---|---:|---:|---|---:|---:|---:|---:|
 $(printf '%s\n' "${rows[@]}")
